@@ -1,0 +1,1 @@
+//! Auditable dice: see docs/DICE.md.

@@ -1,0 +1,1 @@
+//! The board rendered as a picture.

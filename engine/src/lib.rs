@@ -1,0 +1,20 @@
+//! # Irish Gauge
+//!
+//! The complete rules of Irish Gauge as a pure library: no I/O, no async, no random number
+//! generator of its own. Random results (the player order, the city cubes, the dividend draws)
+//! are asked for by the engine and supplied by the caller, so that audited dice or a moderator's
+//! manual rolls can answer.
+//!
+//! - [`Setup`] is an unvalidated setup; [`Game::new`] validates it into a game.
+//! - [`Game::play`] applies a player's [`Action`] and returns the [`Event`]s it caused, or a
+//!   [`PlayError`] that names the rule it breaks.
+//! - [`Game::legal_actions`] lists what the player to act may do.
+//! - [`notation`] parses and prints the players' own notation (`bid 7`, `build WLW K3 L3`).
+
+pub mod board;
+pub mod hexset;
+pub mod railway;
+
+pub use board::{Board, Hex, HexId, Terrain};
+pub use hexset::HexSet;
+pub use railway::{Colour, CubeCounts, Railway};
