@@ -397,7 +397,12 @@ mod tests {
             listed.sort();
             assert_eq!(listed, expected, "neighbours of {}", hex.label);
             for n in &hex.neighbours {
-                assert!(n.hex().neighbours.contains(&hex.id), "{} ~ {}", hex.label, n.label());
+                assert!(
+                    n.hex().neighbours.contains(&hex.id),
+                    "{} ~ {}",
+                    hex.label,
+                    n.label()
+                );
             }
         }
     }
@@ -423,10 +428,7 @@ mod tests {
         assert_eq!(start(Railway::Mgw), "Dublin");
         for name in CITY_DRAW_ORDER {
             let hex = board.named(name);
-            assert!(matches!(
-                hex.hex().terrain,
-                Terrain::City | Terrain::Major
-            ));
+            assert!(matches!(hex.hex().terrain, Terrain::City | Terrain::Major));
         }
         for name in MAJOR_CITIES {
             assert_eq!(board.named(name).hex().terrain, Terrain::Major);

@@ -115,6 +115,8 @@ impl Serialize for HexSet {
 
 impl<'de> Deserialize<'de> for HexSet {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Ok(Vec::<HexId>::deserialize(deserializer)?.into_iter().collect())
+        Ok(Vec::<HexId>::deserialize(deserializer)?
+            .into_iter()
+            .collect())
     }
 }

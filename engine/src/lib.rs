@@ -13,8 +13,23 @@
 
 pub mod board;
 pub mod hexset;
+pub mod notation;
+pub mod playout;
 pub mod railway;
 
 pub use board::{Board, Hex, HexId, Terrain};
 pub use hexset::HexSet;
 pub use railway::{Colour, CubeCounts, Railway};
+pub mod action;
+pub mod build;
+pub mod error;
+pub mod event;
+pub mod game;
+pub mod setup;
+
+pub use action::Action;
+pub use error::{PlayError, Rule, SetupError};
+pub use event::{Event, Payout, Seat};
+pub use game::{Actor, DrawRequest, Game, LegalActions, Phase};
+pub use notation::{parse_action, NotationError};
+pub use setup::Setup;
