@@ -1,1 +1,177 @@
-fn main() {}
+//! The `gaugebot` command: the Discord bot, the console table, and the audit and map tools.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use gaugebot::config::Config;
+use gaugebot::console::{self, PlayOptions};
+use gaugebot::dice::{self, AuditExport};
+
+#[derive(Parser)]
+#[command(
+    name = "gaugebot",
+    version,
+    about = "Moderates play-by-forum games of Irish Gauge."
+)]
+struct Cli {
+    /// Configuration file (default: config.yaml if present).
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Connect to Discord and serve every channel as a table.
+    Run,
+    /// Play one table in the terminal: input lines are `name: message`.
+    Play {
+        /// Database path (default: a throwaway in-memory database).
+        #[arg(long)]
+        db: Option<String>,
+        /// The moderator's name.
+        #[arg(long, default_value = "mod")]
+        moderator: String,
+        /// A fixed dice seed (64 hex digits) instead of one from the OS.
+        #[arg(long)]
+        seed: Option<String>,
+        /// Write the state as JSON to this file at the end of input.
+        #[arg(long)]
+        dump_state: Option<PathBuf>,
+        /// Folder for images and files the bot attaches.
+        #[arg(long, default_value = ".")]
+        attachments: PathBuf,
+        /// Don't attach the map after builds.
+        #[arg(long)]
+        no_map: bool,
+        /// Transcript file (default: standard input).
+        transcript: Option<PathBuf>,
+    },
+    /// Recompute every draw of an exported audit record (from `!audit`).
+    Verify {
+        /// The audit JSON file.
+        export: PathBuf,
+    },
+    /// Render a state dumped by `play --dump-state` as a PNG map.
+    Render {
+        /// The state JSON.
+        #[arg(long)]
+        state: PathBuf,
+        /// The PNG to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,gaugebot=info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("gaugebot: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let config = Config::load(cli.config.as_deref())?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    match cli.command {
+        Some(Command::Run) => {
+            let token = config.token().ok_or_else(|| {
+                anyhow::anyhow!(
+                    "no Discord token: set the environment variable {}",
+                    config.discord.token_env
+                )
+            })?;
+            runtime.block_on(gaugebot::discord::run(config, token))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        None => match config.token() {
+            Some(token) => {
+                runtime.block_on(gaugebot::discord::run(config, token))?;
+                Ok(ExitCode::SUCCESS)
+            }
+            None => {
+                eprintln!(
+                    "No Discord token in {}: starting the console table (database {}). Type `mod: !help`.",
+                    config.discord.token_env,
+                    config.database.display()
+                );
+                runtime.block_on(console::play(PlayOptions {
+                    db: config.database.to_string_lossy().into_owned(),
+                    moderator: "mod".to_string(),
+                    seed: None,
+                    dump_state: None,
+                    attachments: PathBuf::from("."),
+                    transcript: None,
+                    prefix: config.prefix.clone(),
+                    templates_dir: config.templates_dir.clone(),
+                    map_after_build: config.map.after_build,
+                }))?;
+                Ok(ExitCode::SUCCESS)
+            }
+        },
+        Some(Command::Play {
+            db,
+            moderator,
+            seed,
+            dump_state,
+            attachments,
+            no_map,
+            transcript,
+        }) => {
+            runtime.block_on(console::play(PlayOptions {
+                db: db.unwrap_or_else(|| ":memory:".to_string()),
+                moderator,
+                seed,
+                dump_state,
+                attachments,
+                transcript,
+                prefix: config.prefix.clone(),
+                templates_dir: config.templates_dir.clone(),
+                map_after_build: config.map.after_build && !no_map,
+            }))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Verify { export }) => {
+            let text = std::fs::read_to_string(&export)?;
+            let export: AuditExport = serde_json::from_str(&text)?;
+            let report = dice::verify(&export)?;
+            for mismatch in &report.mismatches {
+                println!("MISMATCH {mismatch}");
+            }
+            println!(
+                "{}: {} draws checked, {} mismatches; the seed matches the commitment",
+                report.game_id,
+                report.draws_checked,
+                report.mismatches.len()
+            );
+            Ok(if report.is_ok() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
+        Some(Command::Render { state, out }) => {
+            let text = std::fs::read_to_string(&state)?;
+            let view: gaugebot::map::MapView = serde_json::from_str(&text)?;
+            let png = gaugebot::map::render_png(&view)?;
+            std::fs::write(&out, png)?;
+            println!("wrote {}", out.display());
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

@@ -33,3 +33,6 @@ pub use event::{Event, Payout, Seat};
 pub use game::{Actor, DrawRequest, Game, LegalActions, Phase};
 pub use notation::{parse_action, NotationError};
 pub use setup::Setup;
+
+/// The engine's version, recorded with every game so old games can be replayed knowingly.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

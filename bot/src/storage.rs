@@ -1,0 +1,295 @@
+//! Durable storage in SQLite (WAL, synchronous=FULL) through sqlx: games, their append-only
+//! logs, the messages already seen, and each channel's catch-up cursor.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{Row, SqlitePool};
+
+/// A storage failure; the command that caused it was not applied.
+#[derive(Debug, thiserror::Error)]
+#[error("the game database failed: {0}")]
+pub struct StoreError(#[from] sqlx::Error);
+
+/// A game's row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRow {
+    /// Game id, used in the dice derivation.
+    pub id: String,
+    /// The channel it is played in.
+    pub channel: String,
+    /// The game kind (`irish-gauge`).
+    pub kind: String,
+    /// The engine version that started it.
+    pub engine_version: String,
+    /// When it was set up (RFC 3339).
+    pub created_at: String,
+    /// Setup JSON (players, rolls, dice mode).
+    pub setup_json: String,
+    /// The secret seed of audited dice.
+    pub seed_hex: Option<String>,
+    /// The seed's commitment.
+    pub commitment: Option<String>,
+    /// Whether the seed has been revealed.
+    pub revealed: bool,
+    /// Whether the game is the channel's current one.
+    pub active: bool,
+}
+
+/// One log entry with its source message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogRow {
+    /// Position in the game's log, from 0.
+    pub seq: i64,
+    /// The entry as JSON.
+    pub entry_json: String,
+    /// The message it came from.
+    pub message_id: String,
+    /// Who sent it.
+    pub author_id: String,
+    /// Their name then.
+    pub author_name: String,
+    /// The message text as first received.
+    pub text: String,
+    /// When (RFC 3339).
+    pub at: String,
+}
+
+/// The database.
+#[derive(Debug, Clone)]
+pub struct Store {
+    pool: SqlitePool,
+}
+
+impl Store {
+    /// Opens (and creates and migrates) the database at `path`; `:memory:` for a throwaway one.
+    pub async fn open(path: &str) -> Result<Store, StoreError> {
+        let memory = path == ":memory:";
+        let options = if memory {
+            SqliteConnectOptions::from_str("sqlite::memory:")?
+        } else {
+            SqliteConnectOptions::new()
+                .filename(path)
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+        }
+        .synchronous(SqliteSynchronous::Full)
+        .busy_timeout(Duration::from_secs(5))
+        .foreign_keys(true);
+        let pool = SqlitePoolOptions::new()
+            // One connection: one writer, and an in-memory database stays one database.
+            .max_connections(1)
+            .min_connections(if memory { 1 } else { 0 })
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .connect_with(options)
+            .await?;
+        sqlx::migrate!("./migrations")
+            .run(&pool)
+            .await
+            .map_err(|e| StoreError(sqlx::Error::Migrate(Box::new(e))))?;
+        Ok(Store { pool })
+    }
+
+    /// The active game of a channel.
+    pub async fn active_game(&self, channel: &str) -> Result<Option<GameRow>, StoreError> {
+        let row = sqlx::query(
+            "SELECT id, channel, kind, engine_version, created_at, setup_json, seed_hex,
+                    commitment, revealed, active
+             FROM games WHERE channel = ? AND active = 1",
+        )
+        .bind(channel)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|r| GameRow {
+            id: r.get(0),
+            channel: r.get(1),
+            kind: r.get(2),
+            engine_version: r.get(3),
+            created_at: r.get(4),
+            setup_json: r.get(5),
+            seed_hex: r.get(6),
+            commitment: r.get(7),
+            revealed: r.get::<i64, _>(8) != 0,
+            active: r.get::<i64, _>(9) != 0,
+        }))
+    }
+
+    /// How many games a channel has had.
+    pub async fn game_count(&self, channel: &str) -> Result<i64, StoreError> {
+        Ok(sqlx::query("SELECT COUNT(*) FROM games WHERE channel = ?")
+            .bind(channel)
+            .fetch_one(&self.pool)
+            .await?
+            .get(0))
+    }
+
+    /// Channels with an active game.
+    pub async fn active_channels(&self) -> Result<Vec<String>, StoreError> {
+        Ok(
+            sqlx::query("SELECT channel FROM games WHERE active = 1 ORDER BY channel")
+                .fetch_all(&self.pool)
+                .await?
+                .iter()
+                .map(|r| r.get(0))
+                .collect(),
+        )
+    }
+
+    /// Starts a game: retires the channel's previous one and marks the message seen, in one
+    /// transaction.
+    pub async fn create_game(&self, game: &GameRow, message_id: &str) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE games SET active = 0 WHERE channel = ?")
+            .bind(&game.channel)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "INSERT INTO games (id, channel, kind, engine_version, created_at, setup_json,
+                                seed_hex, commitment, revealed, active)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+        )
+        .bind(&game.id)
+        .bind(&game.channel)
+        .bind(&game.kind)
+        .bind(&game.engine_version)
+        .bind(&game.created_at)
+        .bind(&game.setup_json)
+        .bind(&game.seed_hex)
+        .bind(&game.commitment)
+        .bind(i64::from(game.revealed))
+        .execute(&mut *tx)
+        .await?;
+        mark_seen(&mut tx, &game.channel, message_id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Appends entries to a game's log and marks their message seen, all in one transaction;
+    /// `revealed` also records that the seed is now public.
+    pub async fn append(
+        &self,
+        game_id: &str,
+        channel: &str,
+        rows: &[LogRow],
+        message_id: &str,
+        revealed: bool,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        for row in rows {
+            sqlx::query(
+                "INSERT INTO log (game_id, seq, entry_json, message_id, author_id, author_name,
+                                  text, at)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            )
+            .bind(game_id)
+            .bind(row.seq)
+            .bind(&row.entry_json)
+            .bind(&row.message_id)
+            .bind(&row.author_id)
+            .bind(&row.author_name)
+            .bind(&row.text)
+            .bind(&row.at)
+            .execute(&mut *tx)
+            .await?;
+        }
+        if revealed {
+            sqlx::query("UPDATE games SET revealed = 1 WHERE id = ?")
+                .bind(game_id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        mark_seen(&mut tx, channel, message_id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Records that a message was read (a refused command), so a re-delivery is not re-read.
+    pub async fn mark_seen(&self, channel: &str, message_id: &str) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        mark_seen(&mut tx, channel, message_id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Whether a message was read before.
+    pub async fn seen(&self, channel: &str, message_id: &str) -> Result<bool, StoreError> {
+        Ok(
+            sqlx::query("SELECT 1 FROM seen_messages WHERE channel = ? AND message_id = ?")
+                .bind(channel)
+                .bind(message_id)
+                .fetch_optional(&self.pool)
+                .await?
+                .is_some(),
+        )
+    }
+
+    /// A game's whole log, in order.
+    pub async fn log(&self, game_id: &str) -> Result<Vec<LogRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT seq, entry_json, message_id, author_id, author_name, text, at
+             FROM log WHERE game_id = ? ORDER BY seq",
+        )
+        .bind(game_id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| LogRow {
+                seq: r.get(0),
+                entry_json: r.get(1),
+                message_id: r.get(2),
+                author_id: r.get(3),
+                author_name: r.get(4),
+                text: r.get(5),
+                at: r.get(6),
+            })
+            .collect())
+    }
+
+    /// The last message processed in a channel.
+    pub async fn cursor(&self, channel: &str) -> Result<Option<String>, StoreError> {
+        Ok(
+            sqlx::query("SELECT message_id FROM channel_cursor WHERE channel = ?")
+                .bind(channel)
+                .fetch_optional(&self.pool)
+                .await?
+                .map(|r| r.get(0)),
+        )
+    }
+
+    /// Moves a channel's cursor forward (never back: snowflakes compare as numbers).
+    pub async fn advance_cursor(&self, channel: &str, message_id: &str) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO channel_cursor (channel, message_id) VALUES (?, ?)
+             ON CONFLICT (channel) DO UPDATE SET message_id = excluded.message_id
+             WHERE length(excluded.message_id) > length(channel_cursor.message_id)
+                OR (length(excluded.message_id) = length(channel_cursor.message_id)
+                    AND excluded.message_id > channel_cursor.message_id)",
+        )
+        .bind(channel)
+        .bind(message_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Closes the pool, flushing the WAL.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+async fn mark_seen(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    channel: &str,
+    message_id: &str,
+) -> Result<(), StoreError> {
+    sqlx::query("INSERT OR IGNORE INTO seen_messages (channel, message_id) VALUES (?, ?)")
+        .bind(channel)
+        .bind(message_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
