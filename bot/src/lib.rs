@@ -16,3 +16,4 @@ pub mod map;
 pub mod report;
 pub mod storage;
 pub mod table;
+pub mod tables;
