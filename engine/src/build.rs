@@ -11,10 +11,10 @@ use crate::railway::{Colour, Railway};
 
 /// Half build points as players write them: `1`, `1.5`, `3`.
 pub fn format_half_points(half: u8) -> String {
-    if half % 2 == 0 {
-        format!("{}", half / 2)
-    } else {
+    if half % 2 == 1 {
         format!("{}.5", half / 2)
+    } else {
+        format!("{}", half / 2)
     }
 }
 

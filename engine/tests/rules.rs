@@ -1653,6 +1653,15 @@ fn ruling_21_equal_top_scores_share_the_win() {
 }
 
 #[test]
+fn ruling_26_score_is_cash_plus_face_values_also_before_the_end() {
+    let t = Table::standard();
+    // ann: £9, CBSC 7, GSW 4; cat: £12, BCD 8.
+    assert_eq!(t.game.score(t.seat("ann")), 20);
+    assert_eq!(t.game.score(t.seat("cat")), 20);
+    assert!(t.game.winners().is_empty(), "no winners before the end");
+}
+
+#[test]
 fn ruling_22_three_to_five_players() {
     let names = ["a", "b", "c", "d", "e", "f"];
     for count in 3..=5 {

@@ -1,0 +1,270 @@
+//! The Discord adapter: the real serenity 0.12 client, serving every channel it is in as a
+//! table.
+//!
+//! How a message travels:
+//! - serenity reads the gateway; a *collector* registered on the shard (a synchronous callback
+//!   that serenity runs in gateway order, before it spawns the event handlers) puts every
+//!   MESSAGE_CREATE into its channel's queue. serenity's event handlers run as separately
+//!   spawned tasks, so only the collector keeps the order of messages that arrive together.
+//!   The `message` event handler is a fallback for messages that arrive before the collector of
+//!   a new session is registered; such a message first triggers a catch-up of its channel, so
+//!   it is never processed ahead of older messages.
+//! - One worker task per channel takes jobs from its queue in order: live messages, catch-ups
+//!   and edit/delete notices. A channel's messages are thus processed one at a time, in order;
+//!   different channels run in parallel.
+//! - The worker hands the message to the channel's [`Table`](crate::table::Table), which stores
+//!   an accepted command before it answers; then the replies are posted (the first as a reply
+//!   to the command), then ✅ or ❌ is added, then the channel's catch-up cursor moves on. A
+//!   failed post is retried with backoff and never undoes the stored action.
+//! - On every READY (start-up and each reconnect) each channel with an active game reads its
+//!   history after its cursor and applies what it missed, oldest first.
+
+mod deliver;
+mod perms;
+mod worker;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use serenity::all::{
+    ClientBuilder, Context, EventHandler, GatewayIntents, GuildId, Http, HttpBuilder, Message,
+    MessageId, MessageUpdateEvent, Ready, ResumedEvent, ShardManager,
+};
+use serenity::async_trait;
+use serenity::model::id::ChannelId;
+use tokio::task::JoinHandle;
+
+use crate::config::Config;
+use crate::report::Templates;
+use crate::storage::Store;
+use crate::table::TableSettings;
+use crate::tables::Tables;
+
+use worker::{Job, Shared};
+
+/// How long [`start`] waits for READY and the first catch-up.
+pub const START_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The gateway intents the bot asks for: guild and direct messages, with their content.
+///
+/// GUILDS is not requested: roles and channel permissions are fetched over REST and cached, and
+/// without guilds in serenity's cache its local permission checks never refuse a send.
+pub fn intents() -> GatewayIntents {
+    GatewayIntents::GUILD_MESSAGES
+        | GatewayIntents::DIRECT_MESSAGES
+        | GatewayIntents::MESSAGE_CONTENT
+}
+
+/// A running bot: connected, READY seen and the first catch-up done.
+pub struct BotHandle {
+    shared: Arc<Shared>,
+    shard_manager: Arc<ShardManager>,
+    client: JoinHandle<()>,
+}
+
+impl BotHandle {
+    /// The bot's tables (and through them its database).
+    pub fn tables(&self) -> &Tables {
+        &self.shared.tables
+    }
+
+    /// Disconnects cleanly, lets every channel worker finish the jobs it already has, and
+    /// closes the database.
+    ///
+    /// Each shard runner is told to shut down before `ShardManager::shutdown_all`: after a
+    /// shard restart (a missed heartbeat ACK, a reconnect), serenity 0.12.5's `shutdown_all`
+    /// alone returns without stopping the new runner.
+    pub async fn shutdown(self) {
+        tracing::info!("shutting down");
+        for runner in self.shard_manager.runners.lock().await.values() {
+            runner.runner_tx.shutdown_clean();
+        }
+        self.shard_manager.shutdown_all().await;
+        if tokio::time::timeout(Duration::from_secs(5), self.client)
+            .await
+            .is_err()
+        {
+            tracing::warn!("the gateway client did not stop within 5 s");
+        }
+        self.shared.close().await;
+        self.shared.tables.store().close().await;
+        tracing::info!("shut down");
+    }
+}
+
+/// Builds the REST client: pointed at `api_base` (ratelimiter off, or serenity would ignore
+/// the proxy) when one is configured, the normal one otherwise.
+fn build_http(config: &Config, token: &str) -> Http {
+    match config.discord.api_base.as_deref().map(str::trim) {
+        Some(base) if !base.is_empty() => HttpBuilder::new(token)
+            .proxy(base.trim_end_matches('/'))
+            .ratelimiter_disabled(true)
+            .build(),
+        _ => Http::new(token),
+    }
+}
+
+/// Connects to Discord and returns once READY was seen and the channels with an active game
+/// have caught up on what they missed. Fails if that takes over [`START_TIMEOUT`] or the client
+/// stops (e.g. a refused token).
+pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
+    let database = config.database.to_string_lossy().into_owned();
+    let store = Store::open(&database)
+        .await
+        .with_context(|| format!("opening the database {database}"))?;
+    let templates = Arc::new(Templates::load(config.templates_dir.as_deref())?);
+    let settings = Arc::new(TableSettings {
+        prefix: config.prefix.clone(),
+        map_after_build: config.map.after_build,
+        fixed_seed: None,
+        moderator_name: "the moderator".to_string(),
+    });
+    let tables = Tables::new(store, templates, settings);
+    let http = Arc::new(build_http(&config, &token));
+    drop(token);
+    let shared = Shared::new(tables, http.clone(), &config);
+    let mut caught_up = shared.subscribe_caught_up();
+
+    let mut client = ClientBuilder::new_with_http(Arc::unwrap_or_clone(http), intents())
+        .event_handler(Handler {
+            shared: shared.clone(),
+        })
+        .await
+        .context("building the Discord client")?;
+    let shard_manager = client.shard_manager.clone();
+    let (stopped_tx, mut stopped_rx) = tokio::sync::oneshot::channel::<String>();
+    let client_task = tokio::spawn(async move {
+        let outcome = match client.start().await {
+            Ok(()) => "the gateway client stopped".to_string(),
+            Err(e) => format!("the gateway client stopped: {e}"),
+        };
+        tracing::info!("{outcome}");
+        let _ = stopped_tx.send(outcome);
+    });
+    let handle = BotHandle {
+        shared,
+        shard_manager,
+        client: client_task,
+    };
+
+    let ready = tokio::time::timeout(START_TIMEOUT, async {
+        loop {
+            tokio::select! {
+                changed = caught_up.changed() => {
+                    if changed.is_err() {
+                        return Err("the bot stopped".to_string());
+                    }
+                    if *caught_up.borrow_and_update() > 0 {
+                        return Ok(());
+                    }
+                }
+                outcome = &mut stopped_rx => {
+                    return Err(outcome.unwrap_or_else(|_| "the gateway client failed".to_string()));
+                }
+            }
+        }
+    })
+    .await;
+    match ready {
+        Ok(Ok(())) => Ok(handle),
+        Ok(Err(why)) => {
+            handle.shutdown().await;
+            anyhow::bail!("could not connect to Discord: {why}")
+        }
+        Err(_) => {
+            handle.shutdown().await;
+            anyhow::bail!("no READY from Discord within {START_TIMEOUT:?}")
+        }
+    }
+}
+
+/// Connects to Discord and serves every channel as a table until ctrl-c, then shuts down
+/// cleanly.
+pub async fn run(config: Config, token: String) -> anyhow::Result<()> {
+    let bot = start(config, token).await?;
+    tracing::info!("connected; ctrl-c stops the bot");
+    let stop = tokio::signal::ctrl_c().await;
+    if let Err(e) = stop {
+        tracing::error!(error = %e, "cannot wait for ctrl-c; stopping");
+    }
+    bot.shutdown().await;
+    Ok(())
+}
+
+/// serenity's event handler. Every method runs in its own spawned task.
+struct Handler {
+    shared: Arc<Shared>,
+}
+
+#[async_trait]
+impl EventHandler for Handler {
+    async fn ready(&self, ctx: Context, ready: Ready) {
+        tracing::info!(
+            user = %ready.user.name,
+            guilds = ready.guilds.len(),
+            "READY"
+        );
+        self.shared.on_ready(&ctx, ready.user.id).await;
+    }
+
+    async fn resume(&self, _ctx: Context, _event: ResumedEvent) {
+        // A resumed session replays what it missed, in order, on the same shard runner (whose
+        // collector is still registered): nothing to catch up.
+        tracing::info!("session resumed");
+    }
+
+    async fn message(&self, _ctx: Context, message: Message) {
+        // The collector normally has it already; this is the fallback.
+        if message.author.bot || self.shared.was_collected(message.id) {
+            return;
+        }
+        tracing::debug!(message = %message.id, "message not seen by a collector");
+        self.shared.enqueue(
+            message.channel_id,
+            Job::Live {
+                message: Box::new(message),
+                epoch: None,
+            },
+        );
+    }
+
+    async fn message_update(
+        &self,
+        _ctx: Context,
+        _old: Option<Message>,
+        _new: Option<Message>,
+        event: MessageUpdateEvent,
+    ) {
+        if event.author.as_ref().is_some_and(|a| a.bot) {
+            return;
+        }
+        // Updates without content are embeds being filled in, not edits.
+        let Some(content) = event.content else {
+            return;
+        };
+        self.shared.enqueue(
+            event.channel_id,
+            Job::Changed {
+                id: event.id,
+                edited: Some(content),
+            },
+        );
+    }
+
+    async fn message_delete(
+        &self,
+        _ctx: Context,
+        channel_id: ChannelId,
+        deleted_message_id: MessageId,
+        _guild_id: Option<GuildId>,
+    ) {
+        self.shared.enqueue(
+            channel_id,
+            Job::Changed {
+                id: deleted_message_id,
+                edited: None,
+            },
+        );
+    }
+}

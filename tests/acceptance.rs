@@ -1,0 +1,260 @@
+//! Acceptance tests: whole games played through the real `gaugebot play` binary, as a
+//! moderator would script them, checked against hand-computed values.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+const SEED: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("bot/ has a parent")
+        .to_path_buf()
+}
+
+fn transcript(name: &str) -> String {
+    std::fs::read_to_string(workspace().join("tests/games").join(name)).expect("transcript exists")
+}
+
+/// Runs `gaugebot play` on `input` with a database file; returns stdout and the state dump.
+fn play(db: &Path, input: &str, extra: &[&str]) -> (String, Value) {
+    let dir = db.parent().expect("db in a folder");
+    let dump = dir.join(format!("dump-{}.json", std::process::id()));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gaugebot"))
+        .arg("play")
+        .arg("--db")
+        .arg(db)
+        .arg("--no-map")
+        .arg("--attachments")
+        .arg(dir)
+        .arg("--dump-state")
+        .arg(&dump)
+        .args(extra)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("gaugebot starts");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(input.as_bytes()).expect("input written");
+    }
+    let output = child.wait_with_output().expect("gaugebot ends");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "gaugebot failed: {}\n{stdout}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let state: Value =
+        serde_json::from_str(&std::fs::read_to_string(&dump).expect("dump written")).expect("json");
+    (stdout, state)
+}
+
+fn temp_db() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("games.db");
+    (dir, db)
+}
+
+#[test]
+fn a_complete_manual_game_reaches_the_hand_computed_scores() {
+    let (_dir, db) = temp_db();
+    let (out, state) = play(&db, &transcript("complete_manual.txt"), &[]);
+    assert!(!out.contains('❌'), "no command of the script is refused:\n{out}");
+    // Cash and scores worked out by hand in the transcript's comments.
+    let players = state["players"].as_array().expect("players");
+    let summary: Vec<(String, u64, u64)> = players
+        .iter()
+        .map(|p| {
+            (
+                p["name"].as_str().unwrap_or("").to_string(),
+                p["cash"].as_u64().unwrap_or(0),
+                p["score"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            ("ann".to_string(), 10, 27),
+            ("bob".to_string(), 30, 35),
+            ("cat".to_string(), 41, 59)
+        ]
+    );
+    assert_eq!(state["players"][0]["shares"]["WLW"], serde_json::json!([10]));
+    assert_eq!(state["players"][2]["shares"]["BCD"], serde_json::json!([8]));
+    assert_eq!(state["finished"], true);
+    assert_eq!(state["winners"], serde_json::json!(["cat"]));
+    assert_eq!(state["next"], Value::Null);
+    assert_eq!(
+        state["supply"],
+        serde_json::json!({"white": 0, "pink": 0, "black": 0})
+    );
+    assert_eq!(state["draws"].as_array().map(Vec::len), Some(7));
+    assert_eq!(state["draws"][1], serde_json::json!(["black", "black", "black"]));
+    assert_eq!(
+        state["railways"]["GSW"]["track"],
+        serde_json::json!(["F11", "G11", "H11"])
+    );
+    assert_eq!(state["railways"]["WLW"]["available"], serde_json::json!([15, 19]));
+    assert_eq!(state["cities"]["Drogheda"], "pink");
+    assert_eq!(state["cities"].as_object().map(|o| o.len()), Some(9));
+    assert!(out.contains("cat wins with £59"), "{out}");
+    assert!(out.contains("WLW pays £6 (1 paying city (Limerick), 1 town (Shannon)): £3 a share — ann £3, bob £3"), "{out}");
+}
+
+#[test]
+fn a_restart_in_the_middle_continues_exactly() {
+    let script = transcript("complete_manual.txt");
+    let (_a, whole_db) = temp_db();
+    let (_, whole) = play(&whole_db, &script, &[]);
+    // The same game in three processes on one database, cut mid-auction and mid-turn.
+    let lines: Vec<&str> = script.lines().collect();
+    let (_b, db) = temp_db();
+    let cuts = [0, 12, 31, lines.len()];
+    let mut last = Value::Null;
+    for window in cuts.windows(2) {
+        let part = lines[window[0]..window[1]].join("\n");
+        let (_, state) = play(&db, &part, &[]);
+        last = state;
+    }
+    assert_eq!(last, whole);
+}
+
+#[test]
+fn refused_messages_change_nothing() {
+    let script = transcript("complete_manual.txt");
+    let lines: Vec<&str> = script.lines().collect();
+    // Stop after turn 3's builds: ann is to call dividends.
+    let upto = lines
+        .iter()
+        .position(|l| l.starts_with("cat: **build GSW"))
+        .expect("script has the GSW build")
+        + 1;
+    let prefix = lines[..upto].join("\n");
+    let (_a, db_a) = temp_db();
+    let (_, before) = play(&db_a, &prefix, &[]);
+    assert_eq!(before["next"], "ann");
+    let long = format!("ann: **dividends** {}", "x".repeat(5000));
+    let nasty = [
+        "bob: **dividends**",                    // out of turn
+        "bob: !setup bob cat dan",               // not a moderator
+        "cat: !undo",                            // not a moderator
+        "ann: !draw pink pink pink",             // not a moderator, no draw pending
+        "mod: !draw pink pink pink",             // no draw pending
+        "dan: **dividends**",                    // not a player
+        "ann: **bdi 7**",                        // malformed
+        "ann: **build CBSC Shanon**",            // misspelt
+        "ann: **build CBSC N4 N3**",             // too expensive
+        "ann: **auction BCD 99999999999999999999**",
+        "ann: `**dividends**` in code",          // ignored, not a command
+        "ann: > **dividends**",                  // a quote: ignored
+        long.as_str(),                           // over-long
+        "mod: !setup ann bob cat",               // a game is running
+    ];
+    let (_b, db_b) = temp_db();
+    let (out, after) = play(&db_b, &format!("{prefix}\n{}", nasty.join("\n")), &[]);
+    assert_eq!(after, before, "refusals changed the game:\n{out}");
+    for expected in [
+        "it is ann's turn, not bob's",
+        "only a moderator may `!setup`",
+        "only a moderator may `!undo`",
+        "No draw is pending",
+        "you are not seated in this game",
+        "'bdi' is not a command",
+        "did you mean Shannon?",
+        "costs 4 BP",
+        "more money than there is",
+        "over 4000 characters",
+        "A game is running in this channel",
+    ] {
+        assert!(out.contains(expected), "missing '{expected}' in:\n{out}");
+    }
+}
+
+#[test]
+fn a_message_id_seen_before_is_never_applied_twice() {
+    let script = transcript("complete_manual.txt");
+    let upto = script
+        .lines()
+        .position(|l| l.starts_with("cat: **build GSW"))
+        .expect("script has the GSW build")
+        + 1;
+    let prefix = script.lines().take(upto).collect::<Vec<_>>().join("\n");
+    let (_a, db) = temp_db();
+    let (_, before) = play(&db, &prefix, &[]);
+    // One undo delivered three times (a reconnecting client re-sending it) undoes once.
+    let (out, after) = play(&db, "[u-1] mod: !undo\n[u-1] mod: !undo\n[u-1] mod: !undo", &[]);
+    assert_eq!(out.matches("Undone:").count(), 1, "{out}");
+    assert_eq!(after["next"], "cat");
+    assert_eq!(after["railways"]["GSW"]["track"], serde_json::json!(["H11"]));
+    assert_eq!(before["railways"]["WLW"], after["railways"]["WLW"]);
+}
+
+/// Seats of an audited game set up with the fixed seed, from its dump.
+fn audited_seats(db: &Path) -> Vec<String> {
+    let (_, state) = play(db, "mod: !setup ann bob cat", &["--seed", SEED]);
+    state["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .map(|p| p["name"].as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+#[test]
+fn undo_across_a_dividend_call_reproduces_the_same_cubes() {
+    let (_a, db) = temp_db();
+    let seats = audited_seats(&db);
+    // Everyone passes the five initial auctions: the first seat takes every share free.
+    let mut lines = Vec::new();
+    for _ in 0..5 {
+        for seat in &seats {
+            lines.push(format!("{seat}: **pass**"));
+        }
+    }
+    lines.push(format!("{}: **dividends**", seats[0]));
+    let (_, first) = play(&db, &lines.join("\n"), &["--seed", SEED]);
+    let drawn = first["draws"][0].clone();
+    assert_eq!(drawn.as_array().map(Vec::len), Some(3), "{first}");
+    let redo = format!("mod: !undo\n{}: **dividends**", seats[0]);
+    let (out, second) = play(&db, &redo, &["--seed", SEED]);
+    assert!(out.contains("Undone:"), "{out}");
+    assert_eq!(second["draws"], serde_json::json!([drawn]));
+    assert_eq!(second, first);
+    // The seed stays secret while the game runs.
+    let (audit, _) = play(&db, "bob: !audit", &["--seed", SEED]);
+    assert!(audit.contains("Commitment:"), "{audit}");
+    assert!(!audit.contains(SEED), "the seed leaked:\n{audit}");
+}
+
+#[test]
+fn setup_with_the_forum_rolls_posts_the_forum_order_and_cities() {
+    let (_a, db) = temp_db();
+    let (out, state) = play(
+        &db,
+        "mod: !setup discrider Daemonis JPants 38thDoe dice:manual order:3,1,2,4 cities:5,2,3,11,4,7,9,12",
+        &[],
+    );
+    let names: Vec<&str> = state["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .filter_map(|p| p["name"].as_str())
+        .collect();
+    assert_eq!(names, ["JPants", "discrider", "Daemonis", "38thDoe"]);
+    assert!(
+        out.contains("3 White (Cork, Kilkenny, Limerick), 2 Pink (Galway, Waterford), 3 Black (Belfast, Derry, Dublin)"),
+        "{out}"
+    );
+    assert_eq!(state["next"], "JPants");
+    assert_eq!(
+        state["supply"],
+        serde_json::json!({"white": 7, "pink": 8, "black": 7})
+    );
+}
