@@ -121,12 +121,12 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
         moderator_name: "the moderator".to_string(),
     });
     let tables = Tables::new(store, templates, settings);
+    // One REST client for the adapter's own requests, one for serenity's gateway client.
     let http = Arc::new(build_http(&config, &token));
-    drop(token);
-    let shared = Shared::new(tables, http.clone(), &config);
+    let shared = Shared::new(tables, http, &config);
     let mut caught_up = shared.subscribe_caught_up();
 
-    let mut client = ClientBuilder::new_with_http(Arc::unwrap_or_clone(http), intents())
+    let mut client = ClientBuilder::new_with_http(build_http(&config, &token), intents())
         .event_handler(Handler {
             shared: shared.clone(),
         })
