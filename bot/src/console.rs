@@ -36,6 +36,9 @@ pub struct PlayOptions {
     pub templates_dir: Option<PathBuf>,
     /// Attach the map after builds.
     pub map_after_build: bool,
+    /// A line printed after the replies to every input line, for programs that drive the
+    /// console (the reply to a line is complete, and stored, when its marker is printed).
+    pub end_marker: Option<String>,
 }
 
 /// One parsed input line.
@@ -147,6 +150,10 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
         };
         let response = table.handle(&message).await;
         print_response(&mut out, &response, &options.attachments).await?;
+        if let Some(marker) = &options.end_marker {
+            out.write_all(format!("{marker}\n").as_bytes()).await?;
+            out.flush().await?;
+        }
     }
     if let Some(path) = &options.dump_state {
         let dump = table.dump();

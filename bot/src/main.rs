@@ -46,6 +46,9 @@ enum Command {
         /// Don't attach the map after builds.
         #[arg(long)]
         no_map: bool,
+        /// Print this line after the replies to every input line (for driving programs).
+        #[arg(long)]
+        end_marker: Option<String>,
         /// Transcript file (default: standard input).
         transcript: Option<PathBuf>,
     },
@@ -120,6 +123,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     prefix: config.prefix.clone(),
                     templates_dir: config.templates_dir.clone(),
                     map_after_build: config.map.after_build,
+                    end_marker: None,
                 }))?;
                 Ok(ExitCode::SUCCESS)
             }
@@ -131,6 +135,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             dump_state,
             attachments,
             no_map,
+            end_marker,
             transcript,
         }) => {
             runtime.block_on(console::play(PlayOptions {
@@ -143,6 +148,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 prefix: config.prefix.clone(),
                 templates_dir: config.templates_dir.clone(),
                 map_after_build: config.map.after_build && !no_map,
+                end_marker,
             }))?;
             Ok(ExitCode::SUCCESS)
         }
