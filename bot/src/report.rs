@@ -254,7 +254,7 @@ pub fn status(
     let supply = game.supply();
     let winners: Vec<&str> = game.winners().iter().map(|&s| game.name(s)).collect();
     let mut ranking: Vec<&PlayerView> = players.iter().collect();
-    ranking.sort_by(|a, b| b.score.cmp(&a.score));
+    ranking.sort_by_key(|p| std::cmp::Reverse(p.score));
     let best_score = ranking.first().map(|p| p.score).unwrap_or(0);
     templates.render(
         "status.md.j2",

@@ -1,6 +1,8 @@
 //! Place Railway Track and Place a Special Interest: costs, connection, the build shorthand and
 //! the Major City Dividend (rulings 12–16).
 
+use std::sync::LazyLock;
+
 use crate::action::Action;
 use crate::board::{Board, HexId, MAJOR_CITIES};
 use crate::error::{PlayError, Rule};
@@ -8,6 +10,14 @@ use crate::event::{Event, Seat};
 use crate::game::{describe, Game, BUILD_BUDGET_HALF_POINTS, MAJOR_CITY_DIVIDEND};
 use crate::hexset::HexSet;
 use crate::railway::{Colour, Railway};
+
+/// Belfast, Dublin and Galway as a set (looked up by name once).
+static MAJOR_HEXES: LazyLock<HexSet> = LazyLock::new(|| {
+    MAJOR_CITIES
+        .iter()
+        .map(|name| Board::get().named(name))
+        .collect()
+});
 
 /// Half build points as players write them: `1`, `1.5`, `3`.
 pub fn format_half_points(half: u8) -> String {
@@ -77,8 +87,9 @@ impl Game {
             return Err(PlayError::illegal(
                 Rule::Locomotives,
                 format!(
-                    "{railway} has only {} locomotives left, not {}",
+                    "{railway} has only {} locomotive{} left, not {}",
                     state.unplaced(),
+                    if state.unplaced() == 1 { "" } else { "s" },
                     hexes.len()
                 ),
             ));
@@ -248,10 +259,7 @@ impl Game {
             hexes: costs,
             unplaced: state.unplaced(),
         });
-        let board = Board::get();
-        let all_majors = MAJOR_CITIES
-            .iter()
-            .all(|name| state.track.contains(board.named(name)));
+        let all_majors = state.track.intersection(&MAJOR_HEXES) == *MAJOR_HEXES;
         if all_majors && !state.major_bonus_paid {
             state.major_bonus_paid = true;
             let (per_share, payouts) = self.pay(railway, MAJOR_CITY_DIVIDEND);

@@ -1,6 +1,7 @@
 //! The game: a validated position that actions move forward.
 
 use std::fmt;
+use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
@@ -10,7 +11,7 @@ use crate::error::{PlayError, Rule, SetupError};
 use crate::event::{AutoPassReason, Event, Payout, Seat};
 use crate::hexset::HexSet;
 use crate::railway::{Colour, CubeCounts, Railway, LOCOMOTIVES_PER_RAILWAY};
-use crate::setup::{Setup, STARTING_CASH};
+use crate::setup::{Setup, MAX_PLAYERS, STARTING_CASH};
 
 /// Cubes of each colour in the game (ruling 19).
 pub const CUBES_PER_COLOUR: u8 = 10;
@@ -18,6 +19,10 @@ pub const CUBES_PER_COLOUR: u8 = 10;
 pub const BUILD_BUDGET_HALF_POINTS: u8 = 6;
 /// The Major City Dividend in pounds (ruling 15).
 pub const MAJOR_CITY_DIVIDEND: u32 = 12;
+
+/// The hexes of the starting cities, in [`CITY_DRAW_ORDER`] (looked up by name once).
+static CITY_HEXES: LazyLock<[HexId; 8]> =
+    LazyLock::new(|| CITY_DRAW_ORDER.map(|name| Board::get().named(name)));
 
 /// A running auction.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -221,11 +226,10 @@ impl Game {
     /// Validates a setup into a game at the start of the first initial auction.
     pub fn new(setup: &Setup) -> Result<Game, SetupError> {
         let valid = setup.validate()?;
-        let board = Board::get();
         let mut cubes = vec![None; HEX_COUNT];
         let mut supply = CubeCounts::from_array([CUBES_PER_COLOUR; 3]);
-        for (name, colour) in CITY_DRAW_ORDER.iter().zip(valid.city_cubes) {
-            cubes[board.named(name).index()] = Some(colour);
+        for (hex, colour) in CITY_HEXES.iter().zip(valid.city_cubes) {
+            cubes[hex.index()] = Some(colour);
             *supply.get_mut(colour) -= 1;
         }
         let railways = Railway::ALL
@@ -380,12 +384,39 @@ impl Game {
 
     /// Cash plus the face values of shares held (ruling 21).
     pub fn score(&self, seat: Seat) -> u32 {
-        self.players[seat].cash
-            + self
-                .shares_of(seat)
-                .iter()
-                .flat_map(|(_, v)| v)
-                .sum::<u32>()
+        let faces: u32 = Railway::ALL
+            .iter()
+            .map(|&r| {
+                self.railways[r.index()]
+                    .owners
+                    .iter()
+                    .zip(r.share_values())
+                    .filter(|(o, _)| **o == Some(seat))
+                    .map(|(_, v)| *v)
+                    .sum::<u32>()
+            })
+            .sum();
+        self.players[seat].cash + faces
+    }
+
+    /// The face value of a railway's lowest unsold share (ruling 3), if any is left.
+    fn next_face(&self, railway: Railway) -> Option<u32> {
+        self.railways[railway.index()]
+            .owners
+            .iter()
+            .zip(railway.share_values())
+            .find(|(o, _)| o.is_none())
+            .map(|(_, v)| *v)
+    }
+
+    /// The hexes where railways other than this one have track.
+    fn others_track(&self, railway: Railway) -> HexSet {
+        Railway::ALL
+            .iter()
+            .filter(|&&r| r != railway)
+            .fold(HexSet::EMPTY, |all, &r| {
+                all.union(&self.railways[r.index()].track)
+            })
     }
 
     /// The winners: every player with the top score; empty until the game is over.
@@ -449,12 +480,12 @@ impl Game {
         }
     }
 
-    fn auction_options(&self, seat: Seat) -> Vec<AuctionOption> {
+    pub(crate) fn auction_options(&self, seat: Seat) -> Vec<AuctionOption> {
         let cash = self.players[seat].cash;
         Railway::ALL
             .iter()
             .filter_map(|&r| {
-                let face = *self.available_shares(r).first()?;
+                let face = self.next_face(r)?;
                 (face <= cash).then_some(AuctionOption {
                     railway: r,
                     face,
@@ -464,7 +495,7 @@ impl Game {
             .collect()
     }
 
-    fn build_options(&self, seat: Seat) -> Vec<BuildOption> {
+    pub(crate) fn build_options(&self, seat: Seat) -> Vec<BuildOption> {
         Railway::ALL
             .iter()
             .filter(|&&r| {
@@ -473,11 +504,12 @@ impl Game {
             })
             .map(|&r| {
                 let track = self.railways[r.index()].track;
+                let others = self.others_track(r);
                 let hexes = track
                     .neighbours()
                     .difference(&track)
                     .iter()
-                    .filter_map(|h| self.build_cost(r, h).ok().map(|c| (h, c)))
+                    .filter_map(|h| cost_beside(h, &others).map(|c| (h, c)))
                     .collect();
                 BuildOption {
                     railway: r,
@@ -489,7 +521,7 @@ impl Game {
             .collect()
     }
 
-    fn interest_options(&self, seat: Seat) -> Vec<InterestOption> {
+    pub(crate) fn interest_options(&self, seat: Seat) -> Vec<InterestOption> {
         let colours: Vec<Colour> = Colour::ALL
             .into_iter()
             .filter(|&c| self.supply.get(c) > 0)
@@ -525,21 +557,20 @@ impl Game {
                 format!("{railway} already has a locomotive in {}", describe(hex)),
             ));
         }
-        let occupied_by = Railway::ALL
-            .into_iter()
-            .find(|&r| r != railway && self.railways[r.index()].track.contains(hex));
-        match (hex.hex().terrain, occupied_by) {
-            (Terrain::Difficult, Some(other)) => Err(PlayError::illegal(
-                Rule::DifficultHex,
-                format!(
-                    "Only one railway may occupy a difficult hex: {other} is already in {}",
-                    describe(hex)
-                ),
-            )),
-            (Terrain::Difficult, None) => Ok(4),
-            (_, Some(_)) => Ok(3),
-            (_, None) => Ok(2),
+        if let Some(cost) = cost_beside(hex, &self.others_track(railway)) {
+            return Ok(cost);
         }
+        let other = Railway::ALL
+            .into_iter()
+            .find(|&r| r != railway && self.railways[r.index()].track.contains(hex))
+            .unwrap_or(railway);
+        Err(PlayError::illegal(
+            Rule::DifficultHex,
+            format!(
+                "Only one railway may occupy a difficult hex: {other} is already in {}",
+                describe(hex)
+            ),
+        ))
     }
 
     /// Checks an action without applying it.
@@ -552,7 +583,7 @@ impl Game {
     /// Applies an action by the player in `seat`. On error nothing changes.
     pub fn play(&mut self, seat: Seat, action: &Action) -> Result<Vec<Event>, PlayError> {
         self.check_actor(seat)?;
-        let mut events = Vec::new();
+        let mut events = Vec::with_capacity(4);
         match (&self.phase, action) {
             (
                 Phase::InitialAuction { .. } | Phase::Auction { .. },
@@ -637,9 +668,10 @@ impl Game {
                 ),
             ));
         }
-        let mut events = vec![Event::CubesDrawn {
+        let mut events = Vec::with_capacity(8);
+        events.push(Event::CubesDrawn {
             cubes: cubes.to_vec(),
-        }];
+        });
         for &c in cubes {
             *self.supply.get_mut(c) -= 1;
         }
@@ -775,7 +807,7 @@ impl Game {
         opening_bid: Option<u32>,
         events: &mut Vec<Event>,
     ) -> Result<(), PlayError> {
-        let Some(&face) = self.available_shares(railway).first() else {
+        let Some(face) = self.next_face(railway) else {
             return Err(PlayError::illegal(
                 Rule::Auction,
                 format!("{railway} has no shares left"),
@@ -848,7 +880,10 @@ impl Game {
     /// automatically those who cannot bid (ruling 11); ends the auction when nobody is left.
     fn advance_bidding(&mut self, from: Seat, first_offset: usize, events: &mut Vec<Event>) {
         let n = self.players.len();
-        let cash: Vec<u32> = self.players.iter().map(|p| p.cash).collect();
+        let mut cash = [0u32; MAX_PLAYERS];
+        for (c, p) in cash.iter_mut().zip(&self.players) {
+            *c = p.cash;
+        }
         let auction = self.auction_mut();
         let mut next = None;
         for offset in first_offset..first_offset + n {
@@ -940,6 +975,17 @@ impl Game {
 enum AuctionKind {
     Initial { lot: usize, opener: Seat },
     Regular { auctioneer: Seat },
+}
+
+/// The cost in half build points of a hex that is not the railway's own, given where the other
+/// railways have track (ruling 13); `None` for a difficult hex another railway occupies.
+fn cost_beside(hex: HexId, others: &HexSet) -> Option<u8> {
+    match (hex.hex().terrain, others.contains(hex)) {
+        (Terrain::Difficult, true) => None,
+        (Terrain::Difficult, false) => Some(4),
+        (_, true) => Some(3),
+        (_, false) => Some(2),
+    }
 }
 
 /// The least legal bid in an auction.

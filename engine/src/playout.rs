@@ -2,12 +2,60 @@
 //! number generator: the caller passes a chooser `pick(n)` that returns a number below `n`.
 
 use crate::action::Action;
-use crate::game::{Game, LegalActions};
+use crate::game::{Game, LegalActions, Phase};
 use crate::railway::{Colour, CubeCounts};
 
 /// A legal action for the player to act, chosen with `pick`; `None` when a draw is pending or
 /// the game is over.
 pub fn random_action(game: &Game, pick: &mut impl FnMut(usize) -> usize) -> Option<Action> {
+    let seat = match game.phase() {
+        Phase::Turn { player } => *player,
+        _ => return random_bid_or_other(game, pick),
+    };
+    // On a turn, the same choices as from `legal_actions()`, but each list is worked out only
+    // when its kind of action is drawn (the draws of `pick` are the same).
+    let (mut auctions, mut builds, mut interests) = (None, None, None);
+    loop {
+        match pick(4) {
+            0 => {
+                let auctions = auctions.get_or_insert_with(|| game.auction_options(seat));
+                if !auctions.is_empty() {
+                    let option = &auctions[pick(auctions.len())];
+                    return Some(Action::Auction {
+                        railway: option.railway,
+                        opening_bid: None,
+                    });
+                }
+            }
+            1 => {
+                let builds = builds.get_or_insert_with(|| game.build_options(seat));
+                if !builds.is_empty() {
+                    let option = &builds[pick(builds.len())];
+                    let (hex, _) = option.hexes[pick(option.hexes.len())];
+                    return Some(Action::Build {
+                        railway: option.railway,
+                        hexes: vec![hex],
+                    });
+                }
+            }
+            2 => {
+                let interests = interests.get_or_insert_with(|| game.interest_options(seat));
+                if !interests.is_empty() {
+                    let option = &interests[pick(interests.len())];
+                    return Some(Action::SpecialInterest {
+                        town: option.town,
+                        colour: option.colours[pick(option.colours.len())],
+                    });
+                }
+            }
+            3 => return Some(Action::CallDividends),
+            _ => {}
+        }
+    }
+}
+
+/// `random_action` outside a turn: bids and passes in auctions.
+fn random_bid_or_other(game: &Game, pick: &mut impl FnMut(usize) -> usize) -> Option<Action> {
     match game.legal_actions() {
         LegalActions::Bidding { min, max, .. } => {
             // Bid a little above the minimum half the time, otherwise pass.
@@ -20,40 +68,7 @@ pub fn random_action(game: &Game, pick: &mut impl FnMut(usize) -> usize) -> Opti
                 Some(Action::Pass)
             }
         }
-        LegalActions::Turn {
-            auctions,
-            builds,
-            interests,
-            ..
-        } => loop {
-            match pick(4) {
-                0 if !auctions.is_empty() => {
-                    let option = &auctions[pick(auctions.len())];
-                    return Some(Action::Auction {
-                        railway: option.railway,
-                        opening_bid: None,
-                    });
-                }
-                1 if !builds.is_empty() => {
-                    let option = &builds[pick(builds.len())];
-                    let (hex, _) = option.hexes[pick(option.hexes.len())];
-                    return Some(Action::Build {
-                        railway: option.railway,
-                        hexes: vec![hex],
-                    });
-                }
-                2 if !interests.is_empty() => {
-                    let option = &interests[pick(interests.len())];
-                    return Some(Action::SpecialInterest {
-                        town: option.town,
-                        colour: option.colours[pick(option.colours.len())],
-                    });
-                }
-                3 => return Some(Action::CallDividends),
-                _ => continue,
-            }
-        },
-        LegalActions::Draw(_) | LegalActions::None => None,
+        LegalActions::Turn { .. } | LegalActions::Draw(_) | LegalActions::None => None,
     }
 }
 
