@@ -739,7 +739,7 @@ fn ruling_13_more_locomotives_than_the_railway_has_left_is_refused() {
     t.refused(
         "bob: build WLW K7 K8",
         Rule::Locomotives,
-        "only 1 locomotives left, not 2",
+        "only 1 locomotive left, not 2",
     );
 }
 
