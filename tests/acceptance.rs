@@ -258,3 +258,64 @@ fn setup_with_the_forum_rolls_posts_the_forum_order_and_cities() {
         serde_json::json!({"white": 7, "pink": 8, "black": 7})
     );
 }
+
+/// The script up to the end of turn 3 (ann is to call dividends).
+fn first_three_turns() -> String {
+    let script = transcript("complete_manual.txt");
+    let upto = script
+        .lines()
+        .position(|l| l.starts_with("cat: **build GSW"))
+        .expect("script has the GSW build")
+        + 1;
+    script.lines().take(upto).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn information_and_moderator_commands_answer() {
+    let (_a, db) = temp_db();
+    play(&db, &first_three_turns(), &[]);
+    let probe = |line: &str| play(&db, line, &[]).0;
+    let moves = probe("ann: !moves");
+    for expected in ["ann, your turn", "**auction**", "**build CBSC**", "N4 2", "**dividends**"] {
+        assert!(moves.contains(expected), "'{expected}' in:\n{moves}");
+    }
+    assert!(probe("bob: !moves").contains("It is ann's move, not yours."));
+    assert!(probe("bob: !log 3").contains("cat: **build GSW G11 F11**"));
+    assert!(probe("bob: !status").contains("**Player Status**"));
+    assert!(probe("bob: !help build").contains("3 build points"));
+    assert!(probe("bob: !help").contains("!setup @a @b @c"));
+    assert!(probe("bob: !audit").contains("manual dice"));
+    assert!(probe("mod: !reveal").contains("no seed to reveal"));
+    assert!(probe("bob: !frobnicate").contains("Unknown command `!frobnicate`"));
+    let undo = probe("mod: !undo");
+    assert!(undo.contains("Undone: cat's **build GSW G11 F11**"), "{undo}");
+    let log = probe("mod: !log 2");
+    assert!(log.contains("~~cat: **build GSW G11 F11**"), "{log}");
+    assert!(log.contains("(undone)"), "{log}");
+    assert!(log.contains("mod: undo"), "{log}");
+}
+
+#[test]
+fn a_seed_revealed_mid_game_turns_the_dice_manual() {
+    let (_a, db) = temp_db();
+    let seats = audited_seats(&db);
+    let mut lines = Vec::new();
+    for _ in 0..5 {
+        for seat in &seats {
+            lines.push(format!("{seat}: **pass**"));
+        }
+    }
+    play(&db, &lines.join("\n"), &["--seed", SEED]);
+    let (warn, _) = play(&db, "mod: !reveal", &["--seed", SEED]);
+    assert!(warn.contains("!reveal confirm"), "{warn}");
+    assert!(!warn.contains(SEED));
+    let (revealed, _) = play(&db, "mod: !reveal confirm", &["--seed", SEED]);
+    assert!(revealed.contains(SEED), "{revealed}");
+    let (call, state) = play(&db, &format!("{}: **dividends**", seats[0]), &["--seed", SEED]);
+    assert!(call.contains("Waiting for the moderator's `!draw`"), "{call}");
+    assert_eq!(state["next"], "mod");
+    let (_, state) = play(&db, "mod: !draw pink pink pink", &["--seed", SEED]);
+    assert_eq!(state["draws"], serde_json::json!([["pink", "pink", "pink"]]));
+    let (undo, _) = play(&db, "mod: !undo", &["--seed", SEED]);
+    assert!(undo.contains("undo is closed"), "{undo}");
+}
