@@ -65,7 +65,10 @@ fn temp_db() -> (tempfile::TempDir, PathBuf) {
 fn a_complete_manual_game_reaches_the_hand_computed_scores() {
     let (_dir, db) = temp_db();
     let (out, state) = play(&db, &transcript("complete_manual.txt"), &[]);
-    assert!(!out.contains('❌'), "no command of the script is refused:\n{out}");
+    assert!(
+        !out.contains('❌'),
+        "no command of the script is refused:\n{out}"
+    );
     // Cash and scores worked out by hand in the transcript's comments.
     let players = state["players"].as_array().expect("players");
     let summary: Vec<(String, u64, u64)> = players
@@ -86,7 +89,10 @@ fn a_complete_manual_game_reaches_the_hand_computed_scores() {
             ("cat".to_string(), 41, 59)
         ]
     );
-    assert_eq!(state["players"][0]["shares"]["WLW"], serde_json::json!([10]));
+    assert_eq!(
+        state["players"][0]["shares"]["WLW"],
+        serde_json::json!([10])
+    );
     assert_eq!(state["players"][2]["shares"]["BCD"], serde_json::json!([8]));
     assert_eq!(state["finished"], true);
     assert_eq!(state["winners"], serde_json::json!(["cat"]));
@@ -96,16 +102,27 @@ fn a_complete_manual_game_reaches_the_hand_computed_scores() {
         serde_json::json!({"white": 0, "pink": 0, "black": 0})
     );
     assert_eq!(state["draws"].as_array().map(Vec::len), Some(7));
-    assert_eq!(state["draws"][1], serde_json::json!(["black", "black", "black"]));
+    assert_eq!(
+        state["draws"][1],
+        serde_json::json!(["black", "black", "black"])
+    );
     assert_eq!(
         state["railways"]["GSW"]["track"],
         serde_json::json!(["F11", "G11", "H11"])
     );
-    assert_eq!(state["railways"]["WLW"]["available"], serde_json::json!([15, 19]));
+    assert_eq!(
+        state["railways"]["WLW"]["available"],
+        serde_json::json!([15, 19])
+    );
     assert_eq!(state["cities"]["Drogheda"], "pink");
     assert_eq!(state["cities"].as_object().map(|o| o.len()), Some(9));
     assert!(out.contains("cat wins with £59"), "{out}");
-    assert!(out.contains("WLW pays £6 (1 paying city (Limerick), 1 town (Shannon)): £3 a share — ann £3, bob £3"), "{out}");
+    assert!(
+        out.contains(
+            "WLW pays £6 (1 paying city (Limerick), 1 town (Shannon)): £3 a share — ann £3, bob £3"
+        ),
+        "{out}"
+    );
 }
 
 #[test]
@@ -142,20 +159,20 @@ fn refused_messages_change_nothing() {
     assert_eq!(before["next"], "ann");
     let long = format!("ann: **dividends** {}", "x".repeat(5000));
     let nasty = [
-        "bob: **dividends**",                    // out of turn
-        "bob: !setup bob cat dan",               // not a moderator
-        "cat: !undo",                            // not a moderator
-        "ann: !draw pink pink pink",             // not a moderator, no draw pending
-        "mod: !draw pink pink pink",             // no draw pending
-        "dan: **dividends**",                    // not a player
-        "ann: **bdi 7**",                        // malformed
-        "ann: **build CBSC Shanon**",            // misspelt
-        "ann: **build CBSC N4 N3**",             // too expensive
+        "bob: **dividends**",         // out of turn
+        "bob: !setup bob cat dan",    // not a moderator
+        "cat: !undo",                 // not a moderator
+        "ann: !draw pink pink pink",  // not a moderator, no draw pending
+        "mod: !draw pink pink pink",  // no draw pending
+        "dan: **dividends**",         // not a player
+        "ann: **bdi 7**",             // malformed
+        "ann: **build CBSC Shanon**", // misspelt
+        "ann: **build CBSC N4 N3**",  // too expensive
         "ann: **auction BCD 99999999999999999999**",
-        "ann: `**dividends**` in code",          // ignored, not a command
-        "ann: > **dividends**",                  // a quote: ignored
-        long.as_str(),                           // over-long
-        "mod: !setup ann bob cat",               // a game is running
+        "ann: `**dividends**` in code", // ignored, not a command
+        "ann: > **dividends**",         // a quote: ignored
+        long.as_str(),                  // over-long
+        "mod: !setup ann bob cat",      // a game is running
     ];
     let (_b, db_b) = temp_db();
     let (out, after) = play(&db_b, &format!("{prefix}\n{}", nasty.join("\n")), &[]);
@@ -189,10 +206,17 @@ fn a_message_id_seen_before_is_never_applied_twice() {
     let (_a, db) = temp_db();
     let (_, before) = play(&db, &prefix, &[]);
     // One undo delivered three times (a reconnecting client re-sending it) undoes once.
-    let (out, after) = play(&db, "[u-1] mod: !undo\n[u-1] mod: !undo\n[u-1] mod: !undo", &[]);
+    let (out, after) = play(
+        &db,
+        "[u-1] mod: !undo\n[u-1] mod: !undo\n[u-1] mod: !undo",
+        &[],
+    );
     assert_eq!(out.matches("Undone:").count(), 1, "{out}");
     assert_eq!(after["next"], "cat");
-    assert_eq!(after["railways"]["GSW"]["track"], serde_json::json!(["H11"]));
+    assert_eq!(
+        after["railways"]["GSW"]["track"],
+        serde_json::json!(["H11"])
+    );
     assert_eq!(before["railways"]["WLW"], after["railways"]["WLW"]);
 }
 
@@ -276,7 +300,13 @@ fn information_and_moderator_commands_answer() {
     play(&db, &first_three_turns(), &[]);
     let probe = |line: &str| play(&db, line, &[]).0;
     let moves = probe("ann: !moves");
-    for expected in ["ann, your turn", "**auction**", "**build CBSC**", "N4 2", "**dividends**"] {
+    for expected in [
+        "ann, your turn",
+        "**auction**",
+        "**build CBSC**",
+        "N4 2",
+        "**dividends**",
+    ] {
         assert!(moves.contains(expected), "'{expected}' in:\n{moves}");
     }
     assert!(probe("bob: !moves").contains("It is ann's move, not yours."));
@@ -288,7 +318,10 @@ fn information_and_moderator_commands_answer() {
     assert!(probe("mod: !reveal").contains("no seed to reveal"));
     assert!(probe("bob: !frobnicate").contains("Unknown command `!frobnicate`"));
     let undo = probe("mod: !undo");
-    assert!(undo.contains("Undone: cat's **build GSW G11 F11**"), "{undo}");
+    assert!(
+        undo.contains("Undone: cat's **build GSW G11 F11**"),
+        "{undo}"
+    );
     let log = probe("mod: !log 2");
     assert!(log.contains("~~cat: **build GSW G11 F11**"), "{log}");
     assert!(log.contains("(undone)"), "{log}");
@@ -311,11 +344,21 @@ fn a_seed_revealed_mid_game_turns_the_dice_manual() {
     assert!(!warn.contains(SEED));
     let (revealed, _) = play(&db, "mod: !reveal confirm", &["--seed", SEED]);
     assert!(revealed.contains(SEED), "{revealed}");
-    let (call, state) = play(&db, &format!("{}: **dividends**", seats[0]), &["--seed", SEED]);
-    assert!(call.contains("Waiting for the moderator's `!draw`"), "{call}");
+    let (call, state) = play(
+        &db,
+        &format!("{}: **dividends**", seats[0]),
+        &["--seed", SEED],
+    );
+    assert!(
+        call.contains("Waiting for the moderator's `!draw`"),
+        "{call}"
+    );
     assert_eq!(state["next"], "mod");
     let (_, state) = play(&db, "mod: !draw pink pink pink", &["--seed", SEED]);
-    assert_eq!(state["draws"], serde_json::json!([["pink", "pink", "pink"]]));
+    assert_eq!(
+        state["draws"],
+        serde_json::json!([["pink", "pink", "pink"]])
+    );
     let (undo, _) = play(&db, "mod: !undo", &["--seed", SEED]);
     assert!(undo.contains("undo is closed"), "{undo}");
 }

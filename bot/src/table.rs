@@ -646,10 +646,12 @@ impl Table {
     async fn setup(&mut self, args: &str, msg: &Incoming) -> Response {
         let options = match SetupOptions::parse(args, &msg.mentions) {
             Ok(o) => o,
-            Err(reason) => return self.refuse(format!(
+            Err(reason) => {
+                return self.refuse(format!(
                 "❌ {reason}. Write `{}setup @a @b @c [@d] [@e]`; `{}help setup` has the options.",
                 self.settings.prefix, self.settings.prefix
-            )),
+            ))
+            }
         };
         if let Some(current) = &self.current {
             if !current.game.is_finished() && !options.force {

@@ -77,10 +77,19 @@ async fn a_random_audited_game_verifies_and_survives_restarts() {
         let response = table
             .handle(&message(id, &name, &format!("**{action}**"), false))
             .await;
-        assert_eq!(response.verdict, Verdict::Accepted, "{action}: {}", response.text());
+        assert_eq!(
+            response.verdict,
+            Verdict::Accepted,
+            "{action}: {}",
+            response.text()
+        );
         id += 1;
         if !table.game().is_some_and(|g| g.is_finished()) {
-            assert_eq!(table.audit_export().and_then(|e| e.seed), None, "seed secret");
+            assert_eq!(
+                table.audit_export().and_then(|e| e.seed),
+                None,
+                "seed secret"
+            );
         }
         if id % 40 == 0 {
             // A restart: a new table on the same database is exactly the same game.
@@ -94,7 +103,10 @@ async fn a_random_audited_game_verifies_and_survives_restarts() {
     }
     assert!(restarts > 0);
     let export = table.audit_export().expect("audit export");
-    let seed = export.seed.clone().expect("the seed is revealed at the end");
+    let seed = export
+        .seed
+        .clone()
+        .expect("the seed is revealed at the end");
     assert_eq!(
         dice::Seed::from_hex(&seed).expect("hex").commitment(),
         commitment
@@ -153,7 +165,12 @@ async fn the_same_seed_and_moves_give_the_same_game() {
                 break;
             };
             table
-                .handle(&message(id, game.name(seat), &format!("**{action}**"), false))
+                .handle(&message(
+                    id,
+                    game.name(seat),
+                    &format!("**{action}**"),
+                    false,
+                ))
                 .await;
         }
         games.push(table.game().cloned());
