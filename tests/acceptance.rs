@@ -145,15 +145,8 @@ fn a_restart_in_the_middle_continues_exactly() {
 
 #[test]
 fn refused_messages_change_nothing() {
-    let script = transcript("complete_manual.txt");
-    let lines: Vec<&str> = script.lines().collect();
     // Stop after turn 3's builds: ann is to call dividends.
-    let upto = lines
-        .iter()
-        .position(|l| l.starts_with("cat: **build GSW"))
-        .expect("script has the GSW build")
-        + 1;
-    let prefix = lines[..upto].join("\n");
+    let prefix = first_three_turns();
     let (_a, db_a) = temp_db();
     let (_, before) = play(&db_a, &prefix, &[]);
     assert_eq!(before["next"], "ann");
@@ -196,15 +189,8 @@ fn refused_messages_change_nothing() {
 
 #[test]
 fn a_message_id_seen_before_is_never_applied_twice() {
-    let script = transcript("complete_manual.txt");
-    let upto = script
-        .lines()
-        .position(|l| l.starts_with("cat: **build GSW"))
-        .expect("script has the GSW build")
-        + 1;
-    let prefix = script.lines().take(upto).collect::<Vec<_>>().join("\n");
     let (_a, db) = temp_db();
-    let (_, before) = play(&db, &prefix, &[]);
+    let (_, before) = play(&db, &first_three_turns(), &[]);
     // One undo delivered three times (a reconnecting client re-sending it) undoes once.
     let (out, after) = play(
         &db,
@@ -231,17 +217,18 @@ fn audited_seats(db: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Everyone passes the five initial auctions: the first seat takes every share free.
+fn everyone_passes_the_initial_auctions(seats: &[String]) -> Vec<String> {
+    (0..5)
+        .flat_map(|_| seats.iter().map(|seat| format!("{seat}: **pass**")))
+        .collect()
+}
+
 #[test]
 fn undo_across_a_dividend_call_reproduces_the_same_cubes() {
     let (_a, db) = temp_db();
     let seats = audited_seats(&db);
-    // Everyone passes the five initial auctions: the first seat takes every share free.
-    let mut lines = Vec::new();
-    for _ in 0..5 {
-        for seat in &seats {
-            lines.push(format!("{seat}: **pass**"));
-        }
-    }
+    let mut lines = everyone_passes_the_initial_auctions(&seats);
     lines.push(format!("{}: **dividends**", seats[0]));
     let (_, first) = play(&db, &lines.join("\n"), &["--seed", SEED]);
     let drawn = first["draws"][0].clone();
@@ -332,12 +319,7 @@ fn information_and_moderator_commands_answer() {
 fn a_seed_revealed_mid_game_turns_the_dice_manual() {
     let (_a, db) = temp_db();
     let seats = audited_seats(&db);
-    let mut lines = Vec::new();
-    for _ in 0..5 {
-        for seat in &seats {
-            lines.push(format!("{seat}: **pass**"));
-        }
-    }
+    let lines = everyone_passes_the_initial_auctions(&seats);
     play(&db, &lines.join("\n"), &["--seed", SEED]);
     let (warn, _) = play(&db, "mod: !reveal", &["--seed", SEED]);
     assert!(warn.contains("!reveal confirm"), "{warn}");

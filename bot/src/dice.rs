@@ -31,16 +31,7 @@ pub const PURPOSE_CITY_CUBES: &str = "city-cubes";
 pub const PURPOSE_DIVIDEND_DRAW: &str = "dividend-draw";
 
 /// The cities that receive a setup cube, in the order of the numbers of [`city_cubes`].
-pub const CITY_CUBE_CITIES: [&str; 8] = [
-    "Galway",
-    "Limerick",
-    "Cork",
-    "Derry",
-    "Kilkenny",
-    "Waterford",
-    "Belfast",
-    "Dublin",
-];
+pub use irish_gauge::board::CITY_DRAW_ORDER as CITY_CUBE_CITIES;
 
 /// The fewest players of a game (the lower bound of a `player-order` record).
 pub const MIN_PLAYERS: usize = 3;

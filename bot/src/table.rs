@@ -424,12 +424,9 @@ impl Table {
         } else {
             None
         };
-        let verdict = if refusal.is_some() {
-            Verdict::Refused
-        } else {
-            Verdict::Accepted
-        };
-        Response::new(verdict).say(text).attach(map)
+        // Something was stored, so the message counts as accepted; a later refused command in
+        // it is explained in the text.
+        Response::new(Verdict::Accepted).say(text).attach(map)
     }
 
     /// Applies one bold command to the draft; the error is the refusal's reason.
