@@ -8,6 +8,9 @@
 //! Layout: the 139 hexes at their printed places on a sea-blue background (flat-topped hexes,
 //! odd columns half a hex lower), and a side panel on the right with the railways, the cube
 //! supply, the dividend draws, the players and a key.
+//!
+//! Everything that never changes (the hexes, their ids and names, the panel's title and key) is
+//! rasterized once and kept; each PNG draws only the state of the game over a copy of it.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -57,7 +60,7 @@ const LOCO_SPACING: f32 = 20.0;
 /// Distance between rows of locomotive discs, in pixels.
 const LOCO_ROW_SPACING: f32 = 17.5;
 /// Side of a city's cube, in pixels.
-const CUBE_SIZE: f32 = 13.0;
+const CUBE_SIZE: f32 = 14.0;
 
 const INK: &str = "#1b2a4a";
 const SEA: &str = "#cfe2ef";
@@ -522,7 +525,8 @@ fn draw_board(svg: &mut Svg) {
 fn draw_pieces(svg: &mut Svg, view: &MapView) {
     for &hex in &view.recent {
         let (cx, cy) = hex_centre_px(hex);
-        let extra = format!(r#"stroke="{RECENT_STROKE}" stroke-width="4.5" stroke-linejoin="round""#);
+        let extra =
+            format!(r#"stroke="{RECENT_STROKE}" stroke-width="4.5" stroke-linejoin="round""#);
         svg.hexagon(cx, cy, R - 3.0, "none", &extra);
     }
     for (hex, colour) in cubes_by_hex(view) {
@@ -706,7 +710,7 @@ fn draw_players(svg: &mut Svg, view: &MapView, mut y: f32, bottom: f32) {
         } else {
             ""
         };
-        let name = format!("{marker}{}", truncate(&player.name, 17));
+        let name = format!("{marker}{}", truncate(&player.name, 13));
         svg.text(left, y, &name, TextStyle::new(17.0, INK).bold());
         let cash = player.cash.to_string();
         svg.text(right - 64.0, y, &cash, TextStyle::new(17.0, INK).end());
@@ -732,7 +736,7 @@ fn draw_key(svg: &mut Svg, top: f32) {
     let r = 15.0;
     let label = TextStyle::new(15.0, INK);
     let swatch = |svg: &mut Svg, i: usize, fill: &str, stroke: &str, width: f32, text: &str| {
-        let x = left + if i % 2 == 0 { 0.0 } else { 156.0 };
+        let x = left + (i % 2) as f32 * 156.0;
         let row_y = y + (i / 2) as f32 * 36.0;
         let extra = format!(r#"stroke="{stroke}" stroke-width="{width}""#);
         svg.hexagon(x + 16.0, row_y - 6.0, r, fill, &extra);
@@ -799,7 +803,11 @@ fn rasterize(svg: &str, pixmap: &mut tiny_skia::Pixmap) -> Result<(), MapError> 
         ..usvg::Options::default()
     };
     let tree = usvg::Tree::from_str(svg, &options)?;
-    resvg::render(&tree, tiny_skia::Transform::identity(), &mut pixmap.as_mut());
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::identity(),
+        &mut pixmap.as_mut(),
+    );
     Ok(())
 }
 
@@ -960,6 +968,28 @@ mod tests {
                 hex.label
             );
         }
+        // The outermost hexes touch the margins: the board constants match the board.
+        let hexes = &Board::get().hexes;
+        let west = hexes
+            .iter()
+            .map(|h| hex_centre_px(h.id).0)
+            .fold(f32::MAX, f32::min);
+        let north = hexes
+            .iter()
+            .map(|h| hex_centre_px(h.id).1)
+            .fold(f32::MAX, f32::min);
+        let east = hexes
+            .iter()
+            .map(|h| hex_centre_px(h.id).0)
+            .fold(f32::MIN, f32::max);
+        let south = hexes
+            .iter()
+            .map(|h| hex_centre_px(h.id).1)
+            .fold(f32::MIN, f32::max);
+        assert!((west - R - MARGIN).abs() < 0.1);
+        assert!((north - R * 0.866 - MARGIN).abs() < 0.1);
+        assert!((east + R + MARGIN - PANEL_X).abs() < 0.1);
+        assert!((south + R * 0.866 + MARGIN - HEIGHT as f32).abs() < 1.0);
         // Neighbouring hexes touch: centres are one hex height apart in a column.
         let (_, y1) = hex_centre_px(hex("H11"));
         let (_, y2) = hex_centre_px(hex("I11"));
@@ -1123,5 +1153,44 @@ mod tests {
             crop.save_png(format!("/tmp/map-crop-{name}.png")).unwrap();
         }
         std::fs::write("/tmp/map-sample.svg", render_svg(&mid_game())).unwrap();
+        // A crowded end of game: many draws, five players, long names, crowded cities.
+        let mut late = mid_game();
+        late.finished = true;
+        late.winners = vec![
+            "carol".to_string(),
+            "Bartholomew the Magnificent".to_string(),
+        ];
+        late.draws = (0..12)
+            .map(|i| {
+                Colour::ALL
+                    .iter()
+                    .cycle()
+                    .skip(i)
+                    .take(3 + i % 2)
+                    .copied()
+                    .collect()
+            })
+            .collect();
+        late.players.push(PlayerView {
+            name: "Bartholomew the Magnificent".to_string(),
+            cash: 102,
+            shares: Railway::ALL
+                .iter()
+                .map(|&r| (r, r.share_values().to_vec()))
+                .collect(),
+            score: Some(251),
+        });
+        late.players.push(PlayerView {
+            name: "eve".to_string(),
+            ..PlayerView::default()
+        });
+        for railway in Railway::ALL {
+            let state = late.railways.entry(railway).or_default();
+            state.available.clear();
+            state.track.extend([hex("H3"), hex("L4"), hex("D9")]);
+        }
+        late.railways.get_mut(&Railway::Wlw).unwrap().available = vec![5, 10, 15, 19];
+        late.cities.insert("Monaghan".to_string(), Colour::White);
+        std::fs::write("/tmp/map-sample-late.png", render_png(&late).unwrap()).unwrap();
     }
 }

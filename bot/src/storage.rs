@@ -4,8 +4,9 @@
 use std::str::FromStr;
 use std::time::Duration;
 
+use sqlx::pool::PoolConnection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Row, SqlitePool};
+use sqlx::{Row, Sqlite, SqliteConnection, SqlitePool};
 
 /// A storage failure; the command that caused it was not applied.
 #[derive(Debug, thiserror::Error)]
@@ -60,6 +61,7 @@ pub struct LogRow {
 #[derive(Debug, Clone)]
 pub struct Store {
     pool: SqlitePool,
+    memory: bool,
 }
 
 impl Store {
@@ -89,7 +91,7 @@ impl Store {
             .run(&pool)
             .await
             .map_err(|e| StoreError(sqlx::Error::Migrate(Box::new(e))))?;
-        Ok(Store { pool })
+        Ok(Store { pool, memory })
     }
 
     /// The active game of a channel.
@@ -140,30 +142,32 @@ impl Store {
     /// Starts a game: retires the channel's previous one and marks the message seen, in one
     /// transaction.
     pub async fn create_game(&self, game: &GameRow, message_id: &str) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query("UPDATE games SET active = 0 WHERE channel = ?")
+        let mut conn = self.begin().await?;
+        let result = async {
+            sqlx::query("UPDATE games SET active = 0 WHERE channel = ?")
+                .bind(&game.channel)
+                .execute(&mut *conn)
+                .await?;
+            sqlx::query(
+                "INSERT INTO games (id, channel, kind, engine_version, created_at, setup_json,
+                                    seed_hex, commitment, revealed, active)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+            )
+            .bind(&game.id)
             .bind(&game.channel)
-            .execute(&mut *tx)
+            .bind(&game.kind)
+            .bind(&game.engine_version)
+            .bind(&game.created_at)
+            .bind(&game.setup_json)
+            .bind(&game.seed_hex)
+            .bind(&game.commitment)
+            .bind(i64::from(game.revealed))
+            .execute(&mut *conn)
             .await?;
-        sqlx::query(
-            "INSERT INTO games (id, channel, kind, engine_version, created_at, setup_json,
-                                seed_hex, commitment, revealed, active)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
-        )
-        .bind(&game.id)
-        .bind(&game.channel)
-        .bind(&game.kind)
-        .bind(&game.engine_version)
-        .bind(&game.created_at)
-        .bind(&game.setup_json)
-        .bind(&game.seed_hex)
-        .bind(&game.commitment)
-        .bind(i64::from(game.revealed))
-        .execute(&mut *tx)
-        .await?;
-        mark_seen(&mut tx, &game.channel, message_id).await?;
-        tx.commit().await?;
-        Ok(())
+            mark_seen(&mut conn, &game.channel, message_id).await
+        }
+        .await;
+        self.finish(conn, result).await
     }
 
     /// Appends entries to a game's log and marks their message seen, all in one transaction;
@@ -176,41 +180,81 @@ impl Store {
         message_id: &str,
         revealed: bool,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        for row in rows {
-            sqlx::query(
-                "INSERT INTO log (game_id, seq, entry_json, message_id, author_id, author_name,
-                                  text, at)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            )
-            .bind(game_id)
-            .bind(row.seq)
-            .bind(&row.entry_json)
-            .bind(&row.message_id)
-            .bind(&row.author_id)
-            .bind(&row.author_name)
-            .bind(&row.text)
-            .bind(&row.at)
-            .execute(&mut *tx)
-            .await?;
-        }
-        if revealed {
-            sqlx::query("UPDATE games SET revealed = 1 WHERE id = ?")
+        let mut conn = self.begin().await?;
+        let result = async {
+            for row in rows {
+                sqlx::query(
+                    "INSERT INTO log (game_id, seq, entry_json, message_id, author_id,
+                                      author_name, text, at)
+                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                )
                 .bind(game_id)
-                .execute(&mut *tx)
+                .bind(row.seq)
+                .bind(&row.entry_json)
+                .bind(&row.message_id)
+                .bind(&row.author_id)
+                .bind(&row.author_name)
+                .bind(&row.text)
+                .bind(&row.at)
+                .execute(&mut *conn)
                 .await?;
+            }
+            if revealed {
+                sqlx::query("UPDATE games SET revealed = 1 WHERE id = ?")
+                    .bind(game_id)
+                    .execute(&mut *conn)
+                    .await?;
+            }
+            mark_seen(&mut conn, channel, message_id).await
         }
-        mark_seen(&mut tx, channel, message_id).await?;
-        tx.commit().await?;
-        Ok(())
+        .await;
+        self.finish(conn, result).await
     }
 
     /// Records that a message was read (a refused command), so a re-delivery is not re-read.
     pub async fn mark_seen(&self, channel: &str, message_id: &str) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        mark_seen(&mut tx, channel, message_id).await?;
-        tx.commit().await?;
-        Ok(())
+        let mut conn = self.begin().await?;
+        let result = mark_seen(&mut conn, channel, message_id).await;
+        self.finish(conn, result).await
+    }
+
+    /// Begins a write transaction on the connection.
+    ///
+    /// Transactions are begun, committed and rolled back with plain SQL, not with sqlx's
+    /// `Transaction`: sqlx counts a transaction whose COMMIT failed (a full disk) as still open
+    /// although SQLite may have rolled it back, so its next `begin()` is a SAVEPOINT, and the
+    /// next failure then leaves the connection inside a transaction that never commits: every
+    /// later command is acknowledged but lost at the next restart (RELIABILITY.md, faults).
+    async fn begin(&self) -> Result<PoolConnection<Sqlite>, StoreError> {
+        let mut conn = self.pool.acquire().await?;
+        sqlx::query("BEGIN IMMEDIATE").execute(&mut *conn).await?;
+        Ok(conn)
+    }
+
+    /// Commits the transaction if `result` is Ok; otherwise (or if the commit fails) rolls it
+    /// back, and for a file database closes the connection, so that no failure can leave a
+    /// transaction open on it.
+    async fn finish(
+        &self,
+        mut conn: PoolConnection<Sqlite>,
+        result: Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let result = match result {
+            Ok(()) => sqlx::query("COMMIT")
+                .execute(&mut *conn)
+                .await
+                .map(|_| ())
+                .map_err(StoreError::from),
+            Err(e) => Err(e),
+        };
+        if result.is_err() {
+            // Fails harmlessly when SQLite has already rolled the transaction back.
+            let _ = sqlx::query("ROLLBACK").execute(&mut *conn).await;
+            if !self.memory {
+                conn.close_on_drop();
+            }
+        }
+        result
     }
 
     /// Whether a message was read before.
@@ -282,14 +326,14 @@ impl Store {
 }
 
 async fn mark_seen(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    conn: &mut SqliteConnection,
     channel: &str,
     message_id: &str,
 ) -> Result<(), StoreError> {
     sqlx::query("INSERT OR IGNORE INTO seen_messages (channel, message_id) VALUES (?, ?)")
         .bind(channel)
         .bind(message_id)
-        .execute(&mut **tx)
+        .execute(&mut *conn)
         .await?;
     Ok(())
 }

@@ -219,7 +219,7 @@ impl EventHandler for Handler {
         if message.author.bot || self.shared.was_collected(message.id) {
             return;
         }
-        tracing::debug!(message = %message.id, "message not seen by a collector");
+        tracing::debug!(msg = %message.id, "message not seen by a collector");
         self.shared.enqueue(
             message.channel_id,
             Job::Live {

@@ -1,0 +1,167 @@
+//! Talking back: replies, reactions and notices, each Discord request retried with backoff.
+
+use std::future::Future;
+use std::time::Duration;
+
+use serenity::all::{
+    CreateAllowedMentions, CreateAttachment, CreateMessage, Http, HttpError, MessageId,
+    MessageReference, Nonce, ReactionType,
+};
+use serenity::model::id::ChannelId;
+
+use crate::table::{Response, Verdict};
+
+/// Attempts per Discord request (the first try included).
+pub const MAX_ATTEMPTS: u32 = 5;
+/// The first retry's wait; each further retry waits twice as long.
+const FIRST_BACKOFF: Duration = Duration::from_millis(100);
+/// The least wait after a 429 (the fake and Discord say how long in a header serenity does not
+/// expose when its ratelimiter is off).
+const RATE_LIMIT_BACKOFF: Duration = Duration::from_millis(500);
+/// The longest one request may take before it counts as failed.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long to wait before retrying after `error`, or `None` if retrying cannot help
+/// (400, 401, 403, 404, a refused builder...).
+fn retry_delay(error: &serenity::Error, attempt: u32) -> Option<Duration> {
+    let backoff = FIRST_BACKOFF * 2u32.saturating_pow(attempt.saturating_sub(1));
+    match error {
+        serenity::Error::Http(HttpError::UnsuccessfulRequest(response)) => {
+            let status = response.status_code.as_u16();
+            if status == 429 {
+                Some(backoff.max(RATE_LIMIT_BACKOFF))
+            } else if status >= 500 {
+                Some(backoff)
+            } else {
+                None
+            }
+        }
+        serenity::Error::Http(HttpError::Request(_)) | serenity::Error::Io(_) => Some(backoff),
+        serenity::Error::Other(why) if *why == TIMED_OUT => Some(backoff),
+        _ => None,
+    }
+}
+
+const TIMED_OUT: &str = "the request timed out";
+
+/// Runs a Discord request up to [`MAX_ATTEMPTS`] times: rate limits, server errors, network
+/// errors and timeouts are retried with exponential backoff; other errors are final. Every
+/// failure is logged (with the channel and what was being done; never the token).
+pub async fn retry<T, F, Fut>(what: &str, channel: ChannelId, mut request: F) -> serenity::Result<T>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = serenity::Result<T>>,
+{
+    let mut attempt = 1;
+    loop {
+        let result = match tokio::time::timeout(REQUEST_TIMEOUT, request()).await {
+            Ok(result) => result,
+            Err(_) => Err(serenity::Error::Other(TIMED_OUT)),
+        };
+        let error = match result {
+            Ok(value) => {
+                if attempt > 1 {
+                    tracing::info!(%channel, what, attempt, "Discord request succeeded after retrying");
+                }
+                return Ok(value);
+            }
+            Err(error) => error,
+        };
+        match retry_delay(&error, attempt) {
+            Some(wait) if attempt < MAX_ATTEMPTS => {
+                tracing::warn!(%channel, what, attempt, %error, ?wait, "Discord request failed; retrying");
+                tokio::time::sleep(wait).await;
+                attempt += 1;
+            }
+            _ => {
+                tracing::error!(%channel, what, attempt, %error, "Discord request failed; giving up");
+                return Err(error);
+            }
+        }
+    }
+}
+
+/// Users may be pinged (the player to act), roles and @everyone never; the author of the
+/// command is not pinged by the reply itself.
+fn mentions() -> CreateAllowedMentions {
+    CreateAllowedMentions::new()
+        .all_users(true)
+        .all_roles(false)
+        .everyone(false)
+        .replied_user(false)
+}
+
+/// Posts a table's replies (the first as a reply to the command, attachments uploaded), then
+/// adds ✅ for an accepted command or ❌ for a refused one. The action is already stored: a
+/// failed post is logged, never undone.
+pub async fn respond(http: &Http, channel: ChannelId, command: MessageId, response: &Response) {
+    let mut first = true;
+    for (index, reply) in response.replies.iter().enumerate() {
+        if reply.text.trim().is_empty() && reply.attachment.is_none() {
+            continue;
+        }
+        // The nonce lets Discord drop a retried post that did arrive the first time.
+        let mut builder = CreateMessage::new()
+            .allowed_mentions(mentions())
+            .nonce(Nonce::String(format!("{}-{index}", command.get())))
+            .enforce_nonce(true);
+        if !reply.text.is_empty() {
+            builder = builder.content(reply.text.clone());
+        }
+        if first {
+            builder = builder.reference_message(
+                MessageReference::from((channel, command)).fail_if_not_exists(false),
+            );
+            first = false;
+        }
+        if let Some(attachment) = &reply.attachment {
+            builder = builder.add_file(CreateAttachment::bytes(
+                attachment.bytes.clone(),
+                attachment.filename.clone(),
+            ));
+        }
+        let _ = retry("post a reply", channel, || {
+            channel.send_message(http, builder.clone())
+        })
+        .await;
+    }
+    let emoji = match response.verdict {
+        Verdict::Accepted => "✅",
+        Verdict::Refused => "❌",
+        Verdict::Answered | Verdict::Ignored | Verdict::Duplicate => return,
+    };
+    let reaction = ReactionType::Unicode(emoji.to_string());
+    let _ = retry("react", channel, || {
+        http.create_reaction(channel, command, &reaction)
+    })
+    .await;
+}
+
+/// Posts a notice that pings nobody, as a reply to `reference` if given.
+pub async fn notice(http: &Http, channel: ChannelId, reference: Option<MessageId>, text: &str) {
+    let mut builder = CreateMessage::new()
+        .content(text)
+        .allowed_mentions(CreateAllowedMentions::new());
+    if let Some(id) = reference {
+        builder = builder
+            .reference_message(MessageReference::from((channel, id)).fail_if_not_exists(false));
+    }
+    let _ = retry("post a notice", channel, || {
+        channel.send_message(http, builder.clone())
+    })
+    .await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_transient_errors_are_retried() {
+        let timeout = serenity::Error::Other(TIMED_OUT);
+        assert_eq!(retry_delay(&timeout, 1), Some(FIRST_BACKOFF));
+        assert_eq!(retry_delay(&timeout, 3), Some(FIRST_BACKOFF * 4));
+        let refused = serenity::Error::Other("something else");
+        assert_eq!(retry_delay(&refused, 1), None);
+    }
+}
