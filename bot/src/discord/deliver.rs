@@ -12,7 +12,7 @@ use serenity::model::id::ChannelId;
 use crate::table::{Response, Verdict};
 
 /// Attempts per Discord request (the first try included).
-pub const MAX_ATTEMPTS: u32 = 5;
+pub(crate) const MAX_ATTEMPTS: u32 = 5;
 /// The first retry's wait; each further retry waits twice as long.
 const FIRST_BACKOFF: Duration = Duration::from_millis(100);
 /// The least wait after a 429 (the fake and Discord say how long in a header serenity does not
@@ -47,7 +47,11 @@ const TIMED_OUT: &str = "the request timed out";
 /// Runs a Discord request up to [`MAX_ATTEMPTS`] times: rate limits, server errors, network
 /// errors and timeouts are retried with exponential backoff; other errors are final. Every
 /// failure is logged (with the channel and what was being done; never the token).
-pub async fn retry<T, F, Fut>(what: &str, channel: ChannelId, mut request: F) -> serenity::Result<T>
+pub(crate) async fn retry<T, F, Fut>(
+    what: &str,
+    channel: ChannelId,
+    mut request: F,
+) -> serenity::Result<T>
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = serenity::Result<T>>,
@@ -94,7 +98,12 @@ fn mentions() -> CreateAllowedMentions {
 /// Posts a table's replies (the first as a reply to the command, attachments uploaded), then
 /// adds ✅ for an accepted command or ❌ for a refused one. The action is already stored: a
 /// failed post is logged, never undone.
-pub async fn respond(http: &Http, channel: ChannelId, command: MessageId, response: &Response) {
+pub(crate) async fn respond(
+    http: &Http,
+    channel: ChannelId,
+    command: MessageId,
+    response: &Response,
+) {
     let mut first = true;
     for (index, reply) in response.replies.iter().enumerate() {
         if reply.text.trim().is_empty() && reply.attachment.is_none() {
@@ -138,7 +147,12 @@ pub async fn respond(http: &Http, channel: ChannelId, command: MessageId, respon
 }
 
 /// Posts a notice that pings nobody, as a reply to `reference` if given.
-pub async fn notice(http: &Http, channel: ChannelId, reference: Option<MessageId>, text: &str) {
+pub(crate) async fn notice(
+    http: &Http,
+    channel: ChannelId,
+    reference: Option<MessageId>,
+    text: &str,
+) {
     let mut builder = CreateMessage::new()
         .content(text)
         .allowed_mentions(CreateAllowedMentions::new());

@@ -205,7 +205,7 @@ impl EventHandler for Handler {
             guilds = ready.guilds.len(),
             "READY"
         );
-        self.shared.on_ready(&ctx, ready.user.id).await;
+        self.shared.on_ready(&ctx).await;
     }
 
     async fn resume(&self, _ctx: Context, _event: ResumedEvent) {

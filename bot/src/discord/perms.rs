@@ -310,7 +310,10 @@ mod tests {
             Permissions::empty(),
             mm,
         );
-        assert!(!channel_permissions(g, &f, &helpers, std::slice::from_ref(&deny_helpers), user).contains(mm));
+        assert!(
+            !channel_permissions(g, &f, &helpers, std::slice::from_ref(&deny_helpers), user)
+                .contains(mm)
+        );
         // A member overwrite grants it back.
         let allow_user = overwrite(
             PermissionOverwriteType::Member(user),

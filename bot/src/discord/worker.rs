@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use serenity::all::{Context, GetMessages, Http, Message, MessageId, PartialMember, User, UserId};
+use serenity::all::{Context, GetMessages, Http, Message, MessageId, PartialMember, User};
 use serenity::futures::FutureExt;
 use serenity::gateway::CollectorCallback;
 use serenity::model::event::Event;
@@ -185,7 +185,7 @@ impl Shared {
 
     /// A new session: register a collector on its shard, catch up every channel with an
     /// active game, then count the READY as caught up.
-    pub(crate) async fn on_ready(self: &Arc<Self>, ctx: &Context, _user: UserId) {
+    pub(crate) async fn on_ready(self: &Arc<Self>, ctx: &Context) {
         let epoch = self.epoch.fetch_add(1, Ordering::SeqCst) + 1;
         let me = self.clone();
         ctx.shard
