@@ -329,6 +329,11 @@ impl Board {
                 .into_iter()
                 .flatten()
             {
+                // Names differing in length by more than the limit cannot be close: skip them,
+                // so a long garbage word costs no more than a short one.
+                if wanted.chars().count().abs_diff(candidate.len()) > 2 {
+                    continue;
+                }
                 let distance = edit_distance(&wanted, &candidate.to_ascii_lowercase());
                 let limit = if candidate.len() <= 3 { 1 } else { 2 };
                 if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
