@@ -3,9 +3,8 @@
 
 use std::sync::Arc;
 
-use irish_gauge::game::Phase;
 use irish_gauge::notation::{parse_action, parse_cubes};
-use irish_gauge::{Actor, Event, Game, HexId, PlayError, Setup};
+use irish_gauge::{Actor, Event, Game, HexId, Setup};
 
 use crate::dice::{self, AuditExport, DrawRecord, Seed};
 use crate::dump::StateDump;
@@ -448,10 +447,7 @@ impl Table {
                 names.join(", ")
             ));
         };
-        let mut events = draft
-            .game
-            .play(seat, &action)
-            .map_err(|e| explain(&e, &draft.game))?;
+        let mut events = draft.game.play(seat, &action).map_err(|e| e.to_string())?;
         draft.stack.push(Effective {
             seq: draft.next_seq + draft.entries.len() as i64,
             entry: LogEntry::Action {
@@ -995,7 +991,7 @@ impl Table {
         let mut game = current.game.clone();
         let events = match game.resolve_draw(&cubes) {
             Ok(e) => e,
-            Err(e) => return self.refuse(format!("❌ {}", explain(&e, &current.game))),
+            Err(e) => return self.refuse(format!("❌ {e}")),
         };
         let entry = LogEntry::Draw {
             cubes,
@@ -1059,21 +1055,6 @@ fn describe_undone(current: &Current, undone: &history::Undone) -> String {
         })
         .collect::<Vec<_>>()
         .join(" and ")
-}
-
-/// The refusal text of an engine error, with the turn's context.
-fn explain(error: &PlayError, game: &Game) -> String {
-    let mut text = error.to_string();
-    if let PlayError::Illegal {
-        rule: irish_gauge::Rule::TurnOrder,
-        ..
-    } = error
-    {
-        if let Phase::Turn { .. } = game.phase() {
-            text.push_str("; nothing changed");
-        }
-    }
-    text
 }
 
 fn storage_refusal(error: &StoreError) -> Response {
