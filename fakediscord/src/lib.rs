@@ -183,6 +183,40 @@ pub struct RecordedMessage {
 }
 
 impl RecordedMessage {
+    /// A new, unedited message with its mentions parsed from the content; the other fields
+    /// empty (set them with struct update syntax).
+    pub(crate) fn new(
+        id: u64,
+        channel_id: u64,
+        guild_id: Option<u64>,
+        author: FakeUser,
+        content: &str,
+    ) -> Self {
+        let (mentions, mention_roles, mention_everyone) = state::parse_mentions(content);
+        RecordedMessage {
+            id,
+            channel_id,
+            guild_id,
+            author,
+            content: content.to_owned(),
+            attachments: Vec::new(),
+            embeds: Vec::new(),
+            components: Vec::new(),
+            referenced_message: None,
+            mentions,
+            mention_roles,
+            mention_everyone,
+            allowed_mentions: None,
+            payload: None,
+            created_at: Instant::now(),
+            dispatched_at: None,
+            edited_at: None,
+            edit_count: 0,
+            deleted: false,
+            edited_timestamp_ms: None,
+        }
+    }
+
     /// Whether the bot authored it.
     pub fn is_bot(&self) -> bool {
         self.author.id == BOT_USER_ID
@@ -557,31 +591,12 @@ impl FakeDiscord {
             if let Some(g) = guild_id {
                 s.ensure_member(g, author);
             }
-            let (mentions, mention_roles, mention_everyone) = state::parse_mentions(content);
             let id = s.next_id();
             s.messages.insert(
                 id,
                 RecordedMessage {
-                    id,
-                    channel_id,
-                    guild_id,
-                    author: author.clone(),
-                    content: content.to_owned(),
-                    attachments: Vec::new(),
-                    embeds: Vec::new(),
-                    components: Vec::new(),
                     referenced_message: reply_to,
-                    mentions,
-                    mention_roles,
-                    mention_everyone,
-                    allowed_mentions: None,
-                    payload: None,
-                    created_at: Instant::now(),
-                    dispatched_at: None,
-                    edited_at: None,
-                    edit_count: 0,
-                    deleted: false,
-                    edited_timestamp_ms: None,
+                    ..RecordedMessage::new(id, channel_id, guild_id, author.clone(), content)
                 },
             );
             s.dispatch_message("MESSAGE_CREATE", id);
@@ -1003,31 +1018,9 @@ mod examples {
         let mk =
             |s: &mut State, channel: u64, guild: Option<u64>, author: &FakeUser, text: &str| {
                 let id = s.next_id();
-                let (mentions, mention_roles, mention_everyone) = state::parse_mentions(text);
                 s.messages.insert(
                     id,
-                    RecordedMessage {
-                        id,
-                        channel_id: channel,
-                        guild_id: guild,
-                        author: author.clone(),
-                        content: text.into(),
-                        attachments: Vec::new(),
-                        embeds: Vec::new(),
-                        components: Vec::new(),
-                        referenced_message: None,
-                        mentions,
-                        mention_roles,
-                        mention_everyone,
-                        allowed_mentions: None,
-                        payload: None,
-                        created_at: Instant::now(),
-                        dispatched_at: None,
-                        edited_at: None,
-                        edit_count: 0,
-                        deleted: false,
-                        edited_timestamp_ms: None,
-                    },
+                    RecordedMessage::new(id, channel, guild, author.clone(), text),
                 );
                 id
             };

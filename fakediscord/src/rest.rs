@@ -587,31 +587,18 @@ async fn create_message(State(shared): St, Path(channel_id): Path<u64>, req: Req
             a.id = s.next_id();
             attachments.push(a);
         }
-        let (mentions, mention_roles, mention_everyone) = state::parse_mentions(&content);
         let bot = s.bot.clone();
         s.messages.insert(
             id,
             RecordedMessage {
-                id,
-                channel_id,
-                guild_id: channel.guild_id,
-                author: bot,
-                content: content.clone(),
                 attachments,
                 embeds: embeds.clone(),
                 components: components.clone(),
                 referenced_message: referenced,
-                mentions,
-                mention_roles,
-                mention_everyone,
                 allowed_mentions: v.get("allowed_mentions").cloned(),
                 payload: Some(v.clone()),
                 created_at: received,
-                dispatched_at: None,
-                edited_at: None,
-                edit_count: 0,
-                deleted: false,
-                edited_timestamp_ms: None,
+                ..RecordedMessage::new(id, channel_id, channel.guild_id, bot, &content)
             },
         );
         let response = s.message_json(&s.messages[&id], false);
