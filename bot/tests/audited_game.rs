@@ -8,23 +8,13 @@ use std::sync::Arc;
 use gaugebot::dice;
 use gaugebot::report::Templates;
 use gaugebot::storage::Store;
-use gaugebot::table::{Author, Incoming, Table, TableSettings, Verdict};
+use gaugebot::table::{Table, TableSettings, Verdict};
 use irish_gauge::playout::random_action;
 use irish_gauge::Actor;
 
-fn message(id: u64, author: &str, text: &str, moderator: bool) -> Incoming {
-    Incoming {
-        message_id: id.to_string(),
-        author: Author {
-            id: author.to_lowercase(),
-            name: author.to_string(),
-            is_moderator: moderator,
-        },
-        text: text.to_string(),
-        at: "2026-11-22T10:00:00Z".to_string(),
-        mentions: Vec::new(),
-    }
-}
+#[path = "../../tests/reliability/common.rs"]
+mod common;
+use common::message;
 
 async fn open_table(db: &Path, seed: Option<&str>) -> Table {
     let store = Store::open(&db.to_string_lossy()).await.expect("db opens");
