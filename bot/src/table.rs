@@ -183,7 +183,6 @@ struct Current {
     log: Vec<(LogEntry, LogRow)>,
     stack: Vec<Effective>,
     game: Game,
-    revealed: bool,
     /// Hexes placed in the last build, marked on the map.
     recent: Vec<HexId>,
 }
@@ -198,7 +197,7 @@ impl Current {
     }
 
     fn audited(&self) -> bool {
-        self.setup.dice == DiceMode::Audited && !self.revealed
+        self.setup.dice == DiceMode::Audited && !self.row.revealed
     }
 }
 
@@ -270,7 +269,6 @@ impl Table {
             history::replay(&setup.setup, &stack).map_err(|e| corrupt(e.to_string()))?;
         let recent = events.last().map(|e| placed_hexes(e)).unwrap_or_default();
         self.current = Some(Current {
-            revealed: row.revealed,
             row,
             setup,
             seed,
@@ -352,7 +350,7 @@ impl Table {
             stack: current.stack.clone(),
             entries: Vec::new(),
             next_seq: current.log.len() as i64,
-            revealed: current.revealed,
+            revealed: current.row.revealed,
         };
         let mut narration = Vec::new();
         let mut refusal = None;
@@ -501,7 +499,7 @@ impl Table {
                 at: msg.at.clone(),
             })
             .collect();
-        let newly_revealed = draft.revealed && !current.revealed;
+        let newly_revealed = draft.revealed && !current.row.revealed;
         self.store
             .append(
                 &current.row.id,
@@ -516,7 +514,6 @@ impl Table {
         }
         current.game = draft.game;
         current.stack = draft.stack;
-        current.revealed = draft.revealed;
         current.row.revealed = draft.revealed;
         Ok(())
     }
@@ -562,7 +559,7 @@ impl Table {
     }
 
     fn reveal_text(&self, current: &Current) -> String {
-        match (&current.seed, current.revealed) {
+        match (&current.seed, current.row.revealed) {
             (Some(seed), true) => format!(
                 "Dice seed revealed: `{}` (commitment `{}`). Check every draw: `{}audit`, then `python3 tools/verify_draws.py audit.json`.",
                 seed.to_hex(),
@@ -715,7 +712,6 @@ impl Table {
             log: Vec::new(),
             stack: Vec::new(),
             game,
-            revealed: false,
             recent: Vec::new(),
         };
         let mut text = format!(
@@ -778,7 +774,7 @@ impl Table {
         let Some(current) = &self.current else {
             return self.no_game();
         };
-        if current.revealed && current.setup.dice == DiceMode::Audited {
+        if current.row.revealed && current.setup.dice == DiceMode::Audited {
             return self.refuse(
                 "❌ The dice seed has been revealed, so an undo could be used to choose draws; undo is closed for this game.",
             );
@@ -796,7 +792,7 @@ impl Table {
             stack,
             entries: vec![LogEntry::Undo],
             next_seq: current.log.len() as i64,
-            revealed: current.revealed,
+            revealed: current.row.revealed,
         };
         let description = describe_undone(current, &undone);
         if let Err(e) = self.commit(draft, msg).await {
@@ -902,7 +898,7 @@ impl Table {
             version: dice::VERSION.to_string(),
             game_id: current.row.id.clone(),
             commitment,
-            seed: if current.revealed {
+            seed: if current.row.revealed {
                 current.seed.as_ref().map(|s| s.to_hex())
             } else {
                 None
@@ -949,7 +945,7 @@ impl Table {
         if current.seed.is_none() {
             return self.refuse("❌ This game uses manual dice: there is no seed to reveal.");
         }
-        if current.revealed {
+        if current.row.revealed {
             return Response::new(Verdict::Answered).say(self.reveal_text(current));
         }
         if !current.game.is_finished() && args.trim() != "confirm" {
@@ -1009,7 +1005,7 @@ impl Table {
             stack,
             entries: vec![entry],
             next_seq: current.log.len() as i64,
-            revealed: current.revealed,
+            revealed: current.row.revealed,
         };
         if let Err(e) = self.commit(draft, msg).await {
             return storage_refusal(&e);
