@@ -193,7 +193,13 @@ impl Current {
     }
 
     fn seat_of(&self, author: &Author) -> Option<usize> {
-        self.seated().iter().position(|p| p.id == author.id)
+        // Seat order without cloning the players: seat i holds sign-up number order[i].
+        self.setup.setup.order.iter().position(|&n| {
+            self.setup
+                .players
+                .get(usize::from(n).saturating_sub(1))
+                .is_some_and(|p| p.id == author.id)
+        })
     }
 
     fn audited(&self) -> bool {
