@@ -1,11 +1,13 @@
-//! Auditable dice: see docs/DICE.md (version `gaugebot-dice-v1`).
+//! Auditable dice, game-agnostic: the seed, its commitment, and the random stream of one draw
+//! (docs/DICE.md, version `gaugebot-dice-v1`). What is drawn for which purpose is the game's
+//! business (each game plug-in names its purposes and recomputes its own records).
 //!
 //! Every random draw of a game is derived deterministically from a secret [`Seed`], the game id,
-//! the draw's index in the game's current action history and its purpose. At setup the bot
-//! publishes the seed's [commitment](Seed::commitment) (SHA-256); when the seed is revealed, anyone
-//! can recompute every draw of an [`AuditExport`] with [`verify`] or with the independent script
-//! `tools/verify_draws.py`. Because the history index is an input, undoing an action and taking it
-//! again from the same position gives the same draw.
+//! the draw's index (its position in the game's history, or a number the game defines) and its
+//! purpose. At setup the bot publishes the seed's [commitment](Seed::commitment) (SHA-256); when
+//! the seed is revealed, anyone can recompute every draw of an [`AuditExport`] with [`verify`] or
+//! with the independent script `tools/verify_draws.py`. Because the index is an input, undoing an
+//! action and taking it again from the same position gives the same draw.
 //!
 //! Only [`ChaCha20Rng::from_seed`] and [`RngCore::next_u32`] are used from the rand crates: the
 //! integer and sampling algorithms are spelled out here and in the specification, so that a
@@ -13,32 +15,14 @@
 
 use std::fmt;
 
-use irish_gauge::{Colour, CubeCounts};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{OsRng, RngCore, SeedableRng, TryRngCore};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 /// The version of the dice specification implemented here; also the domain tag of every draw key.
 pub const VERSION: &str = "gaugebot-dice-v1";
-
-/// Purpose of the seating roll (drawn at history index 0).
-pub const PURPOSE_PLAYER_ORDER: &str = "player-order";
-/// Purpose of the setup roll of the eight city cubes (drawn at history index 0).
-pub const PURPOSE_CITY_CUBES: &str = "city-cubes";
-/// Purpose of a dividend draw of cubes from the supply (drawn at the dividend call's index).
-pub const PURPOSE_DIVIDEND_DRAW: &str = "dividend-draw";
-
-/// The cities that receive a setup cube, in the order of the numbers of [`city_cubes`].
-pub use irish_gauge::board::CITY_DRAW_ORDER as CITY_CUBE_CITIES;
-
-/// The fewest players of a game (the lower bound of a `player-order` record).
-pub const MIN_PLAYERS: usize = 3;
-/// The most players of a game (the upper bound of a `player-order` record).
-pub const MAX_PLAYERS: usize = 5;
-/// Cubes drawn by a dividend (fewer if the supply holds fewer).
-pub const DIVIDEND_DRAW_SIZE: usize = 3;
 
 /// Length of a seed in bytes.
 pub const SEED_LEN: usize = 32;
@@ -231,141 +215,80 @@ impl DrawStream {
         picked
     }
 }
-
-/// The seating roll ("NpN"): the sign-up numbers `1..=players` drawn in full, seat by seat.
-///
-/// Drawn at history index 0 with purpose `player-order`. Games have 3 to 5 players; counts above
-/// 255 are capped at 255.
-pub fn player_order(seed: &Seed, game_id: &str, players: usize) -> Vec<u8> {
-    let players = u8::try_from(players).unwrap_or(u8::MAX);
-    let list: Vec<u8> = (1..=players).collect();
-    let all = list.len();
-    draw_stream(seed, game_id, 0, PURPOSE_PLAYER_ORDER).pick_without_replacement(list, all)
+/// The dice of one game: its seed and id. Games draw from it by index and purpose.
+#[derive(Debug, Clone, Copy)]
+pub struct DrawSource<'a> {
+    /// The secret seed.
+    pub seed: &'a Seed,
+    /// The game id.
+    pub game_id: &'a str,
 }
 
-/// The setup roll of the city cubes ("12p8"): eight of the numbers `1..=12`, for
-/// [`CITY_CUBE_CITIES`] in order (1–4 white, 5–8 pink, 9–12 black; see
-/// [`Colour::of_setup_number`]).
-///
-/// Drawn at history index 0 with purpose `city-cubes`.
-pub fn city_cubes(seed: &Seed, game_id: &str) -> [u8; 8] {
-    let list: Vec<u8> = (1..=12).collect();
-    let picked =
-        draw_stream(seed, game_id, 0, PURPOSE_CITY_CUBES).pick_without_replacement(list, 8);
-    let mut numbers = [0u8; 8];
-    for (slot, number) in numbers.iter_mut().zip(picked) {
-        *slot = number;
+impl DrawSource<'_> {
+    /// The stream of the draw with this index and purpose.
+    pub fn stream(&self, index: u64, purpose: &str) -> DrawStream {
+        draw_stream(self.seed, self.game_id, index, purpose)
     }
-    numbers
 }
 
-/// A dividend draw: up to three cubes from the supply laid out as all its white cubes, then pink,
-/// then black; returns the colours in drawn order.
-///
-/// `index` is the position of the dividend call in the game's current action history.
-pub fn dividend_draw(seed: &Seed, game_id: &str, index: u64, supply: CubeCounts) -> Vec<Colour> {
-    let bag: Vec<Colour> = Colour::ALL
-        .into_iter()
-        .flat_map(|colour| std::iter::repeat_n(colour, usize::from(supply.get(colour))))
-        .collect();
-    let picks = DIVIDEND_DRAW_SIZE.min(bag.len());
-    draw_stream(seed, game_id, index, PURPOSE_DIVIDEND_DRAW).pick_without_replacement(bag, picks)
-}
-
-/// One draw as recorded for the audit: its inputs and its result.
+/// One draw as recorded for the audit: its index and purpose, the inputs its purpose needs
+/// (`supply`, `players`, … — defined by the game that draws it) and its result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DrawRecord {
-    /// The history index the draw was derived from (0 for the setup rolls).
+    /// The index the draw was derived from (0 for setup draws).
     pub index: u64,
-    /// The purpose: `player-order`, `city-cubes` or `dividend-draw`.
+    /// The purpose, e.g. `dividend-draw`.
     pub purpose: String,
-    /// The supply before a `dividend-draw` (absent otherwise).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub supply: Option<CubeCounts>,
-    /// The number of players of a `player-order` roll (absent otherwise).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub players: Option<usize>,
-    /// The result: a list of numbers (`player-order`, `city-cubes`) or of colour names
-    /// (`dividend-draw`).
+    /// The inputs the purpose needs, as named fields of the record.
+    #[serde(flatten)]
+    pub inputs: Map<String, Value>,
+    /// The result: a list of numbers or of names.
     pub result: Value,
 }
 
 impl DrawRecord {
-    /// Draws and records the seating roll.
-    pub fn player_order(seed: &Seed, game_id: &str, players: usize) -> DrawRecord {
-        DrawRecord {
-            index: 0,
-            purpose: PURPOSE_PLAYER_ORDER.to_owned(),
-            supply: None,
-            players: Some(players),
-            result: numbers_value(&player_order(seed, game_id, players)),
-        }
-    }
-
-    /// Draws and records the city-cube roll.
-    pub fn city_cubes(seed: &Seed, game_id: &str) -> DrawRecord {
-        DrawRecord {
-            index: 0,
-            purpose: PURPOSE_CITY_CUBES.to_owned(),
-            supply: None,
-            players: None,
-            result: numbers_value(&city_cubes(seed, game_id)),
-        }
-    }
-
-    /// Draws and records a dividend draw.
-    pub fn dividend_draw(seed: &Seed, game_id: &str, index: u64, supply: CubeCounts) -> DrawRecord {
+    /// A record with its inputs.
+    pub fn new(
+        index: u64,
+        purpose: &str,
+        inputs: impl IntoIterator<Item = (&'static str, Value)>,
+        result: Value,
+    ) -> DrawRecord {
         DrawRecord {
             index,
-            purpose: PURPOSE_DIVIDEND_DRAW.to_owned(),
-            supply: Some(supply),
-            players: None,
-            result: colours_value(&dividend_draw(seed, game_id, index, supply)),
+            purpose: purpose.to_owned(),
+            inputs: inputs
+                .into_iter()
+                .map(|(k, v)| (k.to_owned(), v))
+                .collect(),
+            result,
         }
     }
 
-    /// Recomputes this record's result from the seed and the record's inputs.
-    pub fn expected(&self, seed: &Seed, game_id: &str) -> Result<Value, DiceError> {
-        let invalid = |reason: &str| DiceError::InvalidRecord {
+    /// One input, if present.
+    pub fn input(&self, name: &str) -> Option<&Value> {
+        self.inputs.get(name)
+    }
+
+    /// The error for a record that lacks an input or has one out of range.
+    pub fn invalid(&self, reason: impl Into<String>) -> DiceError {
+        DiceError::InvalidRecord {
             index: self.index,
             purpose: self.purpose.clone(),
-            reason: reason.to_owned(),
-        };
-        match self.purpose.as_str() {
-            PURPOSE_PLAYER_ORDER => {
-                if self.index != 0 {
-                    return Err(invalid("player-order must be drawn at index 0"));
-                }
-                match self.players {
-                    Some(players) if (MIN_PLAYERS..=MAX_PLAYERS).contains(&players) => {
-                        Ok(numbers_value(&player_order(seed, game_id, players)))
-                    }
-                    _ => Err(invalid("player-order needs players between 3 and 5")),
-                }
-            }
-            PURPOSE_CITY_CUBES => {
-                if self.index != 0 {
-                    return Err(invalid("city-cubes must be drawn at index 0"));
-                }
-                Ok(numbers_value(&city_cubes(seed, game_id)))
-            }
-            PURPOSE_DIVIDEND_DRAW => match self.supply {
-                Some(supply) => Ok(colours_value(&dividend_draw(
-                    seed, game_id, self.index, supply,
-                ))),
-                None => Err(invalid("dividend-draw needs the supply")),
-            },
-            _ => Err(invalid("unknown purpose")),
+            reason: reason.into(),
         }
     }
 }
 
-fn numbers_value(numbers: &[u8]) -> Value {
-    Value::Array(numbers.iter().map(|&n| Value::from(n)).collect())
-}
-
-fn colours_value(colours: &[Colour]) -> Value {
-    Value::Array(colours.iter().map(|c| Value::from(c.name())).collect())
+/// Recomputes draw records: each game plug-in knows its own purposes.
+pub trait Recompute {
+    /// The expected result of `record`, `None` if its purpose is not this game's.
+    fn recompute(
+        &self,
+        record: &DrawRecord,
+        seed: &Seed,
+        game_id: &str,
+    ) -> Option<Result<Value, DiceError>>;
 }
 
 /// All draws of a game, for publication: the commitment from setup, the seed once revealed, and
@@ -448,11 +371,11 @@ impl VerifyReport {
 }
 
 /// Verifies an export: the version, that SHA-256 of the revealed seed is the commitment, then
-/// recomputes every draw and reports each mismatch.
+/// recomputes every draw with the games' [`Recompute`] and reports each mismatch.
 ///
 /// Errors (rather than mismatches) for an unsupported version, an unrevealed or malformed seed, a
 /// commitment mismatch, or a record without the inputs its purpose needs.
-pub fn verify(export: &AuditExport) -> Result<VerifyReport, DiceError> {
+pub fn verify(export: &AuditExport, games: &dyn Recompute) -> Result<VerifyReport, DiceError> {
     if export.version != VERSION {
         return Err(DiceError::UnsupportedVersion {
             found: export.version.clone(),
@@ -469,7 +392,9 @@ pub fn verify(export: &AuditExport) -> Result<VerifyReport, DiceError> {
     }
     let mut mismatches = Vec::new();
     for record in &export.draws {
-        let expected = record.expected(&seed, &export.game_id)?;
+        let expected = games
+            .recompute(record, &seed, &export.game_id)
+            .unwrap_or_else(|| Err(record.invalid("unknown purpose")))?;
         if expected != record.result {
             mismatches.push(Mismatch {
                 index: record.index,
@@ -486,11 +411,15 @@ pub fn verify(export: &AuditExport) -> Result<VerifyReport, DiceError> {
     })
 }
 
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
-    use std::process::Command;
+
+    // Purposes of the first game, used here as plain strings (the keys are game-agnostic).
+    const PURPOSE_PLAYER_ORDER: &str = "player-order";
+    const PURPOSE_CITY_CUBES: &str = "city-cubes";
+    const PURPOSE_DIVIDEND_DRAW: &str = "dividend-draw";
 
     // Fixed test vectors, computed independently by `python3 tools/verify_draws.py --selftest`
     // (pure-Python ChaCha20, cross-checked against OpenSSL's ChaCha20). They guard against a
@@ -508,21 +437,11 @@ mod tests {
     const TEST_WORDS_PLAYER_ORDER: [u32; 4] = [2570235227, 2846557017, 3453062251, 4049679983];
     const REJECTION_BOUND: u32 = (1 << 31) + 1;
     const TEST_REJECTION: [u32; 4] = [373383135, 1783334843, 313863242, 1385407034];
-    const TEST_PLAYER_ORDER_3: [u8; 3] = [3, 2, 1];
-    const TEST_PLAYER_ORDER_4: [u8; 4] = [4, 1, 3, 2];
-    const TEST_PLAYER_ORDER_5: [u8; 5] = [3, 2, 4, 5, 1];
-    const TEST_CITY_CUBES: [u8; 8] = [10, 2, 8, 4, 5, 6, 3, 12];
-    const TEST_DIVIDEND_12: [Colour; 3] = [Colour::White, Colour::White, Colour::Pink];
+
 
     fn test_seed() -> Seed {
         Seed::from_hex(TEST_SEED_HEX).expect("test seed")
     }
-
-    fn supply(white: u8, pink: u8, black: u8) -> CubeCounts {
-        CubeCounts { white, pink, black }
-    }
-
-    // ---------------------------------------------------------------- independent ChaCha20
 
     fn quarter_round(s: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize) {
         s[a] = s[a].wrapping_add(s[b]);
@@ -604,8 +523,6 @@ mod tests {
         }
     }
 
-    // ---------------------------------------------------------------- fixed vectors
-
     #[test]
     fn fixed_vector_commitment_and_keys() {
         let seed = test_seed();
@@ -642,21 +559,6 @@ mod tests {
             .iter()
             .all(|&w| w >= REJECTION_BOUND));
     }
-
-    #[test]
-    fn fixed_vector_draws() {
-        let seed = test_seed();
-        assert_eq!(player_order(&seed, TEST_GAME_ID, 3), TEST_PLAYER_ORDER_3);
-        assert_eq!(player_order(&seed, TEST_GAME_ID, 4), TEST_PLAYER_ORDER_4);
-        assert_eq!(player_order(&seed, TEST_GAME_ID, 5), TEST_PLAYER_ORDER_5);
-        assert_eq!(city_cubes(&seed, TEST_GAME_ID), TEST_CITY_CUBES);
-        assert_eq!(
-            dividend_draw(&seed, TEST_GAME_ID, 12, supply(7, 8, 7)),
-            TEST_DIVIDEND_12
-        );
-    }
-
-    // ---------------------------------------------------------------- seed
 
     #[test]
     fn seed_hex_round_trip_and_commitment() {
@@ -702,8 +604,6 @@ mod tests {
         let wrapped = format!("{:?}", Some(seed));
         assert!(!wrapped.contains("0a0b"), "{wrapped}");
     }
-
-    // ---------------------------------------------------------------- uniform and picks
 
     #[test]
     fn uniform_one_is_always_zero() {
@@ -804,64 +704,15 @@ mod tests {
         );
     }
 
-    // ---------------------------------------------------------------- the game's draws
-
     #[test]
-    fn player_order_is_a_permutation() {
-        let seed = Seed::generate().expect("OS randomness");
-        for players in MIN_PLAYERS..=MAX_PLAYERS {
-            let mut order = player_order(&seed, "perm", players);
-            order.sort_unstable();
-            assert_eq!(order, (1..=players as u8).collect::<Vec<_>>());
-        }
-    }
-
-    #[test]
-    fn city_cubes_are_distinct_setup_numbers() {
-        let seed = Seed::generate().expect("OS randomness");
-        let cubes = city_cubes(&seed, "cities");
-        for (i, &n) in cubes.iter().enumerate() {
-            assert!(Colour::of_setup_number(n).is_some());
-            assert!(!cubes[..i].contains(&n));
-        }
-    }
-
-    #[test]
-    fn dividend_draw_respects_the_supply() {
+    fn other_position_purpose_or_game_other_stream() {
         let seed = test_seed();
-        assert!(dividend_draw(&seed, TEST_GAME_ID, 5, supply(0, 0, 0)).is_empty());
-        assert_eq!(
-            dividend_draw(&seed, TEST_GAME_ID, 5, supply(0, 2, 0)),
-            [Colour::Pink, Colour::Pink]
-        );
-        assert_eq!(
-            dividend_draw(&seed, TEST_GAME_ID, 5, supply(0, 0, 9)),
-            [Colour::Black; 3]
-        );
-        for index in 0..200 {
-            let drawn = dividend_draw(&seed, TEST_GAME_ID, index, supply(1, 2, 1));
-            assert_eq!(drawn.len(), 3);
-            for colour in Colour::ALL {
-                let n = drawn.iter().filter(|&&c| c == colour).count();
-                assert!(n <= usize::from(supply(1, 2, 1).get(colour)));
-            }
-        }
-    }
-
-    #[test]
-    fn same_position_same_draw_other_position_other_stream() {
-        let seed = test_seed();
-        let s = supply(7, 8, 7);
-        // Undo and redo from the same history position: the same draw.
-        assert_eq!(
-            dividend_draw(&seed, TEST_GAME_ID, 40, s),
-            dividend_draw(&seed, TEST_GAME_ID, 40, s)
-        );
         let first = |index, purpose, game: &str| {
             let mut stream = draw_stream(&seed, game, index, purpose);
             [stream.next_u32(), stream.next_u32()]
         };
         let base = first(40, PURPOSE_DIVIDEND_DRAW, TEST_GAME_ID);
+        assert_eq!(base, first(40, PURPOSE_DIVIDEND_DRAW, TEST_GAME_ID));
         assert_ne!(base, first(41, PURPOSE_DIVIDEND_DRAW, TEST_GAME_ID));
         assert_ne!(base, first(40, PURPOSE_CITY_CUBES, TEST_GAME_ID));
         assert_ne!(base, first(40, PURPOSE_DIVIDEND_DRAW, "other-game"));
@@ -869,242 +720,71 @@ mod tests {
         assert_ne!(draw_key(&seed, "ab", 0, "c"), draw_key(&seed, "a", 0, "bc"));
     }
 
-    // ---------------------------------------------------------------- export and verify
+    /// A game of one purpose, `coin`: one pick of [0, 1].
+    struct Coin;
 
-    fn sample_draws(seed: &Seed, game_id: &str) -> Vec<DrawRecord> {
-        vec![
-            DrawRecord::player_order(seed, game_id, 4),
-            DrawRecord::city_cubes(seed, game_id),
-            DrawRecord::dividend_draw(seed, game_id, 12, supply(7, 8, 7)),
-            DrawRecord::dividend_draw(seed, game_id, 31, supply(3, 0, 1)),
-            DrawRecord::dividend_draw(seed, game_id, 57, supply(1, 1, 0)),
-            DrawRecord::dividend_draw(seed, game_id, 80, supply(0, 0, 0)),
-        ]
-    }
-
-    #[test]
-    fn records_hold_the_fixed_vectors() {
-        let seed = test_seed();
-        let draws = sample_draws(&seed, TEST_GAME_ID);
-        assert_eq!(draws[0].result, serde_json::json!([4, 1, 3, 2]));
-        assert_eq!(
-            draws[1].result,
-            serde_json::json!([10, 2, 8, 4, 5, 6, 3, 12])
-        );
-        assert_eq!(
-            draws[2].result,
-            serde_json::json!(["white", "white", "pink"])
-        );
-        assert_eq!(draws[5].result, serde_json::json!([]));
-    }
-
-    #[test]
-    fn verify_accepts_a_genuine_export() {
-        let seed = Seed::generate().expect("OS randomness");
-        let export = AuditExport::revealed("game-1", &seed, sample_draws(&seed, "game-1"));
-        let json = serde_json::to_string(&export).expect("serialize");
-        let parsed: AuditExport = serde_json::from_str(&json).expect("parse");
-        assert_eq!(parsed, export);
-        let report = verify(&parsed).expect("verifies");
-        assert!(report.is_ok(), "{report:?}");
-        assert_eq!(report.draws_checked, 6);
-        assert_eq!(report.game_id, "game-1");
-    }
-
-    #[test]
-    fn verify_reports_a_tampered_draw() {
-        let seed = test_seed();
-        let mut export =
-            AuditExport::revealed(TEST_GAME_ID, &seed, sample_draws(&seed, TEST_GAME_ID));
-        export.draws[2].result = serde_json::json!(["black", "white", "pink"]);
-        export.draws[0].result = serde_json::json!([1, 2, 3, 4]);
-        let report = verify(&export).expect("still checkable");
-        assert!(!report.is_ok());
-        assert_eq!(
-            report.mismatches,
-            vec![
-                Mismatch {
-                    index: 0,
-                    purpose: PURPOSE_PLAYER_ORDER.to_owned(),
-                    expected: serde_json::json!([4, 1, 3, 2]),
-                    recorded: serde_json::json!([1, 2, 3, 4]),
-                },
-                Mismatch {
-                    index: 12,
-                    purpose: PURPOSE_DIVIDEND_DRAW.to_owned(),
-                    expected: serde_json::json!(["white", "white", "pink"]),
-                    recorded: serde_json::json!(["black", "white", "pink"]),
-                },
-            ]
-        );
-        assert!(report.mismatches[1].to_string().contains("index 12"));
-        // A changed input is caught too: the recorded result no longer follows.
-        let mut export =
-            AuditExport::revealed(TEST_GAME_ID, &seed, sample_draws(&seed, TEST_GAME_ID));
-        export.draws[2].index = 13;
-        assert_eq!(verify(&export).expect("checkable").mismatches.len(), 1);
-    }
-
-    #[test]
-    fn verify_rejects_a_wrong_seed() {
-        let seed = test_seed();
-        let other = Seed::generate().expect("OS randomness");
-        let mut export =
-            AuditExport::revealed(TEST_GAME_ID, &seed, sample_draws(&seed, TEST_GAME_ID));
-        export.seed = Some(other.to_hex());
-        match verify(&export) {
-            Err(DiceError::CommitmentMismatch { committed, actual }) => {
-                assert_eq!(committed, TEST_COMMITMENT);
-                assert_eq!(actual, other.commitment());
-            }
-            other => panic!("expected a commitment mismatch, got {other:?}"),
+    impl Recompute for Coin {
+        fn recompute(
+            &self,
+            record: &DrawRecord,
+            seed: &Seed,
+            game_id: &str,
+        ) -> Option<Result<Value, DiceError>> {
+            (record.purpose == "coin").then(|| {
+                let mut stream = draw_stream(seed, game_id, record.index, "coin");
+                Ok(Value::from(stream.uniform(2)))
+            })
         }
     }
 
-    #[test]
-    fn verify_needs_the_revealed_seed_and_the_version() {
-        let seed = test_seed();
-        let sealed = AuditExport::sealed(TEST_GAME_ID, &seed, sample_draws(&seed, TEST_GAME_ID));
-        assert_eq!(sealed.seed, None);
-        let err = verify(&sealed).expect_err("sealed");
-        assert_eq!(err, DiceError::SeedNotRevealed);
-        assert_eq!(err.to_string(), "seed not yet revealed");
-        let json = serde_json::to_value(&sealed).expect("serialize");
-        assert_eq!(json["seed"], Value::Null);
-        assert!(!json.to_string().contains(TEST_SEED_HEX));
+    fn coin(seed: &Seed, index: u64) -> DrawRecord {
+        let expected = Coin
+            .recompute(&DrawRecord::new(index, "coin", [], Value::Null), seed, "g")
+            .expect("coin purpose")
+            .expect("recomputes");
+        DrawRecord::new(index, "coin", [("note", Value::from("x"))], expected)
+    }
 
-        let mut export = AuditExport::revealed(TEST_GAME_ID, &seed, Vec::new());
-        export.version = "gaugebot-dice-v0".to_owned();
+    #[test]
+    fn verify_uses_the_games_recomputation_and_reports_mismatches() {
+        let seed = test_seed();
+        let mut export = AuditExport::revealed("g", &seed, (0..20).map(|i| coin(&seed, i)).collect());
+        let json = serde_json::to_value(&export).expect("serialize");
+        assert_eq!(json["draws"][0]["note"], "x", "inputs are fields of the record");
+        let again: AuditExport = serde_json::from_value(json).expect("parse");
+        assert_eq!(again, export);
+        assert!(verify(&export, &Coin).expect("verifies").is_ok());
+        let flipped = Value::from(1 - export.draws[3].result.as_u64().expect("number"));
+        export.draws[3].result = flipped;
+        let report = verify(&export, &Coin).expect("checkable");
+        assert_eq!(report.mismatches.len(), 1);
+        assert_eq!(report.mismatches[0].index, 3);
+        export.draws.push(DrawRecord::new(0, "dice", [], Value::Null));
         assert!(matches!(
-            verify(&export),
-            Err(DiceError::UnsupportedVersion { .. })
+            verify(&export, &Coin),
+            Err(DiceError::InvalidRecord { .. })
         ));
     }
 
     #[test]
-    fn verify_rejects_malformed_records() {
+    fn verify_needs_the_revealed_seed_the_commitment_and_the_version() {
         let seed = test_seed();
-        let good = DrawRecord::dividend_draw(&seed, TEST_GAME_ID, 12, supply(7, 8, 7));
-        let bad_records = [
-            DrawRecord {
-                supply: None,
-                ..good.clone()
-            },
-            DrawRecord {
-                purpose: "coin-flip".to_owned(),
-                ..good.clone()
-            },
-            DrawRecord {
-                players: Some(6),
-                ..DrawRecord::player_order(&seed, TEST_GAME_ID, 4)
-            },
-            DrawRecord {
-                players: None,
-                ..DrawRecord::player_order(&seed, TEST_GAME_ID, 4)
-            },
-            DrawRecord {
-                index: 3,
-                ..DrawRecord::city_cubes(&seed, TEST_GAME_ID)
-            },
-        ];
-        for record in bad_records {
-            let export = AuditExport::revealed(TEST_GAME_ID, &seed, vec![record]);
-            assert!(
-                matches!(verify(&export), Err(DiceError::InvalidRecord { .. })),
-                "{export:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn the_example_export_in_the_specification_verifies() {
-        let doc = include_str!("../../docs/DICE.md");
-        let start = doc.find("```json\n").expect("example in docs/DICE.md") + "```json\n".len();
-        let len = doc[start..].find("```").expect("end of the example");
-        let export: AuditExport = serde_json::from_str(&doc[start..start + len]).expect("parse");
-        assert_eq!(export.game_id, TEST_GAME_ID);
-        assert_eq!(export.seed.as_deref(), Some(TEST_SEED_HEX));
-        let report = verify(&export).expect("verifies");
-        assert!(report.is_ok(), "{report:?}");
-        assert_eq!(report.draws_checked, 3);
-    }
-
-    // ---------------------------------------------------------------- the Python verifier
-
-    fn script() -> PathBuf {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tools/verify_draws.py")
-    }
-
-    fn python_available() -> bool {
-        match Command::new("python3").arg("--version").output() {
-            Ok(output) => output.status.success(),
-            Err(_) => {
-                eprintln!("note: python3 not found; skipping the tools/verify_draws.py test");
-                false
-            }
-        }
-    }
-
-    fn run_python(export: &AuditExport) -> std::process::Output {
-        let file = tempfile::NamedTempFile::new().expect("temp file");
-        serde_json::to_writer_pretty(file.as_file(), export).expect("write export");
-        Command::new("python3")
-            .arg(script())
-            .arg(file.path())
-            .output()
-            .expect("run python3")
-    }
-
-    #[test]
-    fn python_verifier_agrees() {
-        if !python_available() {
-            return;
-        }
-        let selftest = Command::new("python3")
-            .arg(script())
-            .arg("--selftest")
-            .output()
-            .expect("run python3");
-        assert!(
-            selftest.status.success(),
-            "selftest: {}",
-            String::from_utf8_lossy(&selftest.stdout)
-        );
-
-        let seed = Seed::generate().expect("OS randomness");
-        let mut draws = sample_draws(&seed, "python-game");
-        draws.push(DrawRecord::player_order(&seed, "python-game", 3));
-        draws.push(DrawRecord::player_order(&seed, "python-game", 5));
-        for index in 100..140 {
-            draws.push(DrawRecord::dividend_draw(
-                &seed,
-                "python-game",
-                index,
-                supply((index % 8) as u8, (index % 5) as u8, (index % 3) as u8),
-            ));
-        }
-        let export = AuditExport::revealed("python-game", &seed, draws);
-        let output = run_python(&export);
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        assert!(
-            output.status.success(),
-            "stdout: {stdout}\nstderr: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        assert_eq!(stdout.lines().filter(|l| l.starts_with("OK ")).count(), 48);
-        assert!(stdout.contains("ALL DRAWS VERIFIED"));
-
-        let mut tampered = export.clone();
-        tampered.draws[1].result = serde_json::json!([1, 2, 3, 4, 5, 6, 7, 8]);
-        let output = run_python(&tampered);
-        assert_eq!(output.status.code(), Some(1));
-        assert!(String::from_utf8_lossy(&output.stdout).contains("MISMATCH"));
-
-        let mut wrong_seed = export.clone();
-        wrong_seed.seed = Some(test_seed().to_hex());
-        assert_eq!(run_python(&wrong_seed).status.code(), Some(2));
-
-        let sealed = AuditExport::sealed("python-game", &seed, export.draws.clone());
-        assert_eq!(run_python(&sealed).status.code(), Some(2));
+        let sealed = AuditExport::sealed("g", &seed, vec![coin(&seed, 1)]);
+        assert_eq!(verify(&sealed, &Coin), Err(DiceError::SeedNotRevealed));
+        let json = serde_json::to_value(&sealed).expect("serialize");
+        assert_eq!(json["seed"], Value::Null);
+        assert!(!json.to_string().contains(TEST_SEED_HEX));
+        let mut wrong = AuditExport::revealed("g", &seed, Vec::new());
+        wrong.seed = Some("11".repeat(32));
+        assert!(matches!(
+            verify(&wrong, &Coin),
+            Err(DiceError::CommitmentMismatch { .. })
+        ));
+        let mut old = AuditExport::revealed("g", &seed, Vec::new());
+        old.version = "gaugebot-dice-v0".to_owned();
+        assert!(matches!(
+            verify(&old, &Coin),
+            Err(DiceError::UnsupportedVersion { .. })
+        ));
     }
 }

@@ -1,0 +1,296 @@
+//! The game trait: what a game plug-in gives the table. The table knows nothing of any game's
+//! rules; it stores moves and draws as the game's JSON, asks the game to apply them, and renders
+//! the game's typed results and refusals through the game's templates.
+//!
+//! A plug-in implements [`TableGame`] (typed: its own setup, state, moves, draws, events,
+//! refusals and view model) and registers with one line in the bot's game registry.
+
+use std::fmt;
+use std::ops::RangeInclusive;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::dice::{DiceError, DrawRecord, DrawSource, Seed};
+use crate::registry::CommandSpec;
+use crate::templates::Templates;
+
+/// A seated player.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerInfo {
+    /// Display name.
+    pub name: String,
+    /// Transport id (a Discord user id, or the lower-case name in the console).
+    pub id: String,
+    /// How to ping them (`<@123>` on Discord, `@name` in the console).
+    pub mention: String,
+}
+
+/// How random results are made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DiceMode {
+    /// Audited dice: derived from a committed secret seed (docs/DICE.md).
+    Audited,
+    /// Rolled elsewhere and entered by the moderator.
+    Manual,
+}
+
+/// What a game is, for routing, help and checks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameInfo {
+    /// The stored kind, e.g. `irish-gauge`.
+    pub kind: &'static str,
+    /// The name shown to players, e.g. `Irish Gauge`.
+    pub title: &'static str,
+    /// Other names accepted after `!setup`, e.g. `ig`.
+    pub aliases: &'static [&'static str],
+    /// How many players it seats.
+    pub players: RangeInclusive<usize>,
+    /// The engine's version, stored with each game.
+    pub engine_version: &'static str,
+}
+
+impl GameInfo {
+    /// Whether `word` names this game.
+    pub fn is_named(&self, word: &str) -> bool {
+        let word = word.to_ascii_lowercase();
+        word == self.kind || self.aliases.iter().any(|a| *a == word)
+    }
+}
+
+/// The kind of decision a player is asked for (clocks treat them differently).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decision {
+    /// A turn.
+    Turn,
+    /// A bid or pass in an auction.
+    Auction,
+}
+
+/// Who must act now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToAct {
+    /// A player, by seat.
+    Player {
+        /// Their seat.
+        seat: usize,
+        /// What they decide.
+        decision: Decision,
+    },
+    /// A random result is pending (the audited dice, or the moderator's manual draw).
+    Draw,
+    /// Nobody: the game is over.
+    Nobody,
+}
+
+/// The `key:value` options of `!setup` that the table does not read itself, in order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SetupOptions {
+    /// Lower-case keys with their values as written.
+    pub values: Vec<(String, String)>,
+}
+
+impl SetupOptions {
+    /// The value of an option, if given.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.values
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The first key not in `known`, if any.
+    pub fn unknown(&self, known: &[&str]) -> Option<&str> {
+        self.values
+            .iter()
+            .map(|(k, _)| k.as_str())
+            .find(|k| !known.contains(k))
+    }
+}
+
+/// The dice at setup.
+#[derive(Debug, Clone, Copy)]
+pub enum SetupDice<'a> {
+    /// Audited: setup draws come from the seed.
+    Audited(DrawSource<'a>),
+    /// Manual: setup rolls are given as options.
+    Manual,
+}
+
+/// How players are named in a text: names, or pings for the player to act.
+#[derive(Debug, Clone, Copy)]
+pub struct Names<'a> {
+    seated: &'a [PlayerInfo],
+    ping: bool,
+    skip: Option<usize>,
+}
+
+impl<'a> Names<'a> {
+    /// Names of the seated players (in seat order); `ping` mentions players called to act,
+    /// except the seat `skip` (the author, who is reading already).
+    pub fn new(seated: &'a [PlayerInfo], ping: bool, skip: Option<usize>) -> Self {
+        Names { seated, ping, skip }
+    }
+
+    /// A player's name.
+    pub fn name(&self, seat: usize) -> &str {
+        self.seated.get(seat).map(|p| p.name.as_str()).unwrap_or("?")
+    }
+
+    /// A player called to act: a mention when pinging, else the name.
+    pub fn call(&self, seat: usize) -> String {
+        match self.seated.get(seat) {
+            Some(player) if self.ping && Some(seat) != self.skip => player.mention.clone(),
+            Some(player) => player.name.clone(),
+            None => String::new(),
+        }
+    }
+}
+
+/// What a game's texts are rendered with.
+#[derive(Clone, Copy)]
+pub struct Ctx<'a> {
+    /// The templates.
+    pub templates: &'a Templates,
+    /// The `!`-command prefix.
+    pub prefix: &'a str,
+    /// The game id.
+    pub game_id: &'a str,
+    /// Who makes manual draws.
+    pub moderator: &'a str,
+    /// Where draws come from, for narration (`audited dice`, `moderator`), if said.
+    pub draw_source: Option<&'a str>,
+    /// How players are named.
+    pub names: Names<'a>,
+}
+
+impl fmt::Debug for Ctx<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Ctx")
+            .field("game_id", &self.game_id)
+            .finish()
+    }
+}
+
+/// A game plug-in. The rules live in the game's engine; this adapts them to the table.
+///
+/// Every method is pure: no I/O, no clock, no randomness but the [`DrawSource`] given.
+pub trait TableGame: Send + Sync + 'static {
+    /// The validated setup, stored with the game.
+    type Setup: Clone + Serialize + DeserializeOwned + Send + Sync + 'static;
+    /// The position.
+    type State: Clone + Send + Sync + 'static;
+    /// A player's move, stored in the log; `Display` prints the canonical notation.
+    type Move: Clone + Serialize + DeserializeOwned + fmt::Display + Send + Sync + 'static;
+    /// A random result, stored in the log (a JSON object).
+    type Draw: Clone + Serialize + DeserializeOwned + Send + Sync + 'static;
+    /// What a move or draw caused, for narration.
+    type Events: Clone + Send + Sync + 'static;
+    /// A refusal, as data; the wording players see is in the game's templates (`Display` is the
+    /// plain wording for moderators' diagnostics, e.g. a log that no longer replays).
+    type Refusal: fmt::Display + Send + 'static;
+    /// The one view model of a position: report, dump and map are made from it.
+    type View: Serialize;
+
+    /// Kind, title, player range, version.
+    fn info(&self) -> GameInfo;
+    /// The game's templates: (file name, text); the table files them under `<kind>/`.
+    fn templates(&self) -> &'static [(&'static str, &'static str)];
+    /// The game's commands: its moves (for help and slash commands) and moderator commands.
+    fn commands(&self) -> Vec<CommandSpec>;
+
+    /// Makes the setup from the players' names (in sign-up order), the options and the dice.
+    fn setup(
+        &self,
+        names: Vec<String>,
+        options: &SetupOptions,
+        dice: SetupDice<'_>,
+    ) -> Result<Self::Setup, Self::Refusal>;
+    /// The starting position of a setup.
+    fn start(&self, setup: &Self::Setup) -> Result<Self::State, Self::Refusal>;
+    /// Seat order: for each seat, the index of its player in sign-up order.
+    fn seats(&self, setup: &Self::Setup) -> Vec<usize>;
+    /// The audit records of the setup's draws (audited games).
+    fn setup_records(&self, setup: &Self::Setup) -> Vec<DrawRecord>;
+
+    /// Reads a move in the players' notation.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, Self::Refusal>;
+    /// Whether bold text is chat, not a command (no reply at all). By default everything in
+    /// bold is read as a move.
+    fn is_chat(&self, text: &str) -> bool {
+        let _ = text;
+        false
+    }
+    /// Applies a move by a seat; a refusal changes nothing.
+    fn apply(
+        &self,
+        state: &mut Self::State,
+        seat: usize,
+        action: &Self::Move,
+    ) -> Result<Self::Events, Self::Refusal>;
+    /// Who must act.
+    fn to_act(&self, state: &Self::State) -> ToAct;
+    /// Whether the game is over.
+    fn is_finished(&self, state: &Self::State) -> bool;
+
+    /// The audited answer to a pending draw, with the index it was derived from; `None` when
+    /// no draw is pending. `history_index` is the number of moves and draws in force.
+    fn audited_draw(
+        &self,
+        state: &Self::State,
+        dice: DrawSource<'_>,
+        history_index: u64,
+    ) -> Option<(u64, Self::Draw)>;
+    /// A moderator's manual draw (`!draw …`, `!deal …`).
+    fn manual_draw(
+        &self,
+        state: &Self::State,
+        command: &str,
+        args: &str,
+    ) -> Result<Self::Draw, Self::Refusal>;
+    /// Applies a draw.
+    fn apply_draw(
+        &self,
+        state: &mut Self::State,
+        draw: &Self::Draw,
+    ) -> Result<Self::Events, Self::Refusal>;
+    /// The audit record of an audited draw.
+    fn draw_record(&self, index: u64, draw: &Self::Draw) -> DrawRecord;
+    /// Recomputes a record of one of this game's purposes; `None` for other purposes.
+    fn recompute(
+        &self,
+        record: &DrawRecord,
+        seed: &Seed,
+        game_id: &str,
+    ) -> Option<Result<Value, DiceError>>;
+
+    /// The view model; `recent` are the events of the last unit that changed the map.
+    fn view(&self, state: &Self::State, recent: &[Self::Events]) -> Self::View;
+    /// The `--dump-state` JSON.
+    fn dump(&self, view: &Self::View, moderator: &str) -> Value;
+    /// The picture of the position (PNG), if the game has one.
+    fn picture(&self, view: &Self::View) -> Option<Result<Vec<u8>, String>>;
+    /// Whether these events change the picture (the map follows the report).
+    fn changes_picture(&self, events: &Self::Events) -> bool;
+    /// Whether these events end a turn (the full report follows).
+    fn ends_turn(&self, events: &Self::Events) -> bool;
+
+    /// The announcement of a new game.
+    fn render_setup(&self, ctx: &Ctx<'_>, setup: &Self::Setup, state: &Self::State) -> String;
+    /// The narration of events.
+    fn render_events(&self, ctx: &Ctx<'_>, state: &Self::State, events: &Self::Events)
+        -> String;
+    /// The full status report.
+    fn render_status(&self, ctx: &Ctx<'_>, state: &Self::State, view: &Self::View) -> String;
+    /// Who acts next and what they may do.
+    fn render_prompt(&self, ctx: &Ctx<'_>, state: &Self::State) -> String;
+    /// The legal moves of the player to act.
+    fn render_moves(&self, ctx: &Ctx<'_>, state: &Self::State) -> String;
+    /// A refusal.
+    fn render_refusal(&self, ctx: &Ctx<'_>, refusal: &Self::Refusal) -> String;
+    /// A draw, for the log.
+    fn describe_draw(&self, draw: &Self::Draw) -> String;
+}

@@ -1,0 +1,33 @@
+//! The game-agnostic table core of gaugebot: a message or interaction in, replies out.
+//!
+//! - [`game::TableGame`]: what a game plug-in implements (typed); [`session`] wraps it for the
+//!   table (object-safe, JSON at the boundary).
+//! - [`table::Table`]: one channel's game: routing by the [`registry`], the append-only
+//!   [`log`] with replay and undo, the audited [`dice`], every text from the [`templates`].
+//! - [`store::Store`]: the storage it needs, as a trait (the bot implements it).
+//! - [`tables::Tables`]: every channel of a bot, in parallel, with a `tick` for time-driven work.
+//!
+//! No Discord, no SQL, no game rules in here.
+
+pub mod commands;
+pub mod dice;
+pub mod extract;
+pub mod game;
+pub mod input;
+pub mod log;
+pub mod play;
+pub mod registry;
+pub mod session;
+pub mod setup;
+pub mod store;
+pub mod table;
+pub mod tables;
+pub mod templates;
+
+pub use game::{Ctx, Decision, DiceMode, GameInfo, Names, PlayerInfo, SetupDice, SetupOptions, TableGame, ToAct};
+pub use input::{Attachment, Author, Incoming, Mention, Reply, Response, Verdict, MESSAGE_LIMIT};
+pub use session::{plugin, SharedPlugin};
+pub use store::{GameRow, LogRow, Store, StoreError};
+pub use table::{Host, Table, TableError, TableSettings};
+pub use tables::Tables;
+pub use templates::Templates;

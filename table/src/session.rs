@@ -1,0 +1,480 @@
+//! The object-safe side of a game plug-in: a registered game ([`Plugin`]) makes sessions, and a
+//! [`Session`] is one game in progress. Moves and draws cross this boundary as JSON, texts as
+//! rendered strings; the typed [`TableGame`] stays inside.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use crate::dice::{DiceError, DrawRecord, DrawSource, Seed};
+use crate::game::{Ctx, GameInfo, Names, PlayerInfo, SetupDice, SetupOptions, TableGame, ToAct};
+use crate::log::Entry;
+use crate::registry::CommandSpec;
+
+/// A move that was applied.
+#[derive(Debug, Clone)]
+pub struct Played {
+    /// The move as stored.
+    pub action: Value,
+    /// The move in canonical notation.
+    pub canonical: String,
+    /// The narration.
+    pub text: String,
+    /// Whether a turn ended (the full report follows).
+    pub ends_turn: bool,
+    /// Whether the picture changed.
+    pub changes_picture: bool,
+}
+
+/// A draw that was applied.
+#[derive(Debug, Clone)]
+pub struct Drawn {
+    /// The index it was derived from.
+    pub index: u64,
+    /// The draw's fields as stored.
+    pub draw: Map<String, Value>,
+    /// The narration.
+    pub text: String,
+    /// Whether a turn ended.
+    pub ends_turn: bool,
+}
+
+/// Rendering settings for a session's texts (the session supplies the names).
+#[derive(Clone, Copy)]
+pub struct Render<'a> {
+    /// The templates.
+    pub templates: &'a crate::templates::Templates,
+    /// The `!`-command prefix.
+    pub prefix: &'a str,
+    /// The game id.
+    pub game_id: &'a str,
+    /// Who makes manual draws.
+    pub moderator: &'a str,
+    /// Where draws come from, for narration (`audited dice`, `moderator`).
+    pub draw_source: Option<&'a str>,
+    /// Whether to mention the player called to act.
+    pub ping: bool,
+    /// A seat not to mention (the author).
+    pub skip: Option<usize>,
+}
+
+/// One game in progress.
+pub trait Session: Send + Sync {
+    /// The game's kind.
+    fn info(&self) -> GameInfo;
+    /// A copy to try moves on.
+    fn box_clone(&self) -> Box<dyn Session>;
+    /// The seated players, in seat order.
+    fn seated(&self) -> &[PlayerInfo];
+    /// Who must act.
+    fn to_act(&self) -> ToAct;
+    /// Whether the game is over.
+    fn is_finished(&self) -> bool;
+    /// The position, for callers that know the game (tests, the game's own tools).
+    fn state(&self) -> &dyn std::any::Any;
+    /// Whether bold text is chat rather than a move.
+    fn is_chat(&self, text: &str) -> bool;
+    /// Reads and applies a move in notation; the error is the rendered refusal.
+    fn play(&mut self, seat: usize, text: &str, render: &Render<'_>) -> Result<Played, String>;
+    /// Makes and applies the audited draw, if one is pending.
+    fn audited_draw(
+        &mut self,
+        dice: DrawSource<'_>,
+        history_index: u64,
+        render: &Render<'_>,
+    ) -> Result<Option<Drawn>, String>;
+    /// Reads and applies a moderator's manual draw.
+    fn manual_draw(
+        &mut self,
+        command: &str,
+        args: &str,
+        history_index: u64,
+        render: &Render<'_>,
+    ) -> Result<Drawn, String>;
+    /// Applies a stored entry again (replay); the error says why it does not apply.
+    fn replay(&mut self, entry: &Entry) -> Result<(), String>;
+    /// The announcement of the new game.
+    fn announce(&self, render: &Render<'_>) -> String;
+    /// The full report.
+    fn status(&self, render: &Render<'_>) -> String;
+    /// Who acts next.
+    fn prompt(&self, render: &Render<'_>) -> String;
+    /// The legal moves.
+    fn moves(&self, render: &Render<'_>) -> String;
+    /// The `--dump-state` JSON.
+    fn dump(&self, moderator: &str) -> Value;
+    /// The picture (PNG), if the game has one.
+    fn picture(&self) -> Option<Result<Vec<u8>, String>>;
+    /// A stored move or draw in words: `ann: **bid 7**` (or `ann's **bid 7**` when
+    /// `possessive`), or the draw (`pink black black`).
+    fn describe(&self, entry: &Entry, possessive: bool) -> String;
+    /// The audit records of the setup's draws.
+    fn setup_records(&self) -> Vec<DrawRecord>;
+    /// The audit record of an audited draw entry.
+    fn draw_record(&self, entry: &Entry) -> Option<DrawRecord>;
+}
+
+/// A registered game: makes sessions.
+pub trait Plugin: Send + Sync {
+    /// Kind, title, players.
+    fn info(&self) -> GameInfo;
+    /// The game's commands.
+    fn commands(&self) -> Vec<CommandSpec>;
+    /// The game's templates.
+    fn templates(&self) -> &'static [(&'static str, &'static str)];
+    /// Sets up a new game; returns the stored setup and the session. The error is rendered.
+    fn create(
+        &self,
+        players: Vec<PlayerInfo>,
+        options: &SetupOptions,
+        dice: SetupDice<'_>,
+        render: &Render<'_>,
+    ) -> Result<(Value, Box<dyn Session>), String>;
+    /// Loads a stored setup (before replaying its log).
+    fn load(&self, setup: &Value, players: Vec<PlayerInfo>) -> Result<Box<dyn Session>, String>;
+    /// Recomputes a draw record of one of its purposes.
+    fn recompute(
+        &self,
+        record: &DrawRecord,
+        seed: &Seed,
+        game_id: &str,
+    ) -> Option<Result<Value, DiceError>>;
+}
+
+impl std::fmt::Debug for dyn Plugin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.info().kind)
+    }
+}
+
+/// Wraps a [`TableGame`] as a [`Plugin`].
+pub struct PluginOf<G: TableGame>(pub Arc<G>);
+
+/// A registered game, shared.
+pub type SharedPlugin = Arc<dyn Plugin>;
+
+/// Registers a game.
+pub fn plugin<G: TableGame>(game: G) -> SharedPlugin {
+    Arc::new(PluginOf(Arc::new(game)))
+}
+
+struct GameSession<G: TableGame> {
+    game: Arc<G>,
+    setup: G::Setup,
+    state: G::State,
+    seated: Vec<PlayerInfo>,
+    /// Events of the last unit that changed the picture.
+    recent: Vec<G::Events>,
+}
+
+impl<G: TableGame> Clone for GameSession<G> {
+    fn clone(&self) -> Self {
+        GameSession {
+            game: self.game.clone(),
+            setup: self.setup.clone(),
+            state: self.state.clone(),
+            seated: self.seated.clone(),
+            recent: self.recent.clone(),
+        }
+    }
+}
+
+impl<G: TableGame> GameSession<G> {
+    fn ctx<'a>(&'a self, render: &Render<'a>) -> Ctx<'a> {
+        Ctx {
+            templates: render.templates,
+            prefix: render.prefix,
+            game_id: render.game_id,
+            moderator: render.moderator,
+            draw_source: render.draw_source,
+            names: Names::new(&self.seated, render.ping, render.skip),
+        }
+    }
+
+    fn refusal(&self, render: &Render<'_>, refusal: &G::Refusal) -> String {
+        self.game.render_refusal(&self.ctx(render), refusal)
+    }
+
+    fn note(&mut self, events: &G::Events) {
+        if self.game.changes_picture(events) {
+            self.recent = vec![events.clone()];
+        }
+    }
+
+    fn draw_from_map(draw: &Map<String, Value>) -> Result<G::Draw, String> {
+        serde_json::from_value(Value::Object(draw.clone())).map_err(|e| e.to_string())
+    }
+
+    fn drawn(&mut self, index: u64, draw: G::Draw, render: &Render<'_>) -> Result<Drawn, String> {
+        let events = self
+            .game
+            .apply_draw(&mut self.state, &draw)
+            .map_err(|r| self.refusal(render, &r))?;
+        self.note(&events);
+        let draw = match serde_json::to_value(&draw) {
+            Ok(Value::Object(map)) => map,
+            Ok(_) => return Err("a draw must be stored as a JSON object".into()),
+            Err(e) => return Err(e.to_string()),
+        };
+        Ok(Drawn {
+            index,
+            draw,
+            text: self
+                .game
+                .render_events(&self.ctx(render), &self.state, &events),
+            ends_turn: self.game.ends_turn(&events),
+        })
+    }
+}
+
+impl<G: TableGame> Session for GameSession<G> {
+    fn info(&self) -> GameInfo {
+        self.game.info()
+    }
+
+    fn box_clone(&self) -> Box<dyn Session> {
+        Box::new(self.clone())
+    }
+
+    fn seated(&self) -> &[PlayerInfo] {
+        &self.seated
+    }
+
+    fn to_act(&self) -> ToAct {
+        self.game.to_act(&self.state)
+    }
+
+    fn is_finished(&self) -> bool {
+        self.game.is_finished(&self.state)
+    }
+
+    fn state(&self) -> &dyn std::any::Any {
+        &self.state
+    }
+
+    fn is_chat(&self, text: &str) -> bool {
+        self.game.is_chat(text)
+    }
+
+    fn play(&mut self, seat: usize, text: &str, render: &Render<'_>) -> Result<Played, String> {
+        let action = self
+            .game
+            .parse_move(text)
+            .map_err(|r| self.refusal(render, &r))?;
+        let events = self
+            .game
+            .apply(&mut self.state, seat, &action)
+            .map_err(|r| self.refusal(render, &r))?;
+        self.note(&events);
+        Ok(Played {
+            action: serde_json::to_value(&action).map_err(|e| e.to_string())?,
+            canonical: action.to_string(),
+            text: self
+                .game
+                .render_events(&self.ctx(render), &self.state, &events),
+            ends_turn: self.game.ends_turn(&events),
+            changes_picture: self.game.changes_picture(&events),
+        })
+    }
+
+    fn audited_draw(
+        &mut self,
+        dice: DrawSource<'_>,
+        history_index: u64,
+        render: &Render<'_>,
+    ) -> Result<Option<Drawn>, String> {
+        match self.game.audited_draw(&self.state, dice, history_index) {
+            None => Ok(None),
+            Some((index, draw)) => self.drawn(index, draw, render).map(Some),
+        }
+    }
+
+    fn manual_draw(
+        &mut self,
+        command: &str,
+        args: &str,
+        history_index: u64,
+        render: &Render<'_>,
+    ) -> Result<Drawn, String> {
+        let draw = self
+            .game
+            .manual_draw(&self.state, command, args)
+            .map_err(|r| self.refusal(render, &r))?;
+        // Manual draws are indexed by their place in the history, like audited dividend draws.
+        self.drawn(history_index, draw, render)
+    }
+
+    fn replay(&mut self, entry: &Entry) -> Result<(), String> {
+        let events = match entry {
+            Entry::Action { seat, action } => {
+                let action: G::Move =
+                    serde_json::from_value(action.clone()).map_err(|e| e.to_string())?;
+                self.game
+                    .apply(&mut self.state, *seat, &action)
+                    .map_err(|r| r.to_string())?
+            }
+            Entry::Draw { draw, .. } => {
+                let draw = Self::draw_from_map(draw)?;
+                self.game
+                    .apply_draw(&mut self.state, &draw)
+                    .map_err(|r| r.to_string())?
+            }
+            Entry::Undo | Entry::Reveal => return Ok(()),
+        };
+        self.note(&events);
+        Ok(())
+    }
+
+    fn announce(&self, render: &Render<'_>) -> String {
+        self.game
+            .render_setup(&self.ctx(render), &self.setup, &self.state)
+    }
+
+    fn status(&self, render: &Render<'_>) -> String {
+        let view = self.game.view(&self.state, &self.recent);
+        self.game
+            .render_status(&self.ctx(render), &self.state, &view)
+    }
+
+    fn prompt(&self, render: &Render<'_>) -> String {
+        self.game.render_prompt(&self.ctx(render), &self.state)
+    }
+
+    fn moves(&self, render: &Render<'_>) -> String {
+        self.game.render_moves(&self.ctx(render), &self.state)
+    }
+
+    fn dump(&self, moderator: &str) -> Value {
+        let view = self.game.view(&self.state, &self.recent);
+        self.game.dump(&view, moderator)
+    }
+
+    fn picture(&self) -> Option<Result<Vec<u8>, String>> {
+        let view = self.game.view(&self.state, &self.recent);
+        self.game.picture(&view)
+    }
+
+    fn describe(&self, entry: &Entry, possessive: bool) -> String {
+        match entry {
+            Entry::Action { seat, action } => {
+                let name = self
+                    .seated
+                    .get(*seat)
+                    .map(|p| p.name.as_str())
+                    .unwrap_or("?");
+                let sep = if possessive { "'s" } else { ":" };
+                match serde_json::from_value::<G::Move>(action.clone()) {
+                    Ok(action) => format!("{name}{sep} **{action}**"),
+                    Err(_) => format!("{name}{sep} (unreadable move {action})"),
+                }
+            }
+            Entry::Draw { draw, .. } => match Self::draw_from_map(draw) {
+                Ok(draw) => self.game.describe_draw(&draw),
+                Err(_) => "(unreadable draw)".to_string(),
+            },
+            Entry::Undo => "undo".to_string(),
+            Entry::Reveal => "seed revealed".to_string(),
+        }
+    }
+
+    fn setup_records(&self) -> Vec<DrawRecord> {
+        self.game.setup_records(&self.setup)
+    }
+
+    fn draw_record(&self, entry: &Entry) -> Option<DrawRecord> {
+        match entry {
+            Entry::Draw {
+                manual: false,
+                index,
+                draw,
+            } => Self::draw_from_map(draw)
+                .ok()
+                .map(|d| self.game.draw_record(*index, &d)),
+            _ => None,
+        }
+    }
+}
+
+impl<G: TableGame> Plugin for PluginOf<G> {
+    fn info(&self) -> GameInfo {
+        self.0.info()
+    }
+
+    fn commands(&self) -> Vec<CommandSpec> {
+        self.0.commands()
+    }
+
+    fn templates(&self) -> &'static [(&'static str, &'static str)] {
+        self.0.templates()
+    }
+
+    fn create(
+        &self,
+        players: Vec<PlayerInfo>,
+        options: &SetupOptions,
+        dice: SetupDice<'_>,
+        render: &Render<'_>,
+    ) -> Result<(Value, Box<dyn Session>), String> {
+        let names = players.iter().map(|p| p.name.clone()).collect();
+        let plain = |players: &[PlayerInfo], refusal: &G::Refusal| {
+            let ctx = Ctx {
+                templates: render.templates,
+                prefix: render.prefix,
+                game_id: render.game_id,
+                moderator: render.moderator,
+                draw_source: render.draw_source,
+                names: Names::new(players, false, None),
+            };
+            self.0.render_refusal(&ctx, refusal)
+        };
+        let setup = self
+            .0
+            .setup(names, options, dice)
+            .map_err(|r| plain(&players, &r))?;
+        let value = serde_json::to_value(&setup).map_err(|e| e.to_string())?;
+        let session = self.session(setup, players).map_err(|(players, r)| plain(&players, &r))?;
+        Ok((value, Box::new(session)))
+    }
+
+    fn load(&self, setup: &Value, players: Vec<PlayerInfo>) -> Result<Box<dyn Session>, String> {
+        let setup: G::Setup = serde_json::from_value(setup.clone()).map_err(|e| e.to_string())?;
+        match self.session(setup, players) {
+            Ok(session) => Ok(Box::new(session)),
+            Err((_, refusal)) => Err(refusal.to_string()),
+        }
+    }
+
+    fn recompute(
+        &self,
+        record: &DrawRecord,
+        seed: &Seed,
+        game_id: &str,
+    ) -> Option<Result<Value, DiceError>> {
+        self.0.recompute(record, seed, game_id)
+    }
+}
+
+impl<G: TableGame> PluginOf<G> {
+    /// A session of a setup, the players put in seat order.
+    #[allow(clippy::type_complexity)]
+    fn session(
+        &self,
+        setup: G::Setup,
+        players: Vec<PlayerInfo>,
+    ) -> Result<GameSession<G>, (Vec<PlayerInfo>, G::Refusal)> {
+        let seated: Vec<PlayerInfo> = self
+            .0
+            .seats(&setup)
+            .into_iter()
+            .filter_map(|i| players.get(i).cloned())
+            .collect();
+        let state = self.0.start(&setup).map_err(|r| (seated.clone(), r))?;
+        Ok(GameSession {
+            game: self.0.clone(),
+            setup,
+            state,
+            seated,
+            recent: Vec::new(),
+        })
+    }
+}

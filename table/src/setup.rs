@@ -1,0 +1,233 @@
+//! `!setup [game] @a @b @c … [dice:manual] [key:value …] [force]`: the table reads the game,
+//! the players, the dice mode and `force`; every other `key:value` goes to the game.
+
+use minijinja::context;
+
+use crate::dice::{DrawSource, Seed};
+use crate::game::{DiceMode, PlayerInfo, SetupDice, SetupOptions};
+use crate::input::{Incoming, Mention, Response, Verdict};
+use crate::log::effective;
+use crate::session::{Render, SharedPlugin};
+use crate::store::GameRow;
+use crate::table::{Current, Host, Loaded, StoredSetup, Table};
+
+/// `!setup`'s arguments as the table reads them.
+#[derive(Debug, Clone)]
+pub struct SetupArgs {
+    /// The game (the host's first when none is named).
+    pub game: SharedPlugin,
+    /// The players in sign-up order.
+    pub players: Vec<PlayerInfo>,
+    /// How draws are made.
+    pub dice: DiceMode,
+    /// Replace a running game.
+    pub force: bool,
+    /// The game's own options.
+    pub options: SetupOptions,
+}
+
+impl SetupArgs {
+    /// Reads the arguments; the error says what is wrong.
+    pub fn parse(host: &Host, args: &str, mentions: &[Mention]) -> Result<SetupArgs, String> {
+        let mut tokens = args.split_whitespace().peekable();
+        let game = match tokens.peek().and_then(|t| host.game(t)) {
+            Some(game) => {
+                tokens.next();
+                game.clone()
+            }
+            None => host
+                .games
+                .first()
+                .cloned()
+                .ok_or_else(|| "this bot has no games".to_string())?,
+        };
+        let mut players = Vec::new();
+        let mut dice = DiceMode::Audited;
+        let mut force = false;
+        let mut options = SetupOptions::default();
+        for token in tokens {
+            let lower = token.to_ascii_lowercase();
+            if let Some(mode) = lower.strip_prefix("dice:") {
+                dice = match mode {
+                    "manual" => DiceMode::Manual,
+                    "audited" => DiceMode::Audited,
+                    other => return Err(format!("unknown dice mode '{other}' (manual or audited)")),
+                };
+            } else if lower == "force" {
+                force = true;
+            } else if let Some(id) = token
+                .strip_prefix("<@")
+                .and_then(|t| t.strip_suffix('>'))
+                .map(|t| t.trim_start_matches('!'))
+            {
+                if id.is_empty() || !id.chars().all(|c| c.is_ascii_digit()) {
+                    return Err(format!("'{token}' is not a user mention"));
+                }
+                let name = mentions
+                    .iter()
+                    .find(|m| m.id == id)
+                    .map(|m| m.name.clone())
+                    .unwrap_or_else(|| format!("user{id}"));
+                players.push(PlayerInfo {
+                    name,
+                    id: id.to_string(),
+                    mention: format!("<@{id}>"),
+                });
+            } else if let Some((key, value)) = token.split_once(':').filter(|(k, _)| !k.is_empty()) {
+                options
+                    .values
+                    .push((key.to_ascii_lowercase(), value.to_string()));
+            } else {
+                let name = token.trim_start_matches('@').trim_matches(',');
+                if name.is_empty() {
+                    continue;
+                }
+                if !name
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || "_-.".contains(c))
+                {
+                    return Err(format!(
+                        "'{name}' is not a player name (letters, digits, _ - .)"
+                    ));
+                }
+                players.push(PlayerInfo {
+                    name: name.to_string(),
+                    id: name.to_lowercase(),
+                    mention: format!("@{name}"),
+                });
+            }
+        }
+        for (i, p) in players.iter().enumerate() {
+            if players[..i].iter().any(|q| q.id == p.id) {
+                return Err(format!("{} is listed twice", p.name));
+            }
+        }
+        let info = game.info();
+        if !info.players.contains(&players.len()) {
+            return Err(format!(
+                "{} is for {} to {} players; {} named",
+                info.title,
+                info.players.start(),
+                info.players.end(),
+                players.len()
+            ));
+        }
+        Ok(SetupArgs {
+            game,
+            players,
+            dice,
+            force,
+            options,
+        })
+    }
+}
+
+impl Table {
+    pub(crate) async fn setup(&mut self, args: &str, msg: &Incoming) -> Response {
+        let host = self.host.clone();
+        let parsed = match SetupArgs::parse(&host, args, &msg.mentions) {
+            Ok(parsed) => parsed,
+            Err(reason) => return self.refuse(self.message("setup_usage", context! { reason })),
+        };
+        let running = match &self.loaded {
+            Loaded::Running(c) if !c.session.is_finished() => Some(c.row.id.clone()),
+            Loaded::Frozen(f) => Some(f.row.id.clone()),
+            _ => None,
+        };
+        if let (Some(game_id), false) = (running, parsed.force) {
+            return self.refuse(self.message("game_running", context! { game_id }));
+        }
+        let game_id = match self.store.game_count(&self.channel).await {
+            Ok(n) => format!("{}-{}", self.channel, n + 1),
+            Err(e) => return self.storage_refusal(&e),
+        };
+        let seed = match parsed.dice {
+            DiceMode::Manual => None,
+            DiceMode::Audited => match &host.settings.fixed_seed {
+                Some(seed) => Some(seed.clone()),
+                None => match Seed::generate() {
+                    Ok(seed) => Some(seed),
+                    Err(e) => {
+                        return self.refuse(
+                            self.message("dice_failed", context! { reason => e.to_string() }),
+                        )
+                    }
+                },
+            },
+        };
+        let dice = match &seed {
+            Some(seed) => SetupDice::Audited(DrawSource {
+                seed,
+                game_id: &game_id,
+            }),
+            None => SetupDice::Manual,
+        };
+        let render = Render {
+            templates: &host.templates,
+            prefix: &host.settings.prefix,
+            game_id: &game_id,
+            moderator: &host.settings.moderator_name,
+            draw_source: None,
+            ping: true,
+            skip: None,
+        };
+        let (setup, session) =
+            match parsed
+                .game
+                .create(parsed.players.clone(), &parsed.options, dice, &render)
+            {
+                Ok(created) => created,
+                Err(reason) => return self.refuse(self.message("refused", context! { reason })),
+            };
+        let info = parsed.game.info();
+        let stored = StoredSetup {
+            players: parsed.players,
+            setup,
+            dice: parsed.dice,
+        };
+        let row = GameRow {
+            id: game_id.clone(),
+            channel: self.channel.clone(),
+            kind: info.kind.to_string(),
+            engine_version: info.engine_version.to_string(),
+            created_at: msg.at.clone(),
+            setup_json: serde_json::to_string(&stored).unwrap_or_default(),
+            seed_hex: seed.as_ref().map(|s| s.to_hex()),
+            commitment: seed.as_ref().map(|s| s.commitment()),
+            revealed: false,
+            active: true,
+        };
+        if let Err(e) = self.store.create_game(&row, &msg.message_id).await {
+            return self.storage_refusal(&e);
+        }
+        let current = Current {
+            row,
+            plugin: parsed.game.clone(),
+            stored,
+            seed,
+            log: Vec::new(),
+            stack: effective(std::iter::empty()),
+            session,
+        };
+        let draw_commands: Vec<String> = host
+            .registry
+            .for_game(Some(info.kind))
+            .filter(|c| c.game == Some(info.kind) && c.form == crate::registry::Form::Bang)
+            .map(|c| format!("`{}`", c.usage(&host.settings.prefix)))
+            .collect();
+        let mut text = self.message(
+            "new_game",
+            context! {
+                game_id, title => info.title, players => current.session.seated().len(),
+                commitment => current.row.commitment, draw_commands,
+            },
+        );
+        let render = self.render(&current, true, None);
+        text.push('\n');
+        text.push_str(&current.session.announce(&render));
+        text.push('\n');
+        text.push_str(&current.session.status(&render));
+        self.loaded = Loaded::Running(Box::new(current));
+        Response::new(Verdict::Accepted).say(text)
+    }
+}

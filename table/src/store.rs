@@ -1,0 +1,106 @@
+//! The storage the table needs, as a trait: games, their append-only logs, the messages already
+//! read, and each channel's catch-up cursor. The bot implements it (SQLite by default); the core
+//! knows no SQL.
+
+use async_trait::async_trait;
+
+/// A storage failure; the command that caused it was not applied.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("the game database failed: {0}")]
+pub struct StoreError(pub String);
+
+impl StoreError {
+    /// A failure described by any error.
+    pub fn from_error(error: impl std::fmt::Display) -> StoreError {
+        StoreError(error.to_string())
+    }
+}
+
+/// A game's row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRow {
+    /// Game id, used in the dice derivation.
+    pub id: String,
+    /// The channel it is played in.
+    pub channel: String,
+    /// The game kind (`irish-gauge`, `privates`): which plug-in replays it.
+    pub kind: String,
+    /// The engine version that started it.
+    pub engine_version: String,
+    /// When it was set up (RFC 3339).
+    pub created_at: String,
+    /// Setup JSON (players, the game's setup, dice mode).
+    pub setup_json: String,
+    /// The secret seed of audited dice.
+    pub seed_hex: Option<String>,
+    /// The seed's commitment.
+    pub commitment: Option<String>,
+    /// Whether the seed has been revealed.
+    pub revealed: bool,
+    /// Whether the game is the channel's current one.
+    pub active: bool,
+}
+
+/// One log entry with its source message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogRow {
+    /// Position in the game's log, from 0.
+    pub seq: i64,
+    /// The entry as JSON.
+    pub entry_json: String,
+    /// The message it came from.
+    pub message_id: String,
+    /// Who sent it.
+    pub author_id: String,
+    /// Their name then.
+    pub author_name: String,
+    /// The message text as first received.
+    pub text: String,
+    /// When (RFC 3339).
+    pub at: String,
+}
+
+/// Durable storage of games. Every write is one transaction: all of it or nothing.
+#[async_trait]
+pub trait Store: Send + Sync + std::fmt::Debug {
+    /// The active game of a channel.
+    async fn active_game(&self, channel: &str) -> Result<Option<GameRow>, StoreError>;
+
+    /// How many games a channel has had.
+    async fn game_count(&self, channel: &str) -> Result<i64, StoreError>;
+
+    /// Channels with an active game, in order.
+    async fn active_channels(&self) -> Result<Vec<String>, StoreError>;
+
+    /// Starts a game: retires the channel's previous one and marks the message seen.
+    async fn create_game(&self, game: &GameRow, message_id: &str) -> Result<(), StoreError>;
+
+    /// Appends entries to a game's log and marks their message seen; `revealed` also records
+    /// that the seed is now public.
+    async fn append(
+        &self,
+        game_id: &str,
+        channel: &str,
+        rows: &[LogRow],
+        message_id: &str,
+        revealed: bool,
+    ) -> Result<(), StoreError>;
+
+    /// Records that a message was read (a refused command), so a re-delivery is not re-read.
+    async fn mark_seen(&self, channel: &str, message_id: &str) -> Result<(), StoreError>;
+
+    /// Whether a message was read before.
+    async fn seen(&self, channel: &str, message_id: &str) -> Result<bool, StoreError>;
+
+    /// A game's whole log, in order.
+    async fn log(&self, game_id: &str) -> Result<Vec<LogRow>, StoreError>;
+
+    /// The last message processed in a channel.
+    async fn cursor(&self, channel: &str) -> Result<Option<String>, StoreError>;
+
+    /// Moves a channel's cursor forward (never back: snowflakes compare as numbers).
+    async fn advance_cursor(&self, channel: &str, message_id: &str) -> Result<(), StoreError>;
+
+    /// Flushes and closes.
+    async fn close(&self);
+}

@@ -1,0 +1,510 @@
+//! A table: one channel's game. A message goes in, replies come out. The table enforces who may
+//! do what, stores every accepted command before it answers, and renders every text from the
+//! templates. It knows no game: the game's plug-in (chosen by the stored `kind`) does the rules.
+//!
+//! A game whose stored log no longer replays does not stop anything else: its table is
+//! *frozen* — it says why in its channel, refuses moves, and lets moderators export the record
+//! or start a new game with `!setup force`.
+
+use std::sync::Arc;
+
+use minijinja::context;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::dice::{DrawSource, Seed};
+use crate::extract::{extract, Commands};
+use crate::game::{DiceMode, PlayerInfo, ToAct};
+use crate::input::{Author, Incoming, Response, Verdict};
+use crate::log::{effective, Effective, Entry};
+use crate::registry::{Access, Registry};
+use crate::session::{Render, Session, SharedPlugin};
+use crate::store::{GameRow, LogRow, Store, StoreError};
+use crate::templates::Templates;
+
+/// Settings shared by all tables.
+#[derive(Debug, Clone)]
+pub struct TableSettings {
+    /// The `!`-command prefix.
+    pub prefix: String,
+    /// Attach the picture to the report after a move that changes it.
+    pub map_after_build: bool,
+    /// A fixed dice seed for every new game (tests and `--seed`); drawn from the OS otherwise.
+    pub fixed_seed: Option<Seed>,
+    /// Who is named as next actor while a manual draw is pending.
+    pub moderator_name: String,
+}
+
+impl Default for TableSettings {
+    fn default() -> Self {
+        TableSettings {
+            prefix: "!".to_string(),
+            map_after_build: true,
+            fixed_seed: None,
+            moderator_name: "the moderator".to_string(),
+        }
+    }
+}
+
+/// What every table of a bot shares: the games, the templates, the command registry and the
+/// settings. The first game is the one `!setup` starts when no game is named.
+pub struct Host {
+    /// The registered games.
+    pub games: Vec<SharedPlugin>,
+    /// All wording.
+    pub templates: Templates,
+    /// All commands.
+    pub registry: Registry,
+    /// Settings.
+    pub settings: TableSettings,
+}
+
+impl Host {
+    /// A host of these games (at least one).
+    pub fn new(games: Vec<SharedPlugin>, templates: Templates, settings: TableSettings) -> Host {
+        let registry = Registry::new(&games);
+        Host {
+            games,
+            templates,
+            registry,
+            settings,
+        }
+    }
+
+    /// The game of a stored kind, or named after `!setup`.
+    pub fn game(&self, name: &str) -> Option<&SharedPlugin> {
+        self.games.iter().find(|g| g.info().is_named(name))
+    }
+}
+
+/// A table failed to load because storage failed (a log that does not replay freezes the
+/// table instead).
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    /// Storage failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// The setup as stored with the game: the players in sign-up order, the game's own setup, and
+/// how draws are made. The layout of the first version.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct StoredSetup {
+    pub(crate) players: Vec<PlayerInfo>,
+    pub(crate) setup: Value,
+    pub(crate) dice: DiceMode,
+}
+
+/// The loaded current game of a table.
+pub(crate) struct Current {
+    pub(crate) row: GameRow,
+    pub(crate) plugin: SharedPlugin,
+    pub(crate) stored: StoredSetup,
+    pub(crate) seed: Option<Seed>,
+    pub(crate) log: Vec<(Entry, LogRow)>,
+    pub(crate) stack: Vec<Effective>,
+    pub(crate) session: Box<dyn Session>,
+}
+
+impl Current {
+    pub(crate) fn seat_of(&self, author: &Author) -> Option<usize> {
+        self.session
+            .seated()
+            .iter()
+            .position(|p| p.id == author.id)
+    }
+
+    /// Whether draws are made by the audited dice now.
+    pub(crate) fn audited(&self) -> bool {
+        self.stored.dice == DiceMode::Audited && !self.row.revealed
+    }
+}
+
+/// A game whose log no longer replays.
+pub(crate) struct Frozen {
+    pub(crate) row: GameRow,
+    pub(crate) title: String,
+    /// The entry that failed, if one did.
+    pub(crate) seq: Option<i64>,
+    pub(crate) reason: String,
+    pub(crate) rows: Vec<LogRow>,
+}
+
+/// What a table holds.
+pub(crate) enum Loaded {
+    /// No game.
+    Empty,
+    /// A game that plays.
+    Running(Box<Current>),
+    /// A game that cannot be played.
+    Frozen(Box<Frozen>),
+}
+
+/// One channel's table.
+pub struct Table {
+    pub(crate) channel: String,
+    pub(crate) store: Arc<dyn Store>,
+    pub(crate) host: Arc<Host>,
+    pub(crate) loaded: Loaded,
+}
+
+/// Moves and draws tried on a copy of the game, committed only when stored.
+pub(crate) struct Draft {
+    pub(crate) session: Box<dyn Session>,
+    pub(crate) stack: Vec<Effective>,
+    pub(crate) entries: Vec<Entry>,
+    pub(crate) next_seq: i64,
+    pub(crate) revealed: bool,
+}
+
+impl Draft {
+    pub(crate) fn of(current: &Current) -> Draft {
+        Draft {
+            session: current.session.box_clone(),
+            stack: current.stack.clone(),
+            entries: Vec::new(),
+            next_seq: current.log.len() as i64,
+            revealed: current.row.revealed,
+        }
+    }
+
+    /// Adds an entry in force.
+    pub(crate) fn push(&mut self, entry: Entry) {
+        self.stack.push(Effective {
+            seq: self.next_seq + self.entries.len() as i64,
+            entry: entry.clone(),
+        });
+        self.entries.push(entry);
+    }
+}
+
+impl Table {
+    /// Loads the channel's active game, if any, by replaying its log. Fails only if storage
+    /// fails; a log that does not replay freezes the table.
+    pub async fn load(
+        channel: &str,
+        store: Arc<dyn Store>,
+        host: Arc<Host>,
+    ) -> Result<Table, TableError> {
+        let mut table = Table {
+            channel: channel.to_string(),
+            store,
+            host,
+            loaded: Loaded::Empty,
+        };
+        table.reload().await?;
+        Ok(table)
+    }
+
+    /// Rebuilds the table from the database.
+    pub(crate) async fn reload(&mut self) -> Result<(), TableError> {
+        let Some(row) = self.store.active_game(&self.channel).await? else {
+            self.loaded = Loaded::Empty;
+            return Ok(());
+        };
+        let rows = self.store.log(&row.id).await?;
+        self.loaded = match self.replay(&row, &rows) {
+            Ok(current) => Loaded::Running(Box::new(current)),
+            Err((seq, reason)) => {
+                tracing::error!(channel = %self.channel, game = %row.id, ?seq, %reason, "a stored game does not replay; the table is frozen");
+                let title = self
+                    .host
+                    .game(&row.kind)
+                    .map(|g| g.info().title.to_string())
+                    .unwrap_or_else(|| row.kind.clone());
+                Loaded::Frozen(Box::new(Frozen {
+                    row,
+                    title,
+                    seq,
+                    reason,
+                    rows,
+                }))
+            }
+        };
+        Ok(())
+    }
+
+    /// Replays a stored game: its setup, then every entry in force.
+    fn replay(&self, row: &GameRow, rows: &[LogRow]) -> Result<Current, (Option<i64>, String)> {
+        let plugin = self
+            .host
+            .game(&row.kind)
+            .cloned()
+            .ok_or_else(|| (None, format!("this bot has no game of kind '{}'", row.kind)))?;
+        let stored: StoredSetup = serde_json::from_str(&row.setup_json)
+            .map_err(|e| (None, format!("the setup does not read: {e}")))?;
+        let seed = row
+            .seed_hex
+            .as_deref()
+            .map(Seed::from_hex)
+            .transpose()
+            .map_err(|e| (None, e.to_string()))?;
+        let mut log = Vec::with_capacity(rows.len());
+        for r in rows {
+            let value: Value = serde_json::from_str(&r.entry_json)
+                .map_err(|e| (Some(r.seq), format!("the entry does not read: {e}")))?;
+            let entry = Entry::from_json(&value).map_err(|e| (Some(r.seq), e.to_string()))?;
+            log.push((entry, r.clone()));
+        }
+        let stack = effective(log.iter().map(|(e, r)| (r.seq, e)));
+        let mut session = plugin
+            .load(&stored.setup, stored.players.clone())
+            .map_err(|e| (None, format!("the setup is not valid: {e}")))?;
+        for item in &stack {
+            session
+                .replay(&item.entry)
+                .map_err(|e| (Some(item.seq), e))?;
+        }
+        Ok(Current {
+            row: row.clone(),
+            plugin,
+            stored,
+            seed,
+            log,
+            stack,
+            session,
+        })
+    }
+
+    /// The channel.
+    pub fn channel(&self) -> &str {
+        &self.channel
+    }
+
+    /// The current game's id (running or frozen).
+    pub fn game_id(&self) -> Option<&str> {
+        match &self.loaded {
+            Loaded::Empty => None,
+            Loaded::Running(c) => Some(&c.row.id),
+            Loaded::Frozen(f) => Some(&f.row.id),
+        }
+    }
+
+    /// The current game's kind.
+    pub fn kind(&self) -> Option<&str> {
+        match &self.loaded {
+            Loaded::Empty => None,
+            Loaded::Running(c) => Some(&c.row.kind),
+            Loaded::Frozen(f) => Some(&f.row.kind),
+        }
+    }
+
+    /// Whether the table is frozen (its log does not replay), and why.
+    pub fn frozen(&self) -> Option<String> {
+        match &self.loaded {
+            Loaded::Frozen(f) => Some(self.frozen_text(f)),
+            _ => None,
+        }
+    }
+
+    /// The position of the running game, if it is of type `S`.
+    pub fn state<S: 'static>(&self) -> Option<&S> {
+        match &self.loaded {
+            Loaded::Running(c) => c.session.state().downcast_ref::<S>(),
+            _ => None,
+        }
+    }
+
+    /// Who must act in the running game.
+    pub fn to_act(&self) -> Option<ToAct> {
+        match &self.loaded {
+            Loaded::Running(c) => Some(c.session.to_act()),
+            _ => None,
+        }
+    }
+
+    /// The state dump of the running game (`--dump-state`).
+    pub fn dump(&self) -> Option<Value> {
+        match &self.loaded {
+            Loaded::Running(c) => Some(c.session.dump(&self.host.settings.moderator_name)),
+            _ => None,
+        }
+    }
+
+    /// The seated player to act now, if a player is to act.
+    pub fn player_to_act(&self) -> Option<PlayerInfo> {
+        let Loaded::Running(current) = &self.loaded else {
+            return None;
+        };
+        match current.session.to_act() {
+            ToAct::Player { seat, .. } => current.session.seated().get(seat).cloned(),
+            _ => None,
+        }
+    }
+
+    /// Time-driven work (deadlines, reminders) up to `now`; the replies to post.
+    pub async fn tick(&mut self, now: chrono::DateTime<chrono::Utc>) -> Response {
+        let _ = now;
+        Response::new(Verdict::Ignored)
+    }
+
+    /// Handles one message.
+    pub async fn handle(&mut self, msg: &Incoming) -> Response {
+        match self.store.seen(&self.channel, &msg.message_id).await {
+            Ok(true) => return Response::new(Verdict::Duplicate),
+            Ok(false) => {}
+            Err(e) => return self.storage_refusal(&e),
+        }
+        match extract(&msg.text, &self.host.settings.prefix) {
+            Commands::None => Response::new(Verdict::Ignored),
+            Commands::Refused(reason) => self.refuse(self.message(
+                "unreadable",
+                context! { author => msg.author.name, reason },
+            )),
+            Commands::Bang { name, args } => self.bang(&name, &args, msg).await,
+            Commands::Bold(segments) => self.moves(&segments, msg).await,
+        }
+    }
+
+    // ----- shared helpers -----
+
+    /// One of the table's messages.
+    pub(crate) fn message(&self, msg: &str, ctx: minijinja::Value) -> String {
+        let p = &self.host.settings.prefix;
+        self.host
+            .templates
+            .message(msg, context! { p, ..ctx })
+    }
+
+    pub(crate) fn refuse(&self, text: impl AsRef<str>) -> Response {
+        Response::new(Verdict::Refused).say(text)
+    }
+
+    pub(crate) fn storage_refusal(&self, error: &StoreError) -> Response {
+        tracing::error!(%error, "storage failed; command not applied");
+        self.refuse(self.message("storage", context! { error => error.to_string() }))
+    }
+
+    /// The refusal when there is no game to play: none, or a frozen one.
+    pub(crate) fn no_game(&self) -> Response {
+        match &self.loaded {
+            Loaded::Frozen(f) => self.refuse(self.frozen_text(f)),
+            _ => self.refuse(self.message("no_game", context! {})),
+        }
+    }
+
+    pub(crate) fn frozen_text(&self, frozen: &Frozen) -> String {
+        self.message(
+            "frozen",
+            context! {
+                game_id => frozen.row.id, title => frozen.title, seq => frozen.seq,
+                reason => frozen.reason,
+            },
+        )
+    }
+
+    /// How texts of the running game are rendered.
+    pub(crate) fn render<'a>(
+        &'a self,
+        current: &'a Current,
+        ping: bool,
+        skip: Option<usize>,
+    ) -> Render<'a> {
+        Render {
+            templates: &self.host.templates,
+            prefix: &self.host.settings.prefix,
+            game_id: &current.row.id,
+            moderator: &self.host.settings.moderator_name,
+            draw_source: current.audited().then_some("audited dice"),
+            ping,
+            skip,
+        }
+    }
+
+    /// The dice of the running game, while they are audited.
+    pub(crate) fn dice<'a>(&self, current: &'a Current) -> Option<DrawSource<'a>> {
+        match (&current.seed, current.audited()) {
+            (Some(seed), true) => Some(DrawSource {
+                seed,
+                game_id: &current.row.id,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Stores the draft's entries in one transaction, then makes it the current game.
+    pub(crate) async fn commit(&mut self, draft: Draft, msg: &Incoming) -> Result<(), StoreError> {
+        let Loaded::Running(current) = &mut self.loaded else {
+            return Ok(());
+        };
+        let rows: Vec<LogRow> = draft
+            .entries
+            .iter()
+            .enumerate()
+            .map(|(i, entry)| LogRow {
+                seq: draft.next_seq + i as i64,
+                entry_json: entry.to_json().to_string(),
+                message_id: msg.message_id.clone(),
+                author_id: msg.author.id.clone(),
+                author_name: msg.author.name.clone(),
+                text: msg.text.clone(),
+                at: msg.at.clone(),
+            })
+            .collect();
+        let newly_revealed = draft.revealed && !current.row.revealed;
+        self.store
+            .append(
+                &current.row.id,
+                &self.channel,
+                &rows,
+                &msg.message_id,
+                newly_revealed,
+            )
+            .await?;
+        for (entry, row) in draft.entries.into_iter().zip(rows) {
+            current.log.push((entry, row));
+        }
+        current.session = draft.session;
+        current.stack = draft.stack;
+        current.row.revealed = draft.revealed;
+        Ok(())
+    }
+
+    // ----- `!`-commands -----
+
+    async fn bang(&mut self, name: &str, args: &str, msg: &Incoming) -> Response {
+        let host = self.host.clone();
+        let game = self.kind().map(str::to_string);
+        let Some(spec) = host.registry.bang(name, game.as_deref()) else {
+            return match host.registry.bang_of_any_game(name) {
+                Some(other) => {
+                    let title = other
+                        .game
+                        .and_then(|k| host.game(k))
+                        .map(|g| g.info().title)
+                        .unwrap_or_default();
+                    let current = game
+                        .as_deref()
+                        .and_then(|k| host.game(k))
+                        .map(|g| g.info().title);
+                    self.refuse(self.message(
+                        "other_game_command",
+                        context! { command => name, title, current },
+                    ))
+                }
+                None => self.refuse(self.message("unknown_command", context! { command => name })),
+            };
+        };
+        if spec.access == Access::Moderator && !msg.author.is_moderator {
+            return self.refuse(self.message(
+                "moderator_only",
+                context! { author => msg.author.name, command => spec.name },
+            ));
+        }
+        if spec.game.is_some() {
+            return self.manual_draw(spec.name, args, msg).await;
+        }
+        match spec.name {
+            "setup" => self.setup(args, msg).await,
+            "status" => self.status(),
+            "moves" => self.legal_moves(msg),
+            "map" => self.map(),
+            "log" => self.log(args),
+            "help" => self.help(args),
+            "audit" => self.audit(),
+            "undo" => self.undo(msg).await,
+            "reveal" => self.reveal(args, msg).await,
+            other => self.refuse(self.message("unknown_command", context! { command => other })),
+        }
+    }
+}
