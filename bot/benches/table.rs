@@ -18,14 +18,14 @@ use std::time::{Duration, Instant};
 
 use common::{legal_message, message, Rng, SEED};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use gaugebot::storage::Store;
+use gaugebot::storage::SqliteStore;
 use gaugebot::table::{Incoming, Table, Verdict};
 
 const CHANNEL: &str = "bench";
 
 /// The messages of a whole random audited game: the setup, then every move.
 async fn record_game() -> Vec<Incoming> {
-    let store = Store::open(":memory:").await.expect("store");
+    let store = SqliteStore::open(":memory:").await.expect("store");
     let mut table = common::table_on(store, CHANNEL, Some(SEED)).await;
     let setup = message(1, "mod", "!setup ann bob cat dan", true);
     table.handle(&setup).await;

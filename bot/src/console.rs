@@ -3,14 +3,17 @@
 //! A line may start with `[ID]` to give its message id (ids otherwise come from the clock).
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use anyhow::Context;
 use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 
-use crate::report::Templates;
-use crate::storage::Store;
-use crate::table::{Author, Incoming, Response, Table, TableSettings};
+use gaugebot_table::dice::Seed;
+use gaugebot_table::input::{Author, Incoming, Response};
+use gaugebot_table::Store as _;
+use gaugebot_table::{Table, TableSettings};
+
+use crate::games;
+use crate::storage::SqliteStore;
 
 /// The channel name of the console table.
 pub const CONSOLE_CHANNEL: &str = "console";
@@ -26,8 +29,8 @@ pub struct PlayOptions {
     pub seed: Option<String>,
     /// Where to write the state dump at the end of input.
     pub dump_state: Option<PathBuf>,
-    /// Where to write attachments.
-    pub attachments: PathBuf,
+    /// Where to write attachments (map pictures, audit files); none are written without it.
+    pub attachments: Option<PathBuf>,
     /// The transcript; standard input when absent.
     pub transcript: Option<PathBuf>,
     /// Command prefix.
@@ -103,19 +106,32 @@ pub fn now_rfc3339() -> String {
 
 /// Runs the console table until the input ends.
 pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
-    let store = Store::open(&options.db)
+    // A bad seed is refused before anything starts, not at the first `!setup`.
+    let fixed_seed = options
+        .seed
+        .as_deref()
+        .map(Seed::from_hex)
+        .transpose()
+        .context("--seed must be 64 hexadecimal digits")?;
+    let store = SqliteStore::open(&options.db)
         .await
         .with_context(|| format!("opening the database {}", options.db))?;
-    let templates = Arc::new(Templates::load(options.templates_dir.as_deref())?);
-    let settings = Arc::new(TableSettings {
-        prefix: options.prefix.clone(),
-        map_after_build: options.map_after_build,
-        fixed_seed: options.seed.clone(),
-        moderator_name: options.moderator.clone(),
-    });
-    let mut table = Table::load(CONSOLE_CHANNEL, store.clone(), templates, settings)
+    let host = games::host(
+        options.templates_dir.as_deref(),
+        TableSettings {
+            prefix: options.prefix.clone(),
+            map_after_build: options.map_after_build,
+            fixed_seed,
+            moderator_name: options.moderator.clone(),
+        },
+    )?;
+    let mut table = Table::load(CONSOLE_CHANNEL, store.shared(), host)
         .await
         .context("loading the console table")?;
+    if let Some(frozen) = table.frozen() {
+        // The table starts anyway: moderators can export the record or start a new game.
+        eprintln!("{frozen}");
+    }
     let mut out = tokio::io::stdout();
     let input: Box<dyn tokio::io::AsyncRead + Unpin> = match &options.transcript {
         Some(path) => Box::new(
@@ -148,8 +164,11 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
             at: now_rfc3339(),
             mentions: Vec::new(),
         };
+        let now = message.time().unwrap_or_else(chrono::Utc::now);
         let response = table.handle(&message).await;
-        print_response(&mut out, &response, &options.attachments).await?;
+        print_response(&mut out, &response, options.attachments.as_deref()).await?;
+        let due = table.tick(now).await;
+        print_response(&mut out, &due, options.attachments.as_deref()).await?;
         if let Some(marker) = &options.end_marker {
             out.write_all(format!("{marker}\n").as_bytes()).await?;
             out.flush().await?;
@@ -166,11 +185,11 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Prints a response; attachments are written to `dir` and named in the output.
+/// Prints a response; attachments are written to `dir` (if given) and named in the output.
 pub async fn print_response(
     out: &mut (impl AsyncWrite + Unpin),
     response: &Response,
-    dir: &Path,
+    dir: Option<&Path>,
 ) -> anyhow::Result<()> {
     for reply in &response.replies {
         if !reply.text.is_empty() {
@@ -178,6 +197,17 @@ pub async fn print_response(
             out.write_all(b"\n").await?;
         }
         if let Some(attachment) = &reply.attachment {
+            let Some(dir) = dir else {
+                out.write_all(
+                    format!(
+                        "[attachment: {} (not saved: give --attachments DIR)]\n",
+                        attachment.filename
+                    )
+                    .as_bytes(),
+                )
+                .await?;
+                continue;
+            };
             let path = dir.join(&attachment.filename);
             match tokio::fs::write(&path, &attachment.bytes).await {
                 Ok(()) => {

@@ -1,19 +1,20 @@
-//! gaugebot: the moderator of play-by-forum Irish Gauge games.
+//! gaugebot: the moderator of play-by-forum board games in Discord.
 //!
-//! A transport-agnostic [`table::Table`] per channel (message in, replies out), durable
-//! [`storage`], auditable [`dice`], status reports from templates ([`report`]), the map as a
-//! picture ([`map`]), and the adapters: Discord through serenity and a console table
-//! ([`console`]) for local play and scripted tests.
+//! The table core (crate `gaugebot-table`) knows no game, no Discord and no SQL. This crate is
+//! the bot around it: the [`games`] it hosts, the SQLite [`storage`], the [`config`], and the
+//! adapters: Discord through serenity and a console table ([`console`]) for local play and
+//! scripted tests.
 
 pub mod config;
 pub mod console;
-pub mod dice;
 pub mod discord;
-pub mod dump;
-pub mod extract;
-pub mod history;
-pub mod map;
-pub mod report;
+pub mod games;
 pub mod storage;
-pub mod table;
-pub mod tables;
+
+/// The table core's message types and table, under the paths of the first version.
+pub mod table {
+    pub use gaugebot_table::input::*;
+    pub use gaugebot_table::table::*;
+}
+
+pub use gaugebot_table::{dice, extract, tables};

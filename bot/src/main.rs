@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 use gaugebot::config::Config;
 use gaugebot::console::{self, PlayOptions};
 use gaugebot::dice::{self, AuditExport};
+use gaugebot::games;
 
 #[derive(Parser)]
 #[command(
@@ -40,9 +41,9 @@ enum Command {
         /// Write the state as JSON to this file at the end of input.
         #[arg(long)]
         dump_state: Option<PathBuf>,
-        /// Folder for images and files the bot attaches.
-        #[arg(long, default_value = ".")]
-        attachments: PathBuf,
+        /// Folder for images and files the bot attaches (none are written without it).
+        #[arg(long)]
+        attachments: Option<PathBuf>,
         /// Don't attach the map after builds.
         #[arg(long)]
         no_map: bool,
@@ -52,7 +53,8 @@ enum Command {
         /// Transcript file (default: standard input).
         transcript: Option<PathBuf>,
     },
-    /// Recompute every draw of an exported audit record (from `!audit`).
+    /// Recompute every draw of an exported audit record (from `!audit`). Exit code 0: every
+    /// draw matches; 1: the seed or a draw does not match; 2: the file is unreadable or invalid.
     Verify {
         /// The audit JSON file.
         export: PathBuf,
@@ -118,7 +120,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     moderator: "mod".to_string(),
                     seed: None,
                     dump_state: None,
-                    attachments: PathBuf::from("."),
+                    attachments: None,
                     transcript: None,
                     prefix: config.prefix.clone(),
                     templates_dir: config.templates_dir.clone(),
@@ -152,32 +154,58 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }))?;
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Verify { export }) => {
-            let text = std::fs::read_to_string(&export)?;
-            let export: AuditExport = serde_json::from_str(&text)?;
-            let report = dice::verify(&export)?;
-            for mismatch in &report.mismatches {
-                println!("MISMATCH {mismatch}");
-            }
-            println!(
-                "{}: {} draws checked, {} mismatches; the seed matches the commitment",
-                report.game_id,
-                report.draws_checked,
-                report.mismatches.len()
-            );
-            Ok(if report.is_ok() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            })
-        }
+        Some(Command::Verify { export }) => Ok(verify(&export)),
         Some(Command::Render { state, out }) => {
             let text = std::fs::read_to_string(&state)?;
-            let view: gaugebot::map::MapView = serde_json::from_str(&text)?;
-            let png = gaugebot::map::render_png(&view)?;
+            let view: irish_gauge::table::View = serde_json::from_str(&text)?;
+            let png = irish_gauge::table::map::render_png(&view)?;
             std::fs::write(&out, png)?;
             println!("wrote {}", out.display());
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// `gaugebot verify`: the same exit codes as `tools/verify_draws.py` — 0 every draw matches, 1 the
+/// seed does not match its commitment or a draw does not match, 2 the file cannot be read or is
+/// not a valid export.
+fn verify(path: &std::path::Path) -> ExitCode {
+    let invalid = |why: String| {
+        eprintln!("gaugebot verify: {}: {why}", path.display());
+        ExitCode::from(2)
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) => return invalid(format!("cannot read the file: {e}")),
+    };
+    let export: AuditExport = match serde_json::from_str(&text) {
+        Ok(export) => export,
+        Err(e) => return invalid(format!("not an audit export: {e}")),
+    };
+    match games::verify(&export) {
+        Ok(report) => {
+            for mismatch in &report.mismatches {
+                println!("MISMATCH {mismatch}");
+            }
+            let n = report.mismatches.len();
+            println!(
+                "{}: {} draw{} checked, {} mismatch{}; the seed matches the commitment",
+                report.game_id,
+                report.draws_checked,
+                if report.draws_checked == 1 { "" } else { "s" },
+                n,
+                if n == 1 { "" } else { "es" }
+            );
+            if report.is_ok() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(error @ dice::DiceError::CommitmentMismatch { .. }) => {
+            println!("MISMATCH {error}");
+            ExitCode::FAILURE
+        }
+        Err(error) => invalid(error.to_string()),
     }
 }

@@ -1,75 +1,36 @@
 //! Durable storage in SQLite (WAL, synchronous=FULL) through sqlx: games, their append-only
-//! logs, the messages already seen, and each channel's catch-up cursor.
+//! logs, the messages already seen, and each channel's catch-up cursor. It implements the table
+//! core's [`Store`] trait; the migrations in `bot/migrations/` bring a database of any earlier
+//! version up to date when it is opened.
 
 use std::str::FromStr;
 use std::time::Duration;
 
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use gaugebot_table::store::{GameRow, LogRow, Store, StoreError};
 use sqlx::pool::PoolConnection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Row, Sqlite, SqliteConnection, SqlitePool};
 
-/// A storage failure; the command that caused it was not applied.
-#[derive(Debug, thiserror::Error)]
-#[error("the game database failed: {0}")]
-pub struct StoreError(#[from] sqlx::Error);
-
-/// A game's row.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameRow {
-    /// Game id, used in the dice derivation.
-    pub id: String,
-    /// The channel it is played in.
-    pub channel: String,
-    /// The game kind (`irish-gauge`).
-    pub kind: String,
-    /// The engine version that started it.
-    pub engine_version: String,
-    /// When it was set up (RFC 3339).
-    pub created_at: String,
-    /// Setup JSON (players, rolls, dice mode).
-    pub setup_json: String,
-    /// The secret seed of audited dice.
-    pub seed_hex: Option<String>,
-    /// The seed's commitment.
-    pub commitment: Option<String>,
-    /// Whether the seed has been revealed.
-    pub revealed: bool,
-    /// Whether the game is the channel's current one.
-    pub active: bool,
+fn failed(error: sqlx::Error) -> StoreError {
+    StoreError::from_error(error)
 }
 
-/// One log entry with its source message.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LogRow {
-    /// Position in the game's log, from 0.
-    pub seq: i64,
-    /// The entry as JSON.
-    pub entry_json: String,
-    /// The message it came from.
-    pub message_id: String,
-    /// Who sent it.
-    pub author_id: String,
-    /// Their name then.
-    pub author_name: String,
-    /// The message text as first received.
-    pub text: String,
-    /// When (RFC 3339).
-    pub at: String,
-}
-
-/// The database.
+/// The SQLite database.
 #[derive(Debug, Clone)]
-pub struct Store {
+pub struct SqliteStore {
     pool: SqlitePool,
     memory: bool,
 }
 
-impl Store {
+impl SqliteStore {
     /// Opens (and creates and migrates) the database at `path`; `:memory:` for a throwaway one.
-    pub async fn open(path: &str) -> Result<Store, StoreError> {
+    pub async fn open(path: &str) -> Result<SqliteStore, StoreError> {
         let memory = path == ":memory:";
         let options = if memory {
-            SqliteConnectOptions::from_str("sqlite::memory:")?
+            SqliteConnectOptions::from_str("sqlite::memory:").map_err(failed)?
         } else {
             SqliteConnectOptions::new()
                 .filename(path)
@@ -86,16 +47,69 @@ impl Store {
             .idle_timeout(None)
             .max_lifetime(None)
             .connect_with(options)
-            .await?;
+            .await
+            .map_err(failed)?;
         sqlx::migrate!("./migrations")
             .run(&pool)
             .await
-            .map_err(|e| StoreError(sqlx::Error::Migrate(Box::new(e))))?;
-        Ok(Store { pool, memory })
+            .map_err(|e| failed(sqlx::Error::Migrate(Box::new(e))))?;
+        Ok(SqliteStore { pool, memory })
     }
 
+    /// The store as the table core takes it.
+    pub fn shared(&self) -> Arc<dyn Store> {
+        Arc::new(self.clone())
+    }
+
+    /// Starts a game: retires the channel's previous one and marks the message seen, in one
+    /// Appends entries to a game's log and marks their message seen, all in one transaction;
+    /// Begins a write transaction on the connection.
+    ///
+    /// Transactions are begun, committed and rolled back with plain SQL, not with sqlx's
+    /// `Transaction`: sqlx counts a transaction whose COMMIT failed (a full disk) as still open
+    /// although SQLite may have rolled it back, so its next `begin()` is a SAVEPOINT, and the
+    /// next failure then leaves the connection inside a transaction that never commits: every
+    /// later command is acknowledged but lost at the next restart (RELIABILITY.md, faults).
+    async fn begin(&self) -> Result<PoolConnection<Sqlite>, StoreError> {
+        let mut conn = self.pool.acquire().await.map_err(failed)?;
+        sqlx::query("BEGIN IMMEDIATE")
+            .execute(&mut *conn)
+            .await
+            .map_err(failed)?;
+        Ok(conn)
+    }
+
+    /// Commits the transaction if `result` is Ok; otherwise (or if the commit fails) rolls it
+    /// back, and for a file database closes the connection, so that no failure can leave a
+    /// transaction open on it.
+    async fn finish(
+        &self,
+        mut conn: PoolConnection<Sqlite>,
+        result: Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let result = match result {
+            Ok(()) => sqlx::query("COMMIT")
+                .execute(&mut *conn)
+                .await
+                .map(|_| ())
+                .map_err(failed),
+            Err(e) => Err(e),
+        };
+        if result.is_err() {
+            // Fails harmlessly when SQLite has already rolled the transaction back.
+            let _ = sqlx::query("ROLLBACK").execute(&mut *conn).await;
+            if !self.memory {
+                conn.close_on_drop();
+            }
+        }
+        result
+    }
+}
+
+#[async_trait]
+impl Store for SqliteStore {
     /// The active game of a channel.
-    pub async fn active_game(&self, channel: &str) -> Result<Option<GameRow>, StoreError> {
+    async fn active_game(&self, channel: &str) -> Result<Option<GameRow>, StoreError> {
         let row = sqlx::query(
             "SELECT id, channel, kind, engine_version, created_at, setup_json, seed_hex,
                     commitment, revealed, active
@@ -103,7 +117,8 @@ impl Store {
         )
         .bind(channel)
         .fetch_optional(&self.pool)
-        .await?;
+        .await
+        .map_err(failed)?;
         Ok(row.map(|r| GameRow {
             id: r.get(0),
             channel: r.get(1),
@@ -117,37 +132,36 @@ impl Store {
             active: r.get::<i64, _>(9) != 0,
         }))
     }
-
     /// How many games a channel has had.
-    pub async fn game_count(&self, channel: &str) -> Result<i64, StoreError> {
+    async fn game_count(&self, channel: &str) -> Result<i64, StoreError> {
         Ok(sqlx::query("SELECT COUNT(*) FROM games WHERE channel = ?")
             .bind(channel)
             .fetch_one(&self.pool)
-            .await?
+            .await
+            .map_err(failed)?
             .get(0))
     }
-
     /// Channels with an active game.
-    pub async fn active_channels(&self) -> Result<Vec<String>, StoreError> {
+    async fn active_channels(&self) -> Result<Vec<String>, StoreError> {
         Ok(
             sqlx::query("SELECT channel FROM games WHERE active = 1 ORDER BY channel")
                 .fetch_all(&self.pool)
-                .await?
+                .await
+                .map_err(failed)?
                 .iter()
                 .map(|r| r.get(0))
                 .collect(),
         )
     }
-
-    /// Starts a game: retires the channel's previous one and marks the message seen, in one
     /// transaction.
-    pub async fn create_game(&self, game: &GameRow, message_id: &str) -> Result<(), StoreError> {
+    async fn create_game(&self, game: &GameRow, message_id: &str) -> Result<(), StoreError> {
         let mut conn = self.begin().await?;
         let result = async {
             sqlx::query("UPDATE games SET active = 0 WHERE channel = ?")
                 .bind(&game.channel)
                 .execute(&mut *conn)
-                .await?;
+                .await
+                .map_err(failed)?;
             sqlx::query(
                 "INSERT INTO games (id, channel, kind, engine_version, created_at, setup_json,
                                     seed_hex, commitment, revealed, active)
@@ -163,16 +177,15 @@ impl Store {
             .bind(&game.commitment)
             .bind(i64::from(game.revealed))
             .execute(&mut *conn)
-            .await?;
+            .await
+            .map_err(failed)?;
             mark_seen(&mut conn, &game.channel, message_id).await
         }
         .await;
         self.finish(conn, result).await
     }
-
-    /// Appends entries to a game's log and marks their message seen, all in one transaction;
     /// `revealed` also records that the seed is now public.
-    pub async fn append(
+    async fn append(
         &self,
         game_id: &str,
         channel: &str,
@@ -197,87 +210,49 @@ impl Store {
                 .bind(&row.text)
                 .bind(&row.at)
                 .execute(&mut *conn)
-                .await?;
+                .await
+                .map_err(failed)?;
             }
             if revealed {
                 sqlx::query("UPDATE games SET revealed = 1 WHERE id = ?")
                     .bind(game_id)
                     .execute(&mut *conn)
-                    .await?;
+                    .await
+                    .map_err(failed)?;
             }
             mark_seen(&mut conn, channel, message_id).await
         }
         .await;
         self.finish(conn, result).await
     }
-
     /// Records that a message was read (a refused command), so a re-delivery is not re-read.
-    pub async fn mark_seen(&self, channel: &str, message_id: &str) -> Result<(), StoreError> {
+    async fn mark_seen(&self, channel: &str, message_id: &str) -> Result<(), StoreError> {
         let mut conn = self.begin().await?;
         let result = mark_seen(&mut conn, channel, message_id).await;
         self.finish(conn, result).await
     }
-
-    /// Begins a write transaction on the connection.
-    ///
-    /// Transactions are begun, committed and rolled back with plain SQL, not with sqlx's
-    /// `Transaction`: sqlx counts a transaction whose COMMIT failed (a full disk) as still open
-    /// although SQLite may have rolled it back, so its next `begin()` is a SAVEPOINT, and the
-    /// next failure then leaves the connection inside a transaction that never commits: every
-    /// later command is acknowledged but lost at the next restart (RELIABILITY.md, faults).
-    async fn begin(&self) -> Result<PoolConnection<Sqlite>, StoreError> {
-        let mut conn = self.pool.acquire().await?;
-        sqlx::query("BEGIN IMMEDIATE").execute(&mut *conn).await?;
-        Ok(conn)
-    }
-
-    /// Commits the transaction if `result` is Ok; otherwise (or if the commit fails) rolls it
-    /// back, and for a file database closes the connection, so that no failure can leave a
-    /// transaction open on it.
-    async fn finish(
-        &self,
-        mut conn: PoolConnection<Sqlite>,
-        result: Result<(), StoreError>,
-    ) -> Result<(), StoreError> {
-        let result = match result {
-            Ok(()) => sqlx::query("COMMIT")
-                .execute(&mut *conn)
-                .await
-                .map(|_| ())
-                .map_err(StoreError::from),
-            Err(e) => Err(e),
-        };
-        if result.is_err() {
-            // Fails harmlessly when SQLite has already rolled the transaction back.
-            let _ = sqlx::query("ROLLBACK").execute(&mut *conn).await;
-            if !self.memory {
-                conn.close_on_drop();
-            }
-        }
-        result
-    }
-
     /// Whether a message was read before.
-    pub async fn seen(&self, channel: &str, message_id: &str) -> Result<bool, StoreError> {
+    async fn seen(&self, channel: &str, message_id: &str) -> Result<bool, StoreError> {
         Ok(
             sqlx::query("SELECT 1 FROM seen_messages WHERE channel = ? AND message_id = ?")
                 .bind(channel)
                 .bind(message_id)
                 .fetch_optional(&self.pool)
-                .await?
+                .await
+                .map_err(failed)?
                 .is_some(),
         )
     }
-
     /// A game's whole log, in order.
-    pub async fn log(&self, game_id: &str) -> Result<Vec<LogRow>, StoreError> {
+    async fn log(&self, game_id: &str) -> Result<Vec<LogRow>, StoreError> {
         let rows = sqlx::query(
             "SELECT seq, entry_json, message_id, author_id, author_name, text, at
              FROM log WHERE game_id = ? ORDER BY seq",
         )
         .bind(game_id)
         .fetch_all(&self.pool)
-        .await?;
+        .await
+        .map_err(failed)?;
         Ok(rows
             .iter()
             .map(|r| LogRow {
@@ -291,20 +266,19 @@ impl Store {
             })
             .collect())
     }
-
     /// The last message processed in a channel.
-    pub async fn cursor(&self, channel: &str) -> Result<Option<String>, StoreError> {
+    async fn cursor(&self, channel: &str) -> Result<Option<String>, StoreError> {
         Ok(
             sqlx::query("SELECT message_id FROM channel_cursor WHERE channel = ?")
                 .bind(channel)
                 .fetch_optional(&self.pool)
-                .await?
+                .await
+                .map_err(failed)?
                 .map(|r| r.get(0)),
         )
     }
-
     /// Moves a channel's cursor forward (never back: snowflakes compare as numbers).
-    pub async fn advance_cursor(&self, channel: &str, message_id: &str) -> Result<(), StoreError> {
+    async fn advance_cursor(&self, channel: &str, message_id: &str) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO channel_cursor (channel, message_id) VALUES (?, ?)
              ON CONFLICT (channel) DO UPDATE SET message_id = excluded.message_id
@@ -315,12 +289,12 @@ impl Store {
         .bind(channel)
         .bind(message_id)
         .execute(&self.pool)
-        .await?;
+        .await
+        .map_err(failed)?;
         Ok(())
     }
-
     /// Closes the pool, flushing the WAL.
-    pub async fn close(&self) {
+    async fn close(&self) {
         self.pool.close().await;
     }
 }
@@ -334,6 +308,7 @@ async fn mark_seen(
         .bind(channel)
         .bind(message_id)
         .execute(&mut *conn)
-        .await?;
+        .await
+        .map_err(failed)?;
     Ok(())
 }

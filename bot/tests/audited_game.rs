@@ -1,14 +1,12 @@
 //! Whole games with audited dice through the table: random legal play to the end, the audit
 //! record verified by the Rust and the Python verifier, and restarts that change nothing.
 
+use irish_gauge::Game;
 use std::path::Path;
 use std::process::Command;
-use std::sync::Arc;
 
 use gaugebot::dice;
-use gaugebot::report::Templates;
-use gaugebot::storage::Store;
-use gaugebot::table::{Table, TableSettings, Verdict};
+use gaugebot::table::{Table, Verdict};
 use irish_gauge::playout::random_action;
 use irish_gauge::Actor;
 
@@ -17,20 +15,7 @@ mod common;
 use common::message;
 
 async fn open_table(db: &Path, seed: Option<&str>) -> Table {
-    let store = Store::open(&db.to_string_lossy()).await.expect("db opens");
-    let settings = TableSettings {
-        map_after_build: false,
-        fixed_seed: seed.map(str::to_string),
-        ..TableSettings::default()
-    };
-    Table::load(
-        "game-channel",
-        store,
-        Arc::new(Templates::load(None).expect("templates")),
-        Arc::new(settings),
-    )
-    .await
-    .expect("table loads")
+    common::open_table(db, "game-channel", seed).await
 }
 
 /// A xorshift chooser for random legal play.
@@ -57,8 +42,8 @@ async fn a_random_audited_game_verifies_and_survives_restarts() {
     let mut pick = chooser(7);
     let mut id = 2;
     let mut restarts = 0;
-    while table.game().is_some_and(|g| !g.is_finished()) {
-        let game = table.game().expect("game").clone();
+    while table.state::<Game>().is_some_and(|g| !g.is_finished()) {
+        let game = table.state::<Game>().expect("game").clone();
         let Actor::Player { seat } = game.to_act() else {
             panic!("audited dice never leave a draw pending");
         };
@@ -74,7 +59,7 @@ async fn a_random_audited_game_verifies_and_survives_restarts() {
             response.text()
         );
         id += 1;
-        if !table.game().is_some_and(|g| g.is_finished()) {
+        if !table.state::<Game>().is_some_and(|g| g.is_finished()) {
             assert_eq!(
                 table.audit_export().and_then(|e| e.seed),
                 None,
@@ -83,10 +68,10 @@ async fn a_random_audited_game_verifies_and_survives_restarts() {
         }
         if id % 40 == 0 {
             // A restart: a new table on the same database is exactly the same game.
-            let before = table.game().cloned();
+            let before = table.state::<Game>().cloned();
             drop(table);
             table = open_table(&db, None).await;
-            assert_eq!(table.game().cloned(), before);
+            assert_eq!(table.state::<Game>().cloned(), before);
             restarts += 1;
         }
         assert!(id < 5_000, "the game ends");
@@ -101,9 +86,9 @@ async fn a_random_audited_game_verifies_and_survives_restarts() {
         dice::Seed::from_hex(&seed).expect("hex").commitment(),
         commitment
     );
-    let game = table.game().expect("game");
+    let game = table.state::<Game>().expect("game");
     assert_eq!(export.draws.len(), 2 + game.draws().len());
-    let report = dice::verify(&export).expect("verifies");
+    let report = gaugebot::games::verify(&export).expect("verifies");
     assert!(report.is_ok(), "{:?}", report.mismatches);
 
     // The independent verifier agrees, and catches a tampered record.
@@ -147,7 +132,7 @@ async fn the_same_seed_and_moves_give_the_same_game() {
             .await;
         let mut pick = chooser(99);
         for id in 2..200 {
-            let game = table.game().expect("game").clone();
+            let game = table.state::<Game>().expect("game").clone();
             let Actor::Player { seat } = game.to_act() else {
                 break;
             };
@@ -163,7 +148,7 @@ async fn the_same_seed_and_moves_give_the_same_game() {
                 ))
                 .await;
         }
-        games.push(table.game().cloned());
+        games.push(table.state::<Game>().cloned());
     }
     assert_eq!(games[0], games[1]);
 }

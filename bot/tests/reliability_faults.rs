@@ -22,16 +22,22 @@ use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use common::{legal_message, message, play_moves, setup_game, Rng, SEED};
-use gaugebot::storage::{LogRow, Store};
-use gaugebot::table::{Incoming, Table, TableError, Verdict};
+use gaugebot::storage::SqliteStore;
+use gaugebot::table::{Incoming, Table, Verdict};
+use gaugebot_table::{LogRow, Store};
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{ConnectOptions, Connection, Executor};
 
 const CHANNEL: &str = gaugebot::console::CONSOLE_CHANNEL;
 
 /// A fresh table on `db` with a game a few moves in, and its store (to close it cleanly).
-async fn game_on(db: &Path, rng: &mut Rng, moves: usize, next_id: &mut u64) -> (Table, Store) {
-    let store = Store::open(&db.to_string_lossy())
+async fn game_on(
+    db: &Path,
+    rng: &mut Rng,
+    moves: usize,
+    next_id: &mut u64,
+) -> (Table, SqliteStore) {
+    let store = SqliteStore::open(&db.to_string_lossy())
         .await
         .expect("the database opens");
     let mut table = common::table_on(store.clone(), CHANNEL, Some(SEED)).await;
@@ -43,7 +49,7 @@ async fn game_on(db: &Path, rng: &mut Rng, moves: usize, next_id: &mut u64) -> (
 /// Closes a store and waits (bounded) until SQLite has really closed the file: sqlx's
 /// `Pool::close` can return while a connection is still being closed on another task, and a
 /// file copied or inspected then may miss what is still in the WAL.
-async fn close(store: Store, db: &Path) {
+async fn close(store: SqliteStore, db: &Path) {
     store.close().await;
     drop(store);
     settle(db).await;
@@ -66,13 +72,15 @@ async fn settle(db: &Path) {
 
 /// Everything stored about the table's game: its log rows and the replayed game.
 async fn stored(db: &Path) -> (Vec<LogRow>, Option<irish_gauge::Game>) {
-    let store = Store::open(&db.to_string_lossy()).await.expect("db opens");
+    let store = SqliteStore::open(&db.to_string_lossy())
+        .await
+        .expect("db opens");
     let table = common::table_on(store.clone(), CHANNEL, Some(SEED)).await;
     let log = match table.game_id() {
         Some(id) => store.log(id).await.expect("log"),
         None => Vec::new(),
     };
-    let game = table.game().cloned();
+    let game = table.state::<irish_gauge::Game>().cloned();
     drop(table);
     store.close().await;
     (log, game)
@@ -91,7 +99,7 @@ fn assert_not_saved(
         response.text()
     );
     assert_eq!(
-        before.game(),
+        before.state::<irish_gauge::Game>(),
         Some(game),
         "a refused command changed the game"
     );
@@ -104,7 +112,7 @@ async fn a_locked_database_refuses_and_changes_nothing() {
     let mut rng = Rng::new(11);
     let mut id = 100;
     let (mut table, _store) = game_on(&db, &mut rng, 12, &mut id).await;
-    let before_game = table.game().cloned().expect("game");
+    let before_game = table.state::<irish_gauge::Game>().cloned().expect("game");
     let before_log = table.game_id().map(str::to_string).expect("id");
 
     // Another connection takes the write lock and keeps it.
@@ -166,7 +174,7 @@ async fn a_locked_database_refuses_and_changes_nothing() {
     let again = table.handle(&msg).await;
     assert_eq!(again.verdict, Verdict::Duplicate);
     let (log_after, game) = stored(&db).await;
-    assert_eq!(game.as_ref(), table.game());
+    assert_eq!(game.as_ref(), table.state::<irish_gauge::Game>());
     assert_eq!(&log_after[..log_before.len()], &log_before[..]);
     assert!(log_after[log_before.len()..]
         .iter()
@@ -286,7 +294,7 @@ async fn a_full_disk_refuses_and_changes_nothing() {
     let mut accepted = Vec::new();
     let mut refused = None;
     for _ in 0..300 {
-        let before = table.game().cloned().expect("game");
+        let before = table.state::<irish_gauge::Game>().cloned().expect("game");
         let Some(msg) = legal_message(&table, &mut rng, id) else {
             break;
         };
@@ -334,11 +342,16 @@ async fn a_full_disk_refuses_and_changes_nothing() {
     let (log, game) = stored(&db).await;
     assert_eq!(
         game.as_ref(),
-        table.game(),
+        table.state::<irish_gauge::Game>(),
         "acknowledged moves are not durable"
     );
     assert!(log.iter().any(|r| r.message_id == msg.message_id));
-    assert!(more > 0 || table.game().is_some_and(|g| g.is_finished()));
+    assert!(
+        more > 0
+            || table
+                .state::<irish_gauge::Game>()
+                .is_some_and(|g| g.is_finished())
+    );
     println!(
         "full disk: {} moves fitted in the WAL, then refused: {}",
         accepted.len(),
@@ -357,7 +370,7 @@ async fn a_read_only_file_system_refuses_and_changes_nothing() {
     let mut rng = Rng::new(13);
     let mut id = 100;
     let (table, store) = game_on(&db, &mut rng, 15, &mut id).await;
-    let before = table.game().cloned().expect("game");
+    let before = table.state::<irish_gauge::Game>().cloned().expect("game");
     let msg = legal_message(&table, &mut rng, id).expect("a move");
     drop(table);
     close(store, &db).await;
@@ -382,7 +395,7 @@ async fn a_read_only_database_file_refuses_and_changes_nothing() {
     let mut rng = Rng::new(14);
     let mut id = 100;
     let (table, store) = game_on(&db, &mut rng, 15, &mut id).await;
-    let before = table.game().cloned().expect("game");
+    let before = table.state::<irish_gauge::Game>().cloned().expect("game");
     let msg = legal_message(&table, &mut rng, id).expect("a move");
     drop(table);
     close(store, &db).await;
@@ -464,7 +477,7 @@ impl Drop for ReadOnlyFile {
 /// Opens a read-only database and sends a move: either the bot does not start (a clear error)
 /// or it refuses the move as not saved. Describes what happened.
 async fn read_only_attempt(db: &Path, msg: &Incoming, before: &irish_gauge::Game) -> String {
-    let store = match Store::open(&db.to_string_lossy()).await {
+    let store = match SqliteStore::open(&db.to_string_lossy()).await {
         Err(e) => {
             let text = e.to_string();
             assert!(text.contains("database"), "unclear error: {text}");
@@ -472,19 +485,12 @@ async fn read_only_attempt(db: &Path, msg: &Incoming, before: &irish_gauge::Game
         }
         Ok(store) => store,
     };
-    let mut table = match Table::load(
-        CHANNEL,
-        store.clone(),
-        common::templates(),
-        common::settings(Some(SEED)),
-    )
-    .await
-    {
+    let mut table = match Table::load(CHANNEL, store.shared(), common::host(Some(SEED))).await {
         Err(e) => return format!("the table does not load: {e}"),
         Ok(t) => t,
     };
     assert_eq!(
-        table.game(),
+        table.state::<irish_gauge::Game>(),
         Some(before),
         "the read-only game loads differently"
     );
@@ -565,7 +571,7 @@ async fn corrupt_files_are_refused_with_a_clear_error_and_left_alone() {
     let mut rng = Rng::new(15);
     let mut id = 100;
     let (table, store) = game_on(&good, &mut rng, 200, &mut id).await;
-    let game = table.game().cloned().expect("game");
+    let game = table.state::<irish_gauge::Game>().cloned().expect("game");
     drop(table);
     close(store, &good).await;
     let (good_log, _) = stored(&good).await;
@@ -614,22 +620,23 @@ async fn corrupt_files_are_refused_with_a_clear_error_and_left_alone() {
         remove_database(&path);
         std::fs::write(&path, &bytes).expect("written");
         // The library: an error, or (if the damage missed everything in use) the same game.
-        let library = match Store::open(&path.to_string_lossy()).await {
+        let library = match SqliteStore::open(&path.to_string_lossy()).await {
             Err(e) => format!("open fails: {e}"),
             Ok(store) => {
-                let result = Table::load(
-                    CHANNEL,
-                    store.clone(),
-                    common::templates(),
-                    common::settings(Some(SEED)),
-                )
-                .await;
+                let result = Table::load(CHANNEL, store.shared(), common::host(Some(SEED))).await;
                 let text = match result {
                     Err(e) => format!("load fails: {e}"),
-                    Ok(t) => {
-                        assert_eq!(t.game(), Some(&game), "{what}: a different game loaded");
-                        "loads the same game".to_string()
-                    }
+                    Ok(t) => match t.frozen() {
+                        Some(frozen) => format!("loads frozen: {frozen}"),
+                        None => {
+                            assert_eq!(
+                                t.state::<irish_gauge::Game>(),
+                                Some(&game),
+                                "{what}: a different game loaded"
+                            );
+                            "loads the same game".to_string()
+                        }
+                    },
                 };
                 store.close().await;
                 text
@@ -640,7 +647,7 @@ async fn corrupt_files_are_refused_with_a_clear_error_and_left_alone() {
         let (ok, stdout, stderr) = run_binary(&path);
         if ok {
             assert!(
-                library.contains("same game"),
+                library.contains("same game") || library.contains("frozen"),
                 "{what}: the binary ran where the library failed:\n{stdout}"
             );
         } else {
@@ -674,7 +681,7 @@ async fn corrupt_files_are_refused_with_a_clear_error_and_left_alone() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn corrupt_log_entries_are_refused_by_name() {
+async fn corrupt_log_entries_freeze_their_table_by_name() {
     let dir = tempfile::tempdir().expect("temp dir");
     let db = dir.path().join("log.db");
     let mut rng = Rng::new(16);
@@ -683,7 +690,9 @@ async fn corrupt_log_entries_are_refused_by_name() {
     let game_id = table.game_id().expect("id").to_string();
     drop(table);
     close(store, &db).await;
-    let store = Store::open(&db.to_string_lossy()).await.expect("open");
+    let store = SqliteStore::open(&db.to_string_lossy())
+        .await
+        .expect("open");
     let log = store.log(&game_id).await.expect("log");
     close(store, &db).await;
 
@@ -714,31 +723,45 @@ async fn corrupt_log_entries_are_refused_by_name() {
             .expect("edited");
         editor.close().await.expect("closed");
         settle(&copy).await;
-        let store = Store::open(&copy.to_string_lossy()).await.expect("open");
-        let result = Table::load(
-            CHANNEL,
-            store.clone(),
-            common::templates(),
-            common::settings(Some(SEED)),
-        )
-        .await;
-        match result {
-            Err(TableError::Corrupt { game, reason }) => {
-                assert_eq!(game, game_id);
-                assert!(!reason.is_empty());
-                println!("corrupt log ({what}): refused: game {game}: {reason}");
-            }
-            Err(e) => panic!("{what}: not reported as a corrupt game: {e}"),
-            Ok(_) => panic!("{what}: a corrupt log loaded"),
-        }
+        let store = SqliteStore::open(&copy.to_string_lossy())
+            .await
+            .expect("open");
+        // The table loads frozen: it says which entry fails and why, and plays nothing.
+        let mut table = Table::load(CHANNEL, store.shared(), common::host(Some(SEED)))
+            .await
+            .expect("a table whose log does not replay still loads");
+        let frozen = table.frozen().expect("the table is frozen");
+        assert!(frozen.contains(&game_id), "{what}: {frozen}");
+        assert!(
+            frozen.contains(&format!("#{}", log.len() / 2)),
+            "{what}: the failing entry is not named: {frozen}"
+        );
+        let status = table
+            .handle(&message(800_001, "ann", "!status", false))
+            .await;
+        assert!(
+            status.text().contains("frozen"),
+            "{what}: {}",
+            status.text()
+        );
+        let refused = table
+            .handle(&message(800_002, "ann", "**pass**", false))
+            .await;
+        assert_eq!(refused.verdict, Verdict::Refused, "{what}");
+        println!("corrupt log ({what}): frozen: {frozen}");
+        drop(table);
         close(store, &copy).await;
         let before = file_bytes(&copy);
         let frames = wal_frames(&copy);
-        let (ok, _, stderr) = run_binary(&copy);
-        assert!(!ok, "{what}: the binary ran on a corrupt log");
+        let (ok, stdout, stderr) =
+            run_binary_with(&copy, "[900001] ann: **pass**\n[900002] ann: !status\n");
         assert!(
-            stderr.contains(&game_id),
-            "{what}: the error does not name the game: {stderr}"
+            ok,
+            "{what}: the binary does not start on a frozen game: {stderr}"
+        );
+        assert!(
+            stdout.contains(&game_id) && stdout.contains("frozen"),
+            "{what}: the refusal does not name the game: {stdout}"
         );
         assert_eq!(file_bytes(&copy), before, "{what}: the file was changed");
         assert_eq!(
@@ -746,6 +769,9 @@ async fn corrupt_log_entries_are_refused_by_name() {
             frames,
             "{what}: the refused run wrote to the WAL"
         );
+        // A moderator can start over in the same channel.
+        let (ok, stdout, _) = run_binary(&copy);
+        assert!(ok && stdout.contains("New game"), "{what}: {stdout}");
     }
 }
 
@@ -924,9 +950,9 @@ async fn after_write_errors_every_acknowledged_move_is_durable() {
     }
     bot.finish();
     // A new process finds every acknowledged move, and nothing else.
-    let store = Store::open(&db.to_string_lossy()).await.expect("db");
+    let store = SqliteStore::open(&db.to_string_lossy()).await.expect("db");
     let rows = store.log("console-1").await.expect("log");
-    let got: Vec<(gaugebot::history::LogEntry, String)> = rows
+    let got: Vec<(irish_gauge::table::log::LogEntry, String)> = rows
         .iter()
         .map(|r| {
             (
@@ -940,7 +966,7 @@ async fn after_write_errors_every_acknowledged_move_is_durable() {
         "acknowledged moves were lost after the write errors"
     );
     let table = common::table_on(store.clone(), CHANNEL, Some(SEED)).await;
-    assert_eq!(table.game(), Some(&model.game));
+    assert_eq!(table.state::<irish_gauge::Game>(), Some(&model.game));
     drop(table);
     close(store, &db).await;
     println!(

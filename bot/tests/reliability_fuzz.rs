@@ -26,8 +26,8 @@ use std::time::{Duration, Instant};
 
 use common::{env_count, message, Rng, SEED};
 use gaugebot::extract::{extract, Commands, MAX_COMMANDS_PER_MESSAGE, MAX_MESSAGE_CHARS};
-use gaugebot::report::MESSAGE_LIMIT;
-use gaugebot::storage::Store;
+use gaugebot::storage::SqliteStore;
+use gaugebot::table::MESSAGE_LIMIT;
 use gaugebot::table::{Incoming, Mention, Table, Verdict};
 use irish_gauge::board::HEX_COUNT;
 use irish_gauge::playout::{random_action, random_draw};
@@ -674,7 +674,10 @@ fn the_engine_survives_random_action_sequences() {
 /// a player, the moderator or a stranger.
 fn table_message(table: &Table, rng: &mut Rng, id: u64, nasty: &[String]) -> Incoming {
     let authors = ["ann", "bob", "cat", "dan", "mod", "zed"];
-    if let Some(request) = table.game().and_then(|g| g.pending_draw()) {
+    if let Some(request) = table
+        .state::<irish_gauge::Game>()
+        .and_then(|g| g.pending_draw())
+    {
         // Manual dice (or dice after `!reveal confirm`): the moderator draws.
         if rng.chance(2, 3) {
             let cubes = random_draw(request.supply, request.count, &mut rng.picker());
@@ -718,7 +721,7 @@ fn the_table_answers_every_generated_message_sanely() {
             .expect("runtime");
         rt.block_on(async move {
             let started = Instant::now();
-            let store = Store::open(":memory:").await.expect("memory store");
+            let store = SqliteStore::open(":memory:").await.expect("memory store");
             let mut table = common::table_on(store.clone(), "fuzz", Some(SEED)).await;
             let mut rng = Rng::new(seed);
             let nasty = nasty_cases();
@@ -732,13 +735,16 @@ fn the_table_answers_every_generated_message_sanely() {
                     let text = &nasty[id as usize - 1];
                     let author = if text.starts_with('!') { "mod" } else { "ann" };
                     message(id, author, text, author == "mod")
-                } else if table.game().is_none_or(|g| g.is_finished()) {
+                } else if table
+                    .state::<irish_gauge::Game>()
+                    .is_none_or(|g| g.is_finished())
+                {
                     games += 1;
                     message(id, "mod", "!setup ann bob cat dan", true)
                 } else {
                     table_message(&table, &mut rng, id, &nasty)
                 };
-                let before = table.game().cloned();
+                let before = table.state::<irish_gauge::Game>().cloned();
                 let start = Instant::now();
                 let response = table.handle(&msg).await;
                 let took = start.elapsed();
@@ -763,7 +769,7 @@ fn the_table_answers_every_generated_message_sanely() {
                         );
                         if single {
                             assert_eq!(
-                                table.game(),
+                                table.state::<irish_gauge::Game>(),
                                 before.as_ref(),
                                 "refused but changed: {:?}",
                                 msg.text
@@ -772,7 +778,7 @@ fn the_table_answers_every_generated_message_sanely() {
                     }
                     Verdict::Ignored | Verdict::Answered | Verdict::Duplicate => {
                         assert_eq!(
-                            table.game(),
+                            table.state::<irish_gauge::Game>(),
                             before.as_ref(),
                             "{:?} changed the game",
                             msg.text
@@ -794,8 +800,8 @@ fn the_table_answers_every_generated_message_sanely() {
             // The table reloaded from its log is the same table.
             let reloaded = common::table_on(store.clone(), "fuzz", Some(SEED)).await;
             assert_eq!(
-                reloaded.game(),
-                table.game(),
+                reloaded.state::<irish_gauge::Game>(),
+                table.state::<irish_gauge::Game>(),
                 "the log does not replay to the table"
             );
             (verdicts, games, slowest, started.elapsed())
@@ -812,10 +818,10 @@ fn the_table_answers_every_generated_message_sanely() {
 
 #[tokio::test]
 async fn the_table_ignores_bold_in_code_and_quotes_and_refuses_look_alikes() {
-    let store = Store::open(":memory:").await.expect("memory store");
+    let store = SqliteStore::open(":memory:").await.expect("memory store");
     let mut table = common::table_on(store, "nasty", Some(SEED)).await;
     common::setup_game(&mut table, 1).await;
-    let game = table.game().cloned().expect("game");
+    let game = table.state::<irish_gauge::Game>().cloned().expect("game");
     let Actor::Player { seat } = game.to_act() else {
         panic!("a player bids first");
     };
@@ -860,8 +866,12 @@ async fn the_table_ignores_bold_in_code_and_quotes_and_refuses_look_alikes() {
             response.text()
         );
     }
-    assert_eq!(table.game(), Some(&game), "nothing above changed the game");
+    assert_eq!(
+        table.state::<irish_gauge::Game>(),
+        Some(&game),
+        "nothing above changed the game"
+    );
     let response = table.handle(&send("***pass\u{200B}***")).await;
     assert_eq!(response.verdict, Verdict::Accepted, "{}", response.text());
-    assert_ne!(table.game(), Some(&game));
+    assert_ne!(table.state::<irish_gauge::Game>(), Some(&game));
 }

@@ -10,7 +10,7 @@
 //! - the command in flight is either wholly there (all its entries, marked seen) or wholly
 //!   absent (no entry, not marked seen, so its re-delivery is applied);
 //! - the game loaded from the file (`Table::load`) and a replay of the log through
-//!   `history::replay` both equal the model's game.
+//!   `irish_gauge::table::log::replay` both equal the model's game.
 //!
 //! After each restart the command in flight is delivered again with the same message id, as
 //! Discord's catch-up would: stored before, it must be a silent duplicate; lost, it must now be
@@ -23,6 +23,7 @@
 #[path = "../../tests/reliability/common.rs"]
 mod common;
 
+use irish_gauge::Game;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -30,9 +31,11 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use common::{env_count, Model, Rng, SEED};
-use gaugebot::dump::StateDump;
-use gaugebot::history::{self, GameSetup, LogEntry};
-use gaugebot::storage::Store;
+use gaugebot::storage::SqliteStore;
+use gaugebot::table::StoredSetup;
+use gaugebot_table::Store;
+use irish_gauge::table::log::{replay, LogEntry};
+use irish_gauge::table::View;
 
 const CHANNEL: &str = "console";
 const MARKER: &str = "@@gaugebot-end-of-reply@@";
@@ -298,7 +301,7 @@ fn check(
     figures: &mut Figures,
 ) -> bool {
     rt.block_on(async {
-        let store = Store::open(&db.to_string_lossy())
+        let store = SqliteStore::open(&db.to_string_lossy())
             .await
             .expect("the database opens after a kill");
         let active = store.active_game(CHANNEL).await.expect("games readable");
@@ -397,14 +400,13 @@ fn check(
         }
         assert_eq!(row.revealed, model.revealed, "revealed flag");
         // The state equals a replay of the log, and the model.
-        let setup: GameSetup = serde_json::from_str(&row.setup_json).expect("setup json");
-        let numbered: Vec<(i64, LogEntry)> =
-            got.iter().map(|(e, _)| e.clone()).enumerate().map(|(i, e)| (i as i64, e)).collect();
-        let (replayed, _) =
-            history::replay(&setup.setup, &history::effective(&numbered)).expect("the log replays");
+        let stored: StoredSetup = serde_json::from_str(&row.setup_json).expect("setup json");
+        let setup: irish_gauge::Setup = serde_json::from_value(stored.setup).expect("setup");
+        let entries: Vec<LogEntry> = got.iter().map(|(e, _)| e.clone()).collect();
+        let replayed = replay(&setup, &entries).expect("the log replays");
         assert_eq!(replayed, model.game, "replay of the log differs from the model");
         let table = common::table_on(store.clone(), CHANNEL, Some(SEED)).await;
-        assert_eq!(table.game(), Some(&model.game), "the loaded table differs");
+        assert_eq!(table.state::<Game>(), Some(&model.game), "the loaded table differs");
         drop(table);
         store.close().await;
         present
@@ -578,7 +580,7 @@ fn sigkill_at_random_moments_loses_nothing_and_duplicates_nothing() {
     let model = expected.model.as_ref().expect("a game");
     assert_eq!(
         dumped,
-        serde_json::to_value(StateDump::of(&model.game, "mod")).expect("json"),
+        serde_json::to_value(View::of(&model.game, "mod", Vec::new())).expect("json"),
         "the final state dump differs from the model"
     );
     check(&rt, &db, &expected, None, &mut figures);

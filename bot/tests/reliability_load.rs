@@ -18,15 +18,18 @@
 #[path = "../../tests/reliability/common.rs"]
 mod common;
 
+use irish_gauge::Game;
 use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::{env_count, legal_message, message, proc_status_kb, Rng, SEED};
-use gaugebot::history::{self, GameSetup, LogEntry};
-use gaugebot::storage::Store;
+use gaugebot::storage::SqliteStore;
+use gaugebot::table::StoredSetup;
 use gaugebot::table::Verdict;
 use gaugebot::tables::Tables;
+use gaugebot_table::Store;
+use irish_gauge::table::log::{replay, LogEntry};
 
 const PROBE_ENV: &str = "GAUGEBOT_IDLE_PROBE_DB";
 
@@ -49,7 +52,7 @@ async fn drive(tables: Arc<Tables>, i: u64, moves: u64) -> (Vec<String>, Vec<Dur
     for id in 1..=moves {
         let msg = {
             let table = tables.table(&channel).await.expect("table");
-            let table = table.lock().await;
+            let table = table;
             legal_message(&table, &mut rng, id)
         };
         let Some(msg) = msg else {
@@ -85,12 +88,8 @@ fn many_tables_at_once_lose_and_reorder_nothing() {
         .build()
         .expect("runtime");
     let (elapsed, mut latencies, sent) = rt.block_on(async {
-        let store = Store::open(&db.to_string_lossy()).await.expect("db");
-        let tables = Arc::new(Tables::new(
-            store.clone(),
-            common::templates(),
-            common::settings(Some(SEED)),
-        ));
+        let store = SqliteStore::open(&db.to_string_lossy()).await.expect("db");
+        let tables = Arc::new(Tables::new(store.shared(), common::host(Some(SEED))));
         let started = Instant::now();
         let tasks: Vec<_> = (0..count)
             .map(|i| tokio::spawn(drive(tables.clone(), i, moves)))
@@ -117,7 +116,7 @@ fn many_tables_at_once_lose_and_reorder_nothing() {
             assert_eq!(row.channel, channel);
             let log = store.log(&row.id).await.expect("log");
             let mut in_log: Vec<String> = Vec::new();
-            let mut numbered = Vec::new();
+            let mut entries = Vec::new();
             for r in &log {
                 let entry: LogEntry = serde_json::from_str(&r.entry_json).expect("entry");
                 if matches!(entry, LogEntry::Action { .. }) {
@@ -129,19 +128,23 @@ fn many_tables_at_once_lose_and_reorder_nothing() {
                         "{channel}: a draw or reveal apart from its action"
                     );
                 }
-                numbered.push((r.seq, entry));
+                entries.push(entry);
             }
             assert_eq!(
                 &in_log, ids,
                 "{channel}: the log is not the moves sent, in order"
             );
-            let setup: GameSetup = serde_json::from_str(&row.setup_json).expect("setup");
-            let (replayed, _) =
-                history::replay(&setup.setup, &history::effective(&numbered)).expect("replays");
+            let stored: StoredSetup = serde_json::from_str(&row.setup_json).expect("setup");
+            let setup: irish_gauge::Setup = serde_json::from_value(stored.setup).expect("setup");
+            let replayed = replay(&setup, &entries).expect("replays");
             let table = tables.table(&channel).await.expect("table");
-            assert_eq!(table.lock().await.game(), Some(&replayed), "{channel}");
+            assert_eq!(table.state::<Game>(), Some(&replayed), "{channel}");
             let fresh = common::table_on(store.clone(), &channel, Some(SEED)).await;
-            assert_eq!(fresh.game(), Some(&replayed), "{channel}: reloaded");
+            assert_eq!(
+                fresh.state::<Game>(),
+                Some(&replayed),
+                "{channel}: reloaded"
+            );
         }
         store.close().await;
         (elapsed, latencies, sent)
@@ -201,9 +204,9 @@ fn idle_memory_probe() {
         .build()
         .expect("runtime");
     rt.block_on(async {
-        let store = Store::open(&db.to_string_lossy()).await.expect("db");
+        let store = SqliteStore::open(&db.to_string_lossy()).await.expect("db");
         let channels = store.active_channels().await.expect("channels");
-        let tables = Tables::new(store.clone(), common::templates(), common::settings(Some(SEED)));
+        let tables = Tables::new(store.shared(), common::host(Some(SEED)));
         // Warm up: the board, the templates and SQLite's caches, with one table loaded.
         let first = tables.table(&channels[0]).await.expect("table");
         drop(first);
@@ -211,7 +214,7 @@ fn idle_memory_probe() {
         let mut moves = 0;
         for channel in &channels[1..] {
             let table = tables.table(channel).await.expect("table");
-            moves += table.lock().await.dump().map(|d| d.draws.len()).unwrap_or(0);
+            moves += table.dump().and_then(|d| d["draws"].as_array().map(Vec::len)).unwrap_or(0);
         }
         let after = proc_status_kb("VmRSS:");
         let n = channels.len() - 1;

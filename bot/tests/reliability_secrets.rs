@@ -12,9 +12,11 @@ mod common;
 
 use common::{legal_message, message, Rng, SEED};
 use gaugebot::dice;
-use gaugebot::storage::Store;
+use gaugebot::storage::SqliteStore;
 use gaugebot::table::{Response, Table, Verdict};
 use gaugebot::tables::Tables;
+use gaugebot_table::Store;
+use irish_gauge::Game;
 
 /// Every 12-hex-digit window of the seed, in both cases.
 fn seed_pieces(seed: &str) -> Vec<String> {
@@ -64,7 +66,7 @@ const PROBES: [(&str, &str, bool); 11] = [
 /// Plays an audited game to its end with probes between moves; the number of texts checked.
 async fn play_probing(table: &mut Table, rng: &mut Rng, pieces: &[String], id: &mut u64) -> usize {
     for checked in 0..5_000 {
-        if table.game().is_some_and(|g| g.is_finished()) {
+        if table.state::<Game>().is_some_and(|g| g.is_finished()) {
             return checked;
         }
         let msg = if rng.chance(1, 4) {
@@ -75,7 +77,7 @@ async fn play_probing(table: &mut Table, rng: &mut Rng, pieces: &[String], id: &
         };
         *id += 1;
         let response = table.handle(&msg).await;
-        let finished = table.game().is_some_and(|g| g.is_finished());
+        let finished = table.state::<Game>().is_some_and(|g| g.is_finished());
         if !finished {
             assert_secret(&msg.text, &shown(&response), pieces);
             assert_eq!(table.audit_export().and_then(|e| e.seed), None);
@@ -88,7 +90,7 @@ async fn play_probing(table: &mut Table, rng: &mut Rng, pieces: &[String], id: &
 
 #[tokio::test]
 async fn the_seed_stays_secret_until_the_end_or_the_reveal() {
-    let store = Store::open(":memory:").await.expect("store");
+    let store = SqliteStore::open(":memory:").await.expect("store");
     let mut table = common::table_on(store, "secret", Some(SEED)).await;
     let pieces = seed_pieces(SEED);
     let setup = table
@@ -105,7 +107,7 @@ async fn the_seed_stays_secret_until_the_end_or_the_reveal() {
     assert!(shown(&audit).contains(SEED), "the seed is shown at the end");
     let export = table.audit_export().expect("export");
     assert_eq!(export.seed.as_deref(), Some(SEED));
-    assert!(dice::verify(&export).expect("verifies").is_ok());
+    assert!(gaugebot::games::verify(&export).expect("verifies").is_ok());
 
     // A second game, revealed by the moderator mid-game: secret before, public after.
     let setup = table
@@ -137,12 +139,8 @@ async fn the_seed_stays_secret_until_the_end_or_the_reveal() {
 
 #[tokio::test]
 async fn a_table_never_touches_another() {
-    let store = Store::open(":memory:").await.expect("store");
-    let tables = Tables::new(
-        store.clone(),
-        common::templates(),
-        common::settings(Some(SEED)),
-    );
+    let store = SqliteStore::open(":memory:").await.expect("store");
+    let tables = Tables::new(store.shared(), common::host(Some(SEED)));
     // The same message id starts a game in both channels.
     for channel in ["alpha", "beta"] {
         let response = tables
@@ -173,8 +171,8 @@ async fn a_table_never_touches_another() {
         let tables = &tables;
         async move {
             let table = tables.table(channel).await.expect("table");
-            let table = table.lock().await;
-            table.game().cloned().expect("game")
+            let table = table;
+            table.state::<Game>().cloned().expect("game")
         }
     };
     let beta_before = game_of("beta").await;
@@ -184,7 +182,7 @@ async fn a_table_never_touches_another() {
     for id in 2..60u64 {
         let msg = {
             let table = tables.table("alpha").await.expect("table");
-            let table = table.lock().await;
+            let table = table;
             legal_message(&table, &mut rng, id)
         };
         let Some(msg) = msg else { break };
@@ -202,7 +200,7 @@ async fn a_table_never_touches_another() {
     // alpha's ids, used in beta, are new messages there: beta's next move with id 2 is taken.
     let msg = {
         let table = tables.table("beta").await.expect("table");
-        let table = table.lock().await;
+        let table = table;
         legal_message(&table, &mut rng, 2).expect("a move")
     };
     let alpha_before = game_of("alpha").await;
@@ -238,7 +236,7 @@ async fn a_table_never_touches_another() {
     for channel in ["alpha", "beta"] {
         let fresh = common::table_on(store.clone(), channel, Some(SEED)).await;
         assert_eq!(
-            fresh.game().cloned(),
+            fresh.state::<Game>().cloned(),
             Some(game_of(channel).await),
             "{channel}"
         );

@@ -5,9 +5,9 @@ use std::sync::LazyLock;
 
 use crate::action::Action;
 use crate::board::{Board, HexId, MAJOR_CITIES};
-use crate::error::{PlayError, Rule};
+use crate::error::{PlayError, Reason, Rule};
 use crate::event::{Event, Seat};
-use crate::game::{describe, Game, BUILD_BUDGET_HALF_POINTS, MAJOR_CITY_DIVIDEND};
+use crate::game::{Game, BUILD_BUDGET_HALF_POINTS, MAJOR_CITY_DIVIDEND};
 use crate::hexset::HexSet;
 use crate::railway::{Colour, Railway};
 
@@ -58,27 +58,27 @@ impl Game {
         if state.held_by(seat) == 0 {
             return Err(PlayError::illegal(
                 Rule::ShareNeeded,
-                format!("{} owns no share of {railway}", self.name(seat)),
+                Reason::NoShare {
+                    player: self.name(seat).to_string(),
+                    railway,
+                },
             ));
         }
         if state.unplaced() == 0 {
             return Err(PlayError::illegal(
                 Rule::Locomotives,
-                format!("{railway} has placed all 19 locomotives"),
+                Reason::AllPlaced { railway },
             ));
         }
         if hexes.is_empty() {
-            return Err(PlayError::illegal(
-                Rule::BuildPoints,
-                "a build places at least one locomotive",
-            ));
+            return Err(PlayError::illegal(Rule::BuildPoints, Reason::EmptyBuild));
         }
         let mut listed = HexSet::EMPTY;
         for &hex in hexes {
             if !listed.insert(hex) {
                 return Err(PlayError::illegal(
                     Rule::OneLocomotivePerHex,
-                    format!("{} is listed twice", describe(hex)),
+                    Reason::ListedTwice { hex },
                 ));
             }
         }
@@ -86,21 +86,19 @@ impl Game {
         if hexes.len() > state.unplaced() as usize {
             return Err(PlayError::illegal(
                 Rule::Locomotives,
-                format!(
-                    "{railway} has only {} locomotive{} left, not {}",
-                    state.unplaced(),
-                    if state.unplaced() == 1 { "" } else { "s" },
-                    hexes.len()
-                ),
+                Reason::TooFewLocomotives {
+                    railway,
+                    left: state.unplaced(),
+                    wanted: hexes.len(),
+                },
             ));
         }
         if cost > BUILD_BUDGET_HALF_POINTS {
             return Err(PlayError::illegal(
                 Rule::BuildPoints,
-                format!(
-                    "that build costs {} BP and a build may spend at most 3",
-                    format_half_points(cost)
-                ),
+                Reason::OverBudget {
+                    cost_half_points: cost,
+                },
             ));
         }
         let after = state.track.union(&listed);
@@ -135,20 +133,19 @@ impl Game {
             if adjacent || unreached.len() > 1 {
                 PlayError::illegal(
                     Rule::Connection,
-                    format!(
-                        "{} would not connect to {}'s track from {} within 3 BP",
-                        describe(first),
+                    Reason::WouldNotConnect {
+                        hex: first,
                         railway,
-                        railway.start().display_name()
-                    ),
+                        start: railway.start(),
+                    },
                 )
             } else {
                 PlayError::illegal(
                     Rule::Connection,
-                    format!(
-                        "{railway} has no locomotive adjacent to {}, and no path within 3 BP reaches it",
-                        describe(first)
-                    ),
+                    Reason::NoPathReaches {
+                        railway,
+                        hex: first,
+                    },
                 )
             }
         };
@@ -216,16 +213,9 @@ impl Game {
             _ => {
                 let cost = best.unwrap_or(0) + listed_cost;
                 Err(PlayError::Ambiguous {
-                    reason: format!(
-                        "{} cheapest ways ({} BP each) reach {}",
-                        options.len(),
-                        format_half_points(cost),
-                        hexes
-                            .iter()
-                            .map(|h| describe(*h))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
+                    count: options.len(),
+                    cost_half_points: cost,
+                    targets: hexes.to_vec(),
                     options: options
                         .iter()
                         .map(|extra| Action::Build {
@@ -281,16 +271,13 @@ impl Game {
         if !town.hex().terrain.is_urban() {
             return Err(PlayError::illegal(
                 Rule::SpecialInterest,
-                format!("{} is not a town", describe(town)),
+                Reason::NotATown { hex: town },
             ));
         }
         if let Some(cube) = self.cube(town) {
             return Err(PlayError::illegal(
                 Rule::SpecialInterest,
-                format!(
-                    "{} is already a city with a {cube} cube; special interests go in towns",
-                    describe(town)
-                ),
+                Reason::AlreadyACity { hex: town, cube },
             ));
         }
         let connected = Railway::ALL.into_iter().any(|r| {
@@ -300,17 +287,19 @@ impl Game {
         if !connected {
             return Err(PlayError::illegal(
                 Rule::SpecialInterest,
-                format!(
-                    "no railway in which {} owns a share has track in {}",
-                    self.name(seat),
-                    describe(town)
-                ),
+                Reason::NoTrackThere {
+                    player: self.name(seat).to_string(),
+                    hex: town,
+                },
             ));
         }
         if self.supply.get(colour) == 0 {
             return Err(PlayError::illegal(
                 Rule::SpecialInterest,
-                format!("no {colour} cube is left in the supply ({})", self.supply),
+                Reason::NoCubeLeft {
+                    colour,
+                    supply: self.supply,
+                },
             ));
         }
         Ok(())

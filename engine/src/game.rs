@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::action::Action;
 use crate::board::{Board, HexId, Terrain, CITY_DRAW_ORDER, HEX_COUNT};
-use crate::error::{PlayError, Rule, SetupError};
+use crate::error::{Decision, PlayError, Reason, Rule, SetupError};
 use crate::event::{AutoPassReason, Event, Payout, Seat};
 use crate::hexset::HexSet;
 use crate::railway::{Colour, CubeCounts, Railway, LOCOMOTIVES_PER_RAILWAY};
@@ -554,7 +554,7 @@ impl Game {
         if own.contains(hex) {
             return Err(PlayError::illegal(
                 Rule::OneLocomotivePerHex,
-                format!("{railway} already has a locomotive in {}", describe(hex)),
+                Reason::AlreadyThere { railway, hex },
             ));
         }
         if let Some(cost) = cost_beside(hex, &self.others_track(railway)) {
@@ -566,10 +566,7 @@ impl Game {
             .unwrap_or(railway);
         Err(PlayError::illegal(
             Rule::DifficultHex,
-            format!(
-                "Only one railway may occupy a difficult hex: {other} is already in {}",
-                describe(hex)
-            ),
+            Reason::DifficultHexTaken { other, hex },
         ))
     }
 
@@ -585,33 +582,32 @@ impl Game {
         self.check_actor(seat)?;
         let mut events = Vec::with_capacity(4);
         match (&self.phase, action) {
-            (
-                Phase::InitialAuction { .. } | Phase::Auction { .. },
-                Action::Bid { amount },
-            ) => self.bid(seat, *amount, &mut events)?,
+            (Phase::InitialAuction { .. } | Phase::Auction { .. }, Action::Bid { amount }) => {
+                self.bid(seat, *amount, &mut events)?
+            }
             (Phase::InitialAuction { .. } | Phase::Auction { .. }, Action::Pass) => {
                 self.pass(seat, &mut events)
             }
             (Phase::InitialAuction { auction, .. } | Phase::Auction { auction, .. }, _) => {
                 return Err(PlayError::illegal(
                     Rule::Phase,
-                    format!(
-                        "the {} auction is running: {} may only bid (at least £{}) or pass",
-                        auction.railway,
-                        self.name(seat),
-                        min_bid(auction)
-                    ),
+                    Reason::AuctionRunning {
+                        railway: auction.railway,
+                        player: self.name(seat).to_string(),
+                        min: min_bid(auction),
+                    },
                 ))
             }
             (Phase::Turn { .. }, Action::Bid { .. } | Action::Pass) => {
-                return Err(PlayError::illegal(
-                    Rule::Phase,
-                    "no auction is running: choose an action (auction, build, interest or dividends)",
-                ))
+                return Err(PlayError::illegal(Rule::Phase, Reason::NoAuctionRunning))
             }
-            (Phase::Turn { .. }, Action::Auction { railway, opening_bid }) => {
-                self.open_auction(seat, *railway, *opening_bid, &mut events)?
-            }
+            (
+                Phase::Turn { .. },
+                Action::Auction {
+                    railway,
+                    opening_bid,
+                },
+            ) => self.open_auction(seat, *railway, *opening_bid, &mut events)?,
             (Phase::Turn { .. }, Action::Build { railway, hexes }) => {
                 let hexes = self.resolve_build(seat, *railway, hexes)?;
                 self.apply_build(*railway, &hexes, &mut events);
@@ -650,22 +646,24 @@ impl Game {
     /// On error nothing changes.
     pub fn resolve_draw(&mut self, cubes: &[Colour]) -> Result<Vec<Event>, PlayError> {
         let Phase::AwaitingDraw { caller, count } = self.phase else {
-            return Err(PlayError::illegal(Rule::Draw, "no draw is pending"));
+            return Err(PlayError::illegal(Rule::Draw, Reason::NoDrawPending));
         };
         if cubes.len() != count as usize {
             return Err(PlayError::illegal(
                 Rule::Draw,
-                format!("exactly {count} cubes must be drawn, not {}", cubes.len()),
+                Reason::WrongCubeCount {
+                    expected: count,
+                    given: cubes.len(),
+                },
             ));
         }
         if !self.supply.contains(cubes) {
             return Err(PlayError::illegal(
                 Rule::Draw,
-                format!(
-                    "{} cannot be drawn from a supply of {}",
-                    cubes.iter().map(|c| c.name()).collect::<Vec<_>>().join(" "),
-                    self.supply
-                ),
+                Reason::NotInSupply {
+                    cubes: cubes.to_vec(),
+                    supply: self.supply,
+                },
             ));
         }
         let mut events = Vec::with_capacity(8);
@@ -700,31 +698,24 @@ impl Game {
 
     fn check_actor(&self, seat: Seat) -> Result<(), PlayError> {
         if seat >= self.players.len() {
-            return Err(PlayError::illegal(
-                Rule::TurnOrder,
-                "that player is not seated in this game",
-            ));
+            return Err(PlayError::illegal(Rule::TurnOrder, Reason::NotSeated));
         }
         match self.to_act() {
             Actor::Player { seat: expected } if expected == seat => Ok(()),
             Actor::Player { seat: expected } => Err(PlayError::illegal(
                 Rule::TurnOrder,
-                format!(
-                    "it is {}'s {}, not {}'s",
-                    self.name(expected),
-                    if matches!(self.phase, Phase::Turn { .. }) {
-                        "turn"
+                Reason::NotYourTurn {
+                    expected: self.name(expected).to_string(),
+                    decision: if matches!(self.phase, Phase::Turn { .. }) {
+                        Decision::Turn
                     } else {
-                        "bid"
+                        Decision::Bid
                     },
-                    self.name(seat)
-                ),
+                    player: self.name(seat).to_string(),
+                },
             )),
-            Actor::Dice => Err(PlayError::illegal(
-                Rule::Draw,
-                "the dividend cubes must be drawn before anyone acts",
-            )),
-            Actor::Nobody => Err(PlayError::illegal(Rule::GameOver, "the game is over")),
+            Actor::Dice => Err(PlayError::illegal(Rule::Draw, Reason::DrawPending)),
+            Actor::Nobody => Err(PlayError::illegal(Rule::GameOver, Reason::GameOver)),
         }
     }
 
@@ -810,17 +801,19 @@ impl Game {
         let Some(face) = self.next_face(railway) else {
             return Err(PlayError::illegal(
                 Rule::Auction,
-                format!("{railway} has no shares left"),
+                Reason::NoSharesLeft { railway },
             ));
         };
         let cash = self.players[seat].cash;
         if face > cash {
             return Err(PlayError::illegal(
                 Rule::Auction,
-                format!(
-                    "{railway}'s next share costs at least £{face} and {} has £{cash}",
-                    self.name(seat)
-                ),
+                Reason::CannotAffordShare {
+                    railway,
+                    face,
+                    player: self.name(seat).to_string(),
+                    cash,
+                },
             ));
         }
         let bid = opening_bid.unwrap_or(face);
@@ -1007,21 +1000,24 @@ fn check_bid_amount(
     if amount < face {
         return Err(PlayError::illegal(
             Rule::Bid,
-            format!("a bid must be at least the share's face value of £{face}"),
+            Reason::BelowFaceValue { face },
         ));
     }
     if let Some((_, high)) = high {
         if amount <= high {
             return Err(PlayError::illegal(
                 Rule::Bid,
-                format!("a bid must be more than the high bid of £{high}"),
+                Reason::NotAboveHighBid { high },
             ));
         }
     }
     if amount > cash {
         return Err(PlayError::illegal(
             Rule::Bid,
-            format!("{name} has only £{cash}"),
+            Reason::MoreThanCash {
+                player: name.to_string(),
+                cash,
+            },
         ));
     }
     Ok(())

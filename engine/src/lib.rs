@@ -26,9 +26,11 @@ pub mod error;
 pub mod event;
 pub mod game;
 pub mod setup;
+#[cfg(feature = "table")]
+pub mod table;
 
 pub use action::Action;
-pub use error::{PlayError, Rule, SetupError};
+pub use error::{Decision, PlayError, Reason, Rule, SetupError};
 pub use event::{Event, Payout, Seat};
 pub use game::{Actor, DrawRequest, Game, LegalActions, Phase};
 pub use notation::{parse_action, NotationError};

@@ -45,7 +45,9 @@ impl Table {
         match &self.loaded {
             Loaded::Running(current) => Response::new(Verdict::Answered)
                 .say(current.session.status(&self.render(current, false, None))),
-            Loaded::Frozen(frozen) => Response::new(Verdict::Answered).say(self.frozen_text(frozen)),
+            Loaded::Frozen(frozen) => {
+                Response::new(Verdict::Answered).say(self.frozen_text(frozen))
+            }
             Loaded::Empty => self.no_game(),
         }
     }
@@ -157,7 +159,7 @@ impl Table {
             Access::Moderator => "moderator",
         };
         let as_help = |c: &crate::registry::CommandSpec| HelpCommand {
-            usage: c.usage(prefix),
+            usage: c.shown(prefix),
             summary: c.summary,
             access: access(c.access),
         };
@@ -381,7 +383,12 @@ impl Table {
     }
 
     /// A game's manual draw command (`!draw …`, `!deal …`).
-    pub(crate) async fn manual_draw(&mut self, command: &str, args: &str, msg: &Incoming) -> Response {
+    pub(crate) async fn manual_draw(
+        &mut self,
+        command: &str,
+        args: &str,
+        msg: &Incoming,
+    ) -> Response {
         let Loaded::Running(current) = &self.loaded else {
             return self.no_game();
         };

@@ -257,10 +257,7 @@ impl DrawRecord {
         DrawRecord {
             index,
             purpose: purpose.to_owned(),
-            inputs: inputs
-                .into_iter()
-                .map(|(k, v)| (k.to_owned(), v))
-                .collect(),
+            inputs: inputs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
             result,
         }
     }
@@ -411,7 +408,6 @@ pub fn verify(export: &AuditExport, games: &dyn Recompute) -> Result<VerifyRepor
     })
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -437,7 +433,6 @@ mod tests {
     const TEST_WORDS_PLAYER_ORDER: [u32; 4] = [2570235227, 2846557017, 3453062251, 4049679983];
     const REJECTION_BOUND: u32 = (1 << 31) + 1;
     const TEST_REJECTION: [u32; 4] = [373383135, 1783334843, 313863242, 1385407034];
-
 
     fn test_seed() -> Seed {
         Seed::from_hex(TEST_SEED_HEX).expect("test seed")
@@ -748,9 +743,13 @@ mod tests {
     #[test]
     fn verify_uses_the_games_recomputation_and_reports_mismatches() {
         let seed = test_seed();
-        let mut export = AuditExport::revealed("g", &seed, (0..20).map(|i| coin(&seed, i)).collect());
+        let mut export =
+            AuditExport::revealed("g", &seed, (0..20).map(|i| coin(&seed, i)).collect());
         let json = serde_json::to_value(&export).expect("serialize");
-        assert_eq!(json["draws"][0]["note"], "x", "inputs are fields of the record");
+        assert_eq!(
+            json["draws"][0]["note"], "x",
+            "inputs are fields of the record"
+        );
         let again: AuditExport = serde_json::from_value(json).expect("parse");
         assert_eq!(again, export);
         assert!(verify(&export, &Coin).expect("verifies").is_ok());
@@ -759,7 +758,9 @@ mod tests {
         let report = verify(&export, &Coin).expect("checkable");
         assert_eq!(report.mismatches.len(), 1);
         assert_eq!(report.mismatches[0].index, 3);
-        export.draws.push(DrawRecord::new(0, "dice", [], Value::Null));
+        export
+            .draws
+            .push(DrawRecord::new(0, "dice", [], Value::Null));
         assert!(matches!(
             verify(&export, &Coin),
             Err(DiceError::InvalidRecord { .. })

@@ -137,7 +137,10 @@ impl<'a> Names<'a> {
 
     /// A player's name.
     pub fn name(&self, seat: usize) -> &str {
-        self.seated.get(seat).map(|p| p.name.as_str()).unwrap_or("?")
+        self.seated
+            .get(seat)
+            .map(|p| p.name.as_str())
+            .unwrap_or("?")
     }
 
     /// A player called to act: a mention when pinging, else the name.
@@ -267,10 +270,11 @@ pub trait TableGame: Send + Sync + 'static {
         game_id: &str,
     ) -> Option<Result<Value, DiceError>>;
 
-    /// The view model; `recent` are the events of the last unit that changed the map.
-    fn view(&self, state: &Self::State, recent: &[Self::Events]) -> Self::View;
+    /// The view model; `recent` are the events of the last unit that changed the picture,
+    /// `moderator` names who makes a pending manual draw.
+    fn view(&self, state: &Self::State, recent: &[Self::Events], moderator: &str) -> Self::View;
     /// The `--dump-state` JSON.
-    fn dump(&self, view: &Self::View, moderator: &str) -> Value;
+    fn dump(&self, view: &Self::View) -> Value;
     /// The picture of the position (PNG), if the game has one.
     fn picture(&self, view: &Self::View) -> Option<Result<Vec<u8>, String>>;
     /// Whether these events change the picture (the map follows the report).
@@ -281,8 +285,7 @@ pub trait TableGame: Send + Sync + 'static {
     /// The announcement of a new game.
     fn render_setup(&self, ctx: &Ctx<'_>, setup: &Self::Setup, state: &Self::State) -> String;
     /// The narration of events.
-    fn render_events(&self, ctx: &Ctx<'_>, state: &Self::State, events: &Self::Events)
-        -> String;
+    fn render_events(&self, ctx: &Ctx<'_>, state: &Self::State, events: &Self::Events) -> String;
     /// The full status report.
     fn render_status(&self, ctx: &Ctx<'_>, state: &Self::State, view: &Self::View) -> String;
     /// Who acts next and what they may do.

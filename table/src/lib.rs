@@ -24,7 +24,9 @@ pub mod table;
 pub mod tables;
 pub mod templates;
 
-pub use game::{Ctx, Decision, DiceMode, GameInfo, Names, PlayerInfo, SetupDice, SetupOptions, TableGame, ToAct};
+pub use game::{
+    Ctx, Decision, DiceMode, GameInfo, Names, PlayerInfo, SetupDice, SetupOptions, TableGame, ToAct,
+};
 pub use input::{Attachment, Author, Incoming, Mention, Reply, Response, Verdict, MESSAGE_LIMIT};
 pub use session::{plugin, SharedPlugin};
 pub use store::{GameRow, LogRow, Store, StoreError};

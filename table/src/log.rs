@@ -159,10 +159,7 @@ pub fn pop_unit(stack: &mut Vec<Effective>) -> Option<Undone> {
     let last = stack.pop()?;
     let mut entries = vec![last];
     if matches!(entries[0].entry, Entry::Draw { .. })
-        && matches!(
-            stack.last().map(|e| &e.entry),
-            Some(Entry::Action { .. })
-        )
+        && matches!(stack.last().map(|e| &e.entry), Some(Entry::Action { .. }))
     {
         if let Some(call) = stack.pop() {
             entries.insert(0, call);
@@ -184,8 +181,10 @@ mod tests {
     }
 
     fn draw() -> Entry {
-        Entry::from_json(&json!({"entry": "draw", "cubes": ["pink"], "manual": false, "index": 2,
-            "supply": {"white": 1, "pink": 1, "black": 1}}))
+        Entry::from_json(
+            &json!({"entry": "draw", "cubes": ["pink"], "manual": false, "index": 2,
+            "supply": {"white": 1, "pink": 1, "black": 1}}),
+        )
         .expect("a draw entry")
     }
 

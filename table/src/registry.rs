@@ -66,6 +66,9 @@ pub struct CommandSpec {
     pub args: &'static [ArgSpec],
     /// One line of help.
     pub summary: &'static str,
+    /// How help shows it when the arguments alone say too little (`setup @a @b @c …`); empty
+    /// for the usage made from the arguments.
+    pub example: &'static str,
     /// The game it belongs to (`None`: the table's own).
     pub game: Option<&'static str>,
 }
@@ -85,6 +88,18 @@ impl CommandSpec {
             }
         }
         usage
+    }
+
+    /// How help shows it: the example if there is one, else the usage.
+    pub fn shown(&self, prefix: &str) -> String {
+        if self.example.is_empty() {
+            self.usage(prefix)
+        } else {
+            match self.form {
+                Form::Bang => format!("{prefix}{}", self.example),
+                Form::Move => self.example.to_string(),
+            }
+        }
     }
 
     /// Whether `name` names this command.
@@ -117,13 +132,24 @@ const fn table_command(
         form: Form::Bang,
         args,
         summary,
+        example: "",
         game: None,
     }
 }
 
 const SETUP_ARGS: &[ArgSpec] = &[
-    arg("game", ArgKind::Text, false, "which game (Irish Gauge when left out)"),
-    arg("players", ArgKind::Users, true, "the players, in sign-up order"),
+    arg(
+        "game",
+        ArgKind::Text,
+        false,
+        "which game (Irish Gauge when left out)",
+    ),
+    arg(
+        "players",
+        ArgKind::Users,
+        true,
+        "the players, in sign-up order",
+    ),
     arg("options", ArgKind::Text, false, "dice:manual, rolls, force"),
 ];
 const LOG_ARGS: &[ArgSpec] = &[arg(
@@ -144,15 +170,24 @@ const REVEAL_ARGS: &[ArgSpec] = &[arg(
 pub fn table_commands() -> Vec<CommandSpec> {
     use Access::*;
     vec![
-        table_command(
-            "setup",
-            &[],
-            Moderator,
-            SETUP_ARGS,
-            "start a game in this channel",
-        ),
+        CommandSpec {
+            example: "setup @a @b @c … [game] [dice:manual] [force]",
+            ..table_command(
+                "setup",
+                &[],
+                Moderator,
+                SETUP_ARGS,
+                "start a game in this channel",
+            )
+        },
         table_command("status", &[], Anyone, &[], "the status report"),
-        table_command("moves", &[], Anyone, &[], "the legal moves of the player to act"),
+        table_command(
+            "moves",
+            &[],
+            Anyone,
+            &[],
+            "the legal moves of the player to act",
+        ),
         table_command("map", &[], Anyone, &[], "the board as a picture"),
         table_command(
             "log",
@@ -162,19 +197,13 @@ pub fn table_commands() -> Vec<CommandSpec> {
             "the last log entries, undone ones struck through",
         ),
         table_command("audit", &[], Anyone, &[], "the dice record, as a file"),
-        table_command(
-            "help",
-            &[],
-            Anyone,
-            HELP_ARGS,
-            "this help",
-        ),
+        table_command("help", &[], Anyone, HELP_ARGS, "this help"),
         table_command(
             "undo",
             &[],
             Moderator,
             &[],
-            "take back the last move (a dividend call with its draw)",
+            "take back the last move, with the draw it called for",
         ),
         table_command(
             "reveal",

@@ -331,7 +331,7 @@ impl<G: TableGame> Session for GameSession<G> {
     }
 
     fn status(&self, render: &Render<'_>) -> String {
-        let view = self.game.view(&self.state, &self.recent);
+        let view = self.game.view(&self.state, &self.recent, render.moderator);
         self.game
             .render_status(&self.ctx(render), &self.state, &view)
     }
@@ -345,12 +345,12 @@ impl<G: TableGame> Session for GameSession<G> {
     }
 
     fn dump(&self, moderator: &str) -> Value {
-        let view = self.game.view(&self.state, &self.recent);
-        self.game.dump(&view, moderator)
+        let view = self.game.view(&self.state, &self.recent, moderator);
+        self.game.dump(&view)
     }
 
     fn picture(&self) -> Option<Result<Vec<u8>, String>> {
-        let view = self.game.view(&self.state, &self.recent);
+        let view = self.game.view(&self.state, &self.recent, "");
         self.game.picture(&view)
     }
 
@@ -432,7 +432,9 @@ impl<G: TableGame> Plugin for PluginOf<G> {
             .setup(names, options, dice)
             .map_err(|r| plain(&players, &r))?;
         let value = serde_json::to_value(&setup).map_err(|e| e.to_string())?;
-        let session = self.session(setup, players).map_err(|(players, r)| plain(&players, &r))?;
+        let session = self
+            .session(setup, players)
+            .map_err(|(players, r)| plain(&players, &r))?;
         Ok((value, Box::new(session)))
     }
 

@@ -51,7 +51,9 @@ impl SetupArgs {
                 dice = match mode {
                     "manual" => DiceMode::Manual,
                     "audited" => DiceMode::Audited,
-                    other => return Err(format!("unknown dice mode '{other}' (manual or audited)")),
+                    other => {
+                        return Err(format!("unknown dice mode '{other}' (manual or audited)"))
+                    }
                 };
             } else if lower == "force" {
                 force = true;
@@ -73,7 +75,8 @@ impl SetupArgs {
                     id: id.to_string(),
                     mention: format!("<@{id}>"),
                 });
-            } else if let Some((key, value)) = token.split_once(':').filter(|(k, _)| !k.is_empty()) {
+            } else if let Some((key, value)) = token.split_once(':').filter(|(k, _)| !k.is_empty())
+            {
                 options
                     .values
                     .push((key.to_ascii_lowercase(), value.to_string()));
@@ -213,7 +216,7 @@ impl Table {
             .registry
             .for_game(Some(info.kind))
             .filter(|c| c.game == Some(info.kind) && c.form == crate::registry::Form::Bang)
-            .map(|c| format!("`{}`", c.usage(&host.settings.prefix)))
+            .map(|c| format!("`{}{}`", host.settings.prefix, c.name))
             .collect();
         let mut text = self.message(
             "new_game",

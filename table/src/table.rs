@@ -89,10 +89,13 @@ pub enum TableError {
 /// The setup as stored with the game: the players in sign-up order, the game's own setup, and
 /// how draws are made. The layout of the first version.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub(crate) struct StoredSetup {
-    pub(crate) players: Vec<PlayerInfo>,
-    pub(crate) setup: Value,
-    pub(crate) dice: DiceMode,
+pub struct StoredSetup {
+    /// The players in sign-up order.
+    pub players: Vec<PlayerInfo>,
+    /// The game's own setup (its JSON).
+    pub setup: Value,
+    /// How draws are made.
+    pub dice: DiceMode,
 }
 
 /// The loaded current game of a table.
@@ -108,10 +111,7 @@ pub(crate) struct Current {
 
 impl Current {
     pub(crate) fn seat_of(&self, author: &Author) -> Option<usize> {
-        self.session
-            .seated()
-            .iter()
-            .position(|p| p.id == author.id)
+        self.session.seated().iter().position(|p| p.id == author.id)
     }
 
     /// Whether draws are made by the audited dice now.
@@ -347,10 +347,8 @@ impl Table {
         }
         match extract(&msg.text, &self.host.settings.prefix) {
             Commands::None => Response::new(Verdict::Ignored),
-            Commands::Refused(reason) => self.refuse(self.message(
-                "unreadable",
-                context! { author => msg.author.name, reason },
-            )),
+            Commands::Refused(reason) => self
+                .refuse(self.message("unreadable", context! { author => msg.author.name, reason })),
             Commands::Bang { name, args } => self.bang(&name, &args, msg).await,
             Commands::Bold(segments) => self.moves(&segments, msg).await,
         }
@@ -361,9 +359,7 @@ impl Table {
     /// One of the table's messages.
     pub(crate) fn message(&self, msg: &str, ctx: minijinja::Value) -> String {
         let p = &self.host.settings.prefix;
-        self.host
-            .templates
-            .message(msg, context! { p, ..ctx })
+        self.host.templates.message(msg, context! { p, ..ctx })
     }
 
     pub(crate) fn refuse(&self, text: impl AsRef<str>) -> Response {

@@ -8,15 +8,30 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use tokio::sync::Mutex;
 
-use crate::input::{Incoming, Response, Verdict};
+use crate::input::{Incoming, Response};
 use crate::store::Store;
 use crate::table::{Host, Table, TableError};
 
 /// A channel's slot: empty until its table is loaded.
 type Slot = Arc<Mutex<Option<Table>>>;
 
-/// A loaded table, locked for one command.
-pub type TableGuard = tokio::sync::OwnedMutexGuard<Option<Table>>;
+/// A loaded table, locked: one command at a time.
+pub struct TableGuard(tokio::sync::OwnedMutexGuard<Option<Table>>);
+
+impl std::ops::Deref for TableGuard {
+    type Target = Table;
+
+    fn deref(&self) -> &Table {
+        // A guard is only made once its slot holds a table.
+        self.0.as_ref().expect("a loaded table")
+    }
+}
+
+impl std::ops::DerefMut for TableGuard {
+    fn deref_mut(&mut self) -> &mut Table {
+        self.0.as_mut().expect("a loaded table")
+    }
+}
 
 /// The tables of a bot.
 pub struct Tables {
@@ -61,16 +76,13 @@ impl Tables {
             let table = Table::load(channel, self.store.clone(), self.host.clone()).await?;
             *guard = Some(table);
         }
-        Ok(guard)
+        Ok(TableGuard(guard))
     }
 
     /// Handles a message in its channel's table.
     pub async fn handle(&self, channel: &str, message: &Incoming) -> Result<Response, TableError> {
-        let mut guard = self.table(channel).await?;
-        match guard.as_mut() {
-            Some(table) => Ok(table.handle(message).await),
-            None => Ok(Response::new(Verdict::Ignored)),
-        }
+        let mut table = self.table(channel).await?;
+        Ok(table.handle(message).await)
     }
 
     /// Time-driven work of every loaded table up to `now`: the replies to post, by channel.

@@ -126,7 +126,10 @@ mod tests {
     #[test]
     fn table_messages_render_with_their_data() {
         let templates = Templates::load(None, &[]).expect("templates load");
-        let text = templates.message("moderator_only", context! { author => "ann", p => "!", command => "undo" });
+        let text = templates.message(
+            "moderator_only",
+            context! { author => "ann", p => "!", command => "undo" },
+        );
         assert_eq!(text, "❌ ann: only a moderator may `!undo`.");
         assert!(templates
             .message("frozen", context! { game_id => "c-1", title => "Irish Gauge", seq => 4, reason => "bad", p => "!" })

@@ -6,12 +6,13 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use gaugebot::dice::{self, Seed};
-use gaugebot::history::LogEntry;
-use gaugebot::report::Templates;
-use gaugebot::storage::Store;
-use gaugebot::table::{Author, Incoming, Mention, Table, TableSettings};
+use gaugebot::dice::Seed;
+use gaugebot::storage::SqliteStore;
+use gaugebot::table::{Author, Host, Incoming, Mention, Table, TableSettings};
+use gaugebot_table::Store;
 use irish_gauge::playout::random_action;
+use irish_gauge::table::dice;
+use irish_gauge::table::log::LogEntry;
 use irish_gauge::{Action, Actor, Game, PlayError, Setup};
 
 /// The fixed dice seed of the campaigns.
@@ -93,33 +94,51 @@ pub fn message(id: impl ToString, author: &str, text: &str, moderator: bool) -> 
     }
 }
 
-/// The built-in templates.
-pub fn templates() -> Arc<Templates> {
-    Arc::new(Templates::load(None).expect("the built-in templates load"))
+/// Table settings with a fixed seed and no map.
+pub fn settings(seed: Option<&str>) -> TableSettings {
+    TableSettings {
+        map_after_build: false,
+        fixed_seed: seed.map(|s| Seed::from_hex(s).expect("a hex seed")),
+        ..TableSettings::default()
+    }
 }
 
-/// Table settings with a fixed seed and no map.
-pub fn settings(seed: Option<&str>) -> Arc<TableSettings> {
-    Arc::new(TableSettings {
-        map_after_build: false,
-        fixed_seed: seed.map(str::to_string),
-        ..TableSettings::default()
-    })
+/// The bot's games and templates with these settings.
+pub fn host(seed: Option<&str>) -> Arc<Host> {
+    gaugebot::games::host(None, settings(seed)).expect("the built-in templates load")
+}
+
+/// A store as the table takes it.
+pub trait IntoShared {
+    /// The shared store.
+    fn into_shared(self) -> Arc<dyn Store>;
+}
+
+impl IntoShared for SqliteStore {
+    fn into_shared(self) -> Arc<dyn Store> {
+        self.shared()
+    }
+}
+
+impl IntoShared for Arc<dyn Store> {
+    fn into_shared(self) -> Arc<dyn Store> {
+        self
+    }
 }
 
 /// A table on a store.
-pub async fn table_on(store: Store, channel: &str, seed: Option<&str>) -> Table {
-    Table::load(channel, store, templates(), settings(seed))
+pub async fn table_on(store: impl IntoShared, channel: &str, seed: Option<&str>) -> Table {
+    Table::load(channel, store.into_shared(), host(seed))
         .await
         .expect("the table loads")
 }
 
 /// A table on a database file.
 pub async fn open_table(db: &Path, channel: &str, seed: Option<&str>) -> Table {
-    let store = Store::open(&db.to_string_lossy())
+    let store = SqliteStore::open(&db.to_string_lossy())
         .await
         .expect("the database opens");
-    table_on(store, channel, seed).await
+    table_on(store.shared(), channel, seed).await
 }
 
 /// A line of `/proc/self/status` in kB (`VmRSS`, `VmHWM`); 0 where there is no /proc.
@@ -238,7 +257,7 @@ pub async fn setup_game(table: &mut Table, id: impl ToString) {
 
 /// A random legal move for the table's player to act, as a message; `None` when nobody is.
 pub fn legal_message(table: &Table, rng: &mut Rng, id: impl ToString) -> Option<Incoming> {
-    let game = table.game()?;
+    let game = table.state::<Game>()?;
     let Actor::Player { seat } = game.to_act() else {
         return None;
     };

@@ -9,7 +9,7 @@ use serenity::all::{
 };
 use serenity::model::id::ChannelId;
 
-use crate::table::{Response, Verdict};
+use gaugebot_table::input::{Response, Verdict};
 
 /// Attempts per Discord request (the first try included).
 pub(crate) const MAX_ATTEMPTS: u32 = 5;

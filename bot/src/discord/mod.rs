@@ -35,11 +35,11 @@ use serenity::async_trait;
 use serenity::model::id::ChannelId;
 use tokio::task::JoinHandle;
 
+use gaugebot_table::{TableSettings, Tables};
+
 use crate::config::Config;
-use crate::report::Templates;
-use crate::storage::Store;
-use crate::table::TableSettings;
-use crate::tables::Tables;
+use crate::games;
+use crate::storage::SqliteStore;
 
 use worker::{Job, Shared};
 
@@ -110,17 +110,19 @@ fn build_http(config: &Config, token: &str) -> Http {
 /// stops (e.g. a refused token).
 pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
     let database = config.database.to_string_lossy().into_owned();
-    let store = Store::open(&database)
+    let store = SqliteStore::open(&database)
         .await
         .with_context(|| format!("opening the database {database}"))?;
-    let templates = Arc::new(Templates::load(config.templates_dir.as_deref())?);
-    let settings = Arc::new(TableSettings {
-        prefix: config.prefix.clone(),
-        map_after_build: config.map.after_build,
-        fixed_seed: None,
-        moderator_name: "the moderator".to_string(),
-    });
-    let tables = Tables::new(store, templates, settings);
+    let host = games::host(
+        config.templates_dir.as_deref(),
+        TableSettings {
+            prefix: config.prefix.clone(),
+            map_after_build: config.map.after_build,
+            fixed_seed: None,
+            moderator_name: "the moderator".to_string(),
+        },
+    )?;
+    let tables = Tables::new(store.shared(), host);
     // One REST client for the adapter's own requests, one for serenity's gateway client.
     let http = Arc::new(build_http(&config, &token));
     let shared = Shared::new(tables, http, &config);

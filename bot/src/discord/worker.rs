@@ -17,11 +17,12 @@ use tokio::task::JoinHandle;
 
 use super::deliver::{self, retry};
 use super::perms::Perms;
+use gaugebot_table::extract::{extract, Commands};
+use gaugebot_table::input::{Author, Incoming, Mention, Verdict};
+use gaugebot_table::Tables;
+
 use crate::config::Config;
 use crate::console::now_rfc3339;
-use crate::extract::{extract, Commands};
-use crate::table::{Author, Incoming, Mention, Verdict};
-use crate::tables::Tables;
 
 /// Message ids remembered per channel (processed, commented on) and globally (collected).
 const REMEMBERED_IDS: usize = 4096;
@@ -267,7 +268,7 @@ impl Shared {
 
     async fn has_game(&self, key: &str) -> bool {
         match self.tables.table(key).await {
-            Ok(table) => table.lock().await.game_id().is_some(),
+            Ok(table) => table.game_id().is_some(),
             Err(error) => {
                 tracing::error!(channel = key, %error, "the table does not load");
                 false
@@ -375,18 +376,15 @@ impl Shared {
                 })
                 .collect(),
         };
-        let table = match self.tables.table(&state.key).await {
+        let mut table = match self.tables.table(&state.key).await {
             Ok(table) => table,
             Err(error) => {
                 tracing::error!(channel = %state.channel, %error, "the table does not load; message not processed");
                 return false;
             }
         };
-        let (response, active) = {
-            let mut table = table.lock().await;
-            let response = table.handle(&incoming).await;
-            (response, table.game_id().is_some())
-        };
+        let response = table.handle(&incoming).await;
+        let active = table.game_id().is_some();
         state.done.insert(message.id.get());
         if matches!(response.verdict, Verdict::Accepted | Verdict::Refused) {
             state.remember(message.id.get(), &incoming.text, response.verdict);
@@ -430,7 +428,7 @@ impl Shared {
             return Some(known.clone());
         }
         let game = match self.tables.table(key).await {
-            Ok(table) => table.lock().await.game_id().map(str::to_string),
+            Ok(table) => table.game_id().map(str::to_string),
             Err(_) => None,
         };
         let logged = match game {

@@ -16,14 +16,15 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::{Arc, LazyLock};
 
-use irish_gauge::{Board, Colour, CubeCounts, HexId, Railway, Terrain};
+use crate::{Board, Colour, HexId, Railway, Terrain};
+
+pub use super::view::{PlayerView, RailwayView, View as MapView};
 use resvg::{tiny_skia, usvg};
-use serde::{Deserialize, Serialize};
 
 /// The regular DejaVu Sans face, embedded.
-const FONT_REGULAR: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
+const FONT_REGULAR: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 /// The bold DejaVu Sans face, embedded.
-const FONT_BOLD: &[u8] = include_bytes!("../assets/fonts/DejaVuSans-Bold.ttf");
+const FONT_BOLD: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
 /// The font family the SVG asks for.
 const FONT_FAMILY: &str = "DejaVu Sans";
 
@@ -74,71 +75,6 @@ const URBAN_FILL: &str = "#fffdf7";
 const URBAN_STROKE: &str = "#2462b3";
 const RECENT_STROKE: &str = "#e6007e";
 const CUBE_STROKE: &str = "#333333";
-
-/// The state the picture shows: the state dump the bot writes, extra fields ignored.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct MapView {
-    /// The players in seating order.
-    #[serde(default)]
-    pub players: Vec<PlayerView>,
-    /// Every railway's track and stock.
-    #[serde(default)]
-    pub railways: BTreeMap<Railway, RailwayView>,
-    /// The cube colour of every city, by city name (towns made cities included).
-    #[serde(default)]
-    pub cities: BTreeMap<String, Colour>,
-    /// The cubes left in the supply.
-    #[serde(default)]
-    pub supply: CubeCounts,
-    /// The dividend draws so far, in order.
-    #[serde(default)]
-    pub draws: Vec<Vec<Colour>>,
-    /// The name of the player to act next, if any.
-    #[serde(default)]
-    pub next: Option<String>,
-    /// Whether the game is over.
-    #[serde(default)]
-    pub finished: bool,
-    /// The winners' names, once the game is over.
-    #[serde(default)]
-    pub winners: Vec<String>,
-    /// Hexes placed in the last turn, highlighted on the map.
-    #[serde(default)]
-    pub recent: Vec<HexId>,
-}
-
-/// One player as the picture shows them.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct PlayerView {
-    /// Display name.
-    pub name: String,
-    /// Cash in hand.
-    #[serde(default)]
-    pub cash: i64,
-    /// Share certificates held: face values by railway.
-    #[serde(default)]
-    pub shares: BTreeMap<Railway, Vec<u32>>,
-    /// Score (cash plus share values), if known.
-    #[serde(default)]
-    pub score: Option<i64>,
-}
-
-/// One railway as the picture shows it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct RailwayView {
-    /// Hexes holding one of its locomotives.
-    #[serde(default)]
-    pub track: Vec<HexId>,
-    /// Locomotives not yet on the board.
-    #[serde(default)]
-    pub unplaced: u32,
-    /// Face values of its shares still for sale.
-    #[serde(default)]
-    pub available: Vec<u32>,
-    /// Whether its Major City Dividend bonus has been paid.
-    #[serde(default)]
-    pub major_bonus_paid: bool,
-}
 
 /// Why a picture could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -878,6 +814,7 @@ fn encode_png(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, MapError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::CubeCounts;
 
     /// A mid-game state dump, as the bot writes it.
     const MID_GAME: &str = r#"{
@@ -940,9 +877,17 @@ mod tests {
         );
         assert_eq!(view.next.as_deref(), Some("bob"));
         assert_eq!(view.recent, vec![hex("K9"), hex("L8")]);
+        // A dump never carries the highlights: everything else round-trips.
         let json = serde_json::to_string(&view).unwrap();
+        assert!(!json.contains("recent"));
         let again: MapView = serde_json::from_str(&json).unwrap();
-        assert_eq!(again, view);
+        assert_eq!(
+            again,
+            MapView {
+                recent: Vec::new(),
+                ..view
+            }
+        );
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! How long the map picture of a mid-game position takes to render as PNG.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use gaugebot::map::{render_png, render_svg, MapView};
+use irish_gauge::table::map::{render_png, render_svg, MapView};
 
 /// A mid-game state dump: five railways spread over the board, a few draws, four players.
 const MID_GAME: &str = r#"{

@@ -1,0 +1,48 @@
+//! The game registry: every game this bot hosts. Adding a game is one line here (and its crate
+//! in `Cargo.toml`); the first game is the one `!setup` starts when no game is named.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use gaugebot_table::session::{plugin, SharedPlugin};
+use gaugebot_table::templates::{TemplateError, Templates};
+use gaugebot_table::{Host, TableSettings};
+
+/// Every game of this bot, the default first.
+pub fn registry() -> Vec<SharedPlugin> {
+    vec![plugin(irish_gauge::table::IrishGauge)]
+}
+
+/// What the tables share: the games, their templates (with overrides from `templates_dir`),
+/// the command registry and the settings.
+pub fn host(
+    templates_dir: Option<&Path>,
+    settings: TableSettings,
+) -> Result<Arc<Host>, TemplateError> {
+    let games = registry();
+    let templates = Templates::load(templates_dir, &games)?;
+    Ok(Arc::new(Host::new(games, templates, settings)))
+}
+
+/// Recomputes audit records with every registered game's purposes.
+pub struct AllGames(pub Vec<SharedPlugin>);
+
+impl gaugebot_table::dice::Recompute for AllGames {
+    fn recompute(
+        &self,
+        record: &gaugebot_table::dice::DrawRecord,
+        seed: &gaugebot_table::dice::Seed,
+        game_id: &str,
+    ) -> Option<Result<serde_json::Value, gaugebot_table::dice::DiceError>> {
+        self.0
+            .iter()
+            .find_map(|g| g.recompute(record, seed, game_id))
+    }
+}
+
+/// Verifies an audit export with the purposes of every registered game.
+pub fn verify(
+    export: &gaugebot_table::dice::AuditExport,
+) -> Result<gaugebot_table::dice::VerifyReport, gaugebot_table::dice::DiceError> {
+    gaugebot_table::dice::verify(export, &AllGames(registry()))
+}

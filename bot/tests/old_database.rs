@@ -1,0 +1,130 @@
+//! A database written by the first version (before the table core) loads through the
+//! migrations, replays to the same state, and its game continues.
+//!
+//! `tests/fixtures/v1-gaugebot.db` was written by the v1 binary (`tests/fixtures/
+//! make_v1_fixture.py`): an audited game with auctions, a dividend draw, an undo, a redone
+//! draw and a refused command; `v1-gaugebot.dump.json` is that binary's `--dump-state`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use gaugebot::storage::SqliteStore;
+use gaugebot::table::Verdict;
+use gaugebot_table::Store;
+use sqlx::{Connection, Row};
+
+#[path = "../../tests/reliability/common.rs"]
+mod common;
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures")
+        .join(name)
+}
+
+/// A copy of the fixture database in a temporary folder.
+fn copy_fixture(dir: &Path) -> PathBuf {
+    let db = dir.join("v1.db");
+    std::fs::copy(fixture("v1-gaugebot.db"), &db).expect("fixture copied");
+    db
+}
+
+#[tokio::test]
+async fn a_v1_database_migrates_replays_and_plays_on() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = copy_fixture(dir.path());
+    let expected: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(fixture("v1-gaugebot.dump.json")).expect("dump"),
+    )
+    .expect("dump json");
+
+    let store = SqliteStore::open(&db.to_string_lossy())
+        .await
+        .expect("opens");
+    let mut table = common::table_on(store.clone(), "console", None).await;
+    assert!(table.frozen().is_none(), "{:?}", table.frozen());
+    assert_eq!(table.kind(), Some("irish-gauge"));
+    assert_eq!(
+        table.dump(),
+        Some(expected.clone()),
+        "the replayed state differs"
+    );
+    // The old log reads as before: undone draw struck through.
+    let log = table
+        .handle(&common::message(5001, "ann", "!log 20", false))
+        .await
+        .text();
+    assert!(
+        log.contains("(undone)") && log.contains("mod: undo"),
+        "{log}"
+    );
+    // The game goes on: the player to act (on a turn) calls for dividends; the audited dice of
+    // the old game draw at once.
+    let next = expected["next"].as_str().expect("a player to act");
+    let moved = table
+        .handle(&common::message(5002, next, "**dividends**", false))
+        .await;
+    assert!(moved.text().contains("(audited dice)"), "{}", moved.text());
+    assert_eq!(moved.verdict, Verdict::Accepted, "{}", moved.text());
+    let rows = store
+        .log(table.game_id().expect("a game"))
+        .await
+        .expect("log");
+    assert_eq!(rows.last().map(|r| r.message_id.as_str()), Some("5002"));
+    store.close().await;
+
+    // Every migration ran on the old file.
+    let mut conn = sqlx::SqliteConnection::connect(&format!("sqlite://{}", db.display()))
+        .await
+        .expect("raw connection");
+    let versions: Vec<i64> = sqlx::query("SELECT version FROM _sqlx_migrations ORDER BY version")
+        .fetch_all(&mut conn)
+        .await
+        .expect("migrations table")
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(versions, [1, 2]);
+    conn.close().await.expect("closed");
+}
+
+#[test]
+fn the_binary_continues_a_v1_game() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = copy_fixture(dir.path());
+    let dump = dir.path().join("after.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gaugebot"))
+        .args(["play", "--no-map", "--db"])
+        .arg(&db)
+        .arg("--dump-state")
+        .arg(&dump)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("gaugebot starts");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin
+            .write_all(b"[6001] cat: !status\n[6002] cat: **dividends**\n")
+            .expect("written");
+    }
+    let output = child.wait_with_output().expect("runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("**Irish Gauge — console-1**"), "{stdout}");
+    let after: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&dump).expect("dump written")).expect("json");
+    assert_eq!(after["players"].as_array().map(Vec::len), Some(3));
+    assert_eq!(
+        after["draws"].as_array().map(Vec::len),
+        Some(2),
+        "cat's dividend call was drawn: {stdout}"
+    );
+    assert_ne!(after["next"], "cat");
+}

@@ -1,0 +1,387 @@
+//! Irish Gauge as a plug-in of the gaugebot table core (feature `table`): the rules stay in the
+//! engine; this module gives the table the game's setup rolls, draws and audit records
+//! ([`dice`]), its view model ([`view`]), texts ([`report`] and `engine/templates/`) and map
+//! ([`map`]).
+
+pub mod dice;
+pub mod log;
+pub mod map;
+pub mod report;
+pub mod view;
+
+use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource, Seed};
+use gaugebot_table::game::{Ctx, Decision, GameInfo, SetupDice, SetupOptions, TableGame, ToAct};
+use gaugebot_table::registry::{arg, Access, ArgKind, CommandSpec, Form};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::game::Phase;
+use crate::notation::{parse_action, parse_cubes};
+use crate::{Action, Actor, Colour, CubeCounts, Event, Game, PlayError, Reason, Rule, Setup};
+
+pub use report::Refusal;
+pub use view::View;
+
+/// The stored kind of an Irish Gauge game.
+pub const KIND: &str = "irish-gauge";
+
+/// The cubes of one dividend draw and the supply they came from (a log entry's fields).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CubeDraw {
+    /// The cubes in drawn order.
+    pub cubes: Vec<Colour>,
+    /// The supply before the draw.
+    pub supply: CubeCounts,
+}
+
+/// Irish Gauge, for the table.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct IrishGauge;
+
+const TEMPLATES: &[(&str, &str)] = &[
+    ("status.md.j2", include_str!("../../templates/status.md.j2")),
+    ("events.md.j2", include_str!("../../templates/events.md.j2")),
+    ("moves.md.j2", include_str!("../../templates/moves.md.j2")),
+    ("prompt.md.j2", include_str!("../../templates/prompt.md.j2")),
+    (
+        "refusal.md.j2",
+        include_str!("../../templates/refusal.md.j2"),
+    ),
+    ("setup.md.j2", include_str!("../../templates/setup.md.j2")),
+    ("help.md.j2", include_str!("../../templates/help.md.j2")),
+];
+
+const BID_ARGS: &[gaugebot_table::registry::ArgSpec] =
+    &[arg("amount", ArgKind::Integer, true, "pounds")];
+const RAILWAYS: &[&str] = &["CBSC", "WLW", "BCD", "GSW", "MGW"];
+const AUCTION_ARGS: &[gaugebot_table::registry::ArgSpec] = &[
+    arg("railway", ArgKind::Choice(RAILWAYS), true, "the railway"),
+    arg(
+        "amount",
+        ArgKind::Integer,
+        false,
+        "the opening bid (face value if left out)",
+    ),
+];
+const BUILD_ARGS: &[gaugebot_table::registry::ArgSpec] = &[
+    arg("railway", ArgKind::Choice(RAILWAYS), true, "the railway"),
+    arg("hexes", ArgKind::Text, true, "hex ids or town names"),
+];
+const INTEREST_ARGS: &[gaugebot_table::registry::ArgSpec] = &[
+    arg("town", ArgKind::Text, true, "the town"),
+    arg(
+        "colour",
+        ArgKind::Choice(&["white", "pink", "black"]),
+        true,
+        "the cube colour",
+    ),
+];
+const DRAW_ARGS: &[gaugebot_table::registry::ArgSpec] = &[arg(
+    "cubes",
+    ArgKind::Text,
+    true,
+    "the colours in drawn order",
+)];
+
+fn game_move(
+    name: &'static str,
+    aliases: &'static [&'static str],
+    args: &'static [gaugebot_table::registry::ArgSpec],
+    summary: &'static str,
+    example: &'static str,
+) -> CommandSpec {
+    CommandSpec {
+        name,
+        aliases,
+        access: Access::Player,
+        form: Form::Move,
+        args,
+        summary,
+        example,
+        game: Some(KIND),
+    }
+}
+
+/// Reads a roll like `3,1,2,4` or `{3, 1, 2, 4}`.
+fn numbers(text: &str, what: &str) -> Result<Vec<u8>, Refusal> {
+    text.trim_matches(|c| c == '{' || c == '}')
+        .split(',')
+        .map(|n| {
+            n.trim().parse::<u8>().map_err(|_| {
+                Refusal::Option(format!("'{}' in the {what} roll is not a number", n.trim()))
+            })
+        })
+        .collect()
+}
+
+impl TableGame for IrishGauge {
+    type Setup = Setup;
+    type State = Game;
+    type Move = Action;
+    type Draw = CubeDraw;
+    type Events = Vec<Event>;
+    type Refusal = Refusal;
+    type View = View;
+
+    fn info(&self) -> GameInfo {
+        GameInfo {
+            kind: KIND,
+            title: "Irish Gauge",
+            aliases: &["ig", "irish", "irishgauge"],
+            players: 3..=5,
+            engine_version: crate::VERSION,
+        }
+    }
+
+    fn templates(&self) -> &'static [(&'static str, &'static str)] {
+        TEMPLATES
+    }
+
+    fn commands(&self) -> Vec<CommandSpec> {
+        vec![
+            game_move("bid", &[], BID_ARGS, "raise the high bid", "bid 7"),
+            game_move("pass", &[], &[], "drop out of the auction", "pass"),
+            game_move(
+                "auction",
+                &[],
+                AUCTION_ARGS,
+                "put a share up for auction",
+                "auction GSW [6]",
+            ),
+            game_move(
+                "build",
+                &[],
+                BUILD_ARGS,
+                "place locomotives (up to 3 BP)",
+                "build WLW K3 L3",
+            ),
+            game_move(
+                "interest",
+                &["special interest", "si"],
+                INTEREST_ARGS,
+                "turn a town into a city with a cube",
+                "interest Sligo pink",
+            ),
+            game_move(
+                "dividends",
+                &["call dividends"],
+                &[],
+                "call for dividends",
+                "dividends",
+            ),
+            CommandSpec {
+                name: "draw",
+                aliases: &[],
+                access: Access::Moderator,
+                form: Form::Bang,
+                args: DRAW_ARGS,
+                summary: "the cubes of a dividend call (manual dice)",
+                example: "draw pink black black",
+                game: Some(KIND),
+            },
+        ]
+    }
+
+    fn setup(
+        &self,
+        names: Vec<String>,
+        options: &SetupOptions,
+        dice: SetupDice<'_>,
+    ) -> Result<Setup, Refusal> {
+        if let Some(key) = options.unknown(&["order", "cities"]) {
+            return Err(Refusal::Option(format!(
+                "unknown option '{key}:' (Irish Gauge takes order: and cities: with dice:manual)"
+            )));
+        }
+        let order = options
+            .get("order")
+            .map(|o| numbers(o, "order"))
+            .transpose()?;
+        let cities = options
+            .get("cities")
+            .map(|c| numbers(c, "city"))
+            .transpose()?;
+        let (order, cities) = match (dice, order, cities) {
+            (SetupDice::Manual, Some(order), Some(cities)) => {
+                let cities: [u8; 8] = cities.as_slice().try_into().map_err(|_| {
+                    Refusal::Option(format!(
+                        "the city roll needs 8 numbers, not {}",
+                        cities.len()
+                    ))
+                })?;
+                (order, cities)
+            }
+            (SetupDice::Manual, _, _) => {
+                return Err(Refusal::Option(
+                    "dice:manual needs both rolls: order:3,1,2,4 and cities:5,2,3,11,4,7,9,12"
+                        .into(),
+                ))
+            }
+            (SetupDice::Audited(source), None, None) => (
+                dice::player_order(source.seed, source.game_id, names.len()),
+                dice::city_cubes(source.seed, source.game_id),
+            ),
+            (SetupDice::Audited(_), _, _) => {
+                return Err(Refusal::Option(
+                    "order: and cities: go with dice:manual".into(),
+                ))
+            }
+        };
+        let setup = Setup {
+            players: names,
+            order,
+            cities,
+        };
+        setup.validate().map_err(Refusal::Setup)?;
+        Ok(setup)
+    }
+
+    fn start(&self, setup: &Setup) -> Result<Game, Refusal> {
+        Game::new(setup).map_err(Refusal::Setup)
+    }
+
+    fn seats(&self, setup: &Setup) -> Vec<usize> {
+        setup
+            .order
+            .iter()
+            .map(|&n| usize::from(n).saturating_sub(1))
+            .collect()
+    }
+
+    fn setup_records(&self, setup: &Setup) -> Vec<DrawRecord> {
+        vec![
+            dice::player_order_record(&setup.order),
+            dice::city_cubes_record(&setup.cities),
+        ]
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Action, Refusal> {
+        parse_action(text).map_err(Refusal::Notation)
+    }
+
+    fn apply(&self, state: &mut Game, seat: usize, action: &Action) -> Result<Vec<Event>, Refusal> {
+        state.play(seat, action).map_err(Refusal::Play)
+    }
+
+    fn to_act(&self, state: &Game) -> ToAct {
+        match state.to_act() {
+            Actor::Player { seat } => ToAct::Player {
+                seat,
+                decision: if matches!(state.phase(), Phase::Turn { .. }) {
+                    Decision::Turn
+                } else {
+                    Decision::Auction
+                },
+            },
+            Actor::Dice => ToAct::Draw,
+            Actor::Nobody => ToAct::Nobody,
+        }
+    }
+
+    fn is_finished(&self, state: &Game) -> bool {
+        state.is_finished()
+    }
+
+    fn audited_draw(
+        &self,
+        state: &Game,
+        source: DrawSource<'_>,
+        history_index: u64,
+    ) -> Option<(u64, CubeDraw)> {
+        let request = state.pending_draw()?;
+        let cubes = dice::dividend_draw(source.seed, source.game_id, history_index, request.supply);
+        Some((
+            history_index,
+            CubeDraw {
+                cubes,
+                supply: request.supply,
+            },
+        ))
+    }
+
+    fn manual_draw(&self, state: &Game, _command: &str, args: &str) -> Result<CubeDraw, Refusal> {
+        let request = state
+            .pending_draw()
+            .ok_or(Refusal::Play(PlayError::illegal(
+                Rule::Draw,
+                Reason::NoDrawPending,
+            )))?;
+        let cubes = parse_cubes(args).map_err(Refusal::Notation)?;
+        Ok(CubeDraw {
+            cubes,
+            supply: request.supply,
+        })
+    }
+
+    fn apply_draw(&self, state: &mut Game, draw: &CubeDraw) -> Result<Vec<Event>, Refusal> {
+        state.resolve_draw(&draw.cubes).map_err(Refusal::Play)
+    }
+
+    fn draw_record(&self, index: u64, draw: &CubeDraw) -> DrawRecord {
+        dice::dividend_record(index, draw.supply, &draw.cubes)
+    }
+
+    fn recompute(
+        &self,
+        record: &DrawRecord,
+        seed: &Seed,
+        game_id: &str,
+    ) -> Option<Result<Value, DiceError>> {
+        dice::recompute(record, seed, game_id)
+    }
+
+    fn view(&self, state: &Game, recent: &[Vec<Event>], moderator: &str) -> View {
+        let recent = recent.iter().flat_map(|e| view::placed_hexes(e)).collect();
+        View::of(state, moderator, recent)
+    }
+
+    fn dump(&self, view: &View) -> Value {
+        serde_json::to_value(view).unwrap_or(Value::Null)
+    }
+
+    fn picture(&self, view: &View) -> Option<Result<Vec<u8>, String>> {
+        Some(map::render_png(view).map_err(|e| e.to_string()))
+    }
+
+    fn changes_picture(&self, events: &Vec<Event>) -> bool {
+        !view::placed_hexes(events).is_empty()
+    }
+
+    fn ends_turn(&self, events: &Vec<Event>) -> bool {
+        events
+            .iter()
+            .any(|e| matches!(e, Event::TurnBegan { .. } | Event::GameOver { .. }))
+    }
+
+    fn render_setup(&self, ctx: &Ctx<'_>, setup: &Setup, state: &Game) -> String {
+        report::setup(ctx, setup, state)
+    }
+
+    fn render_events(&self, ctx: &Ctx<'_>, state: &Game, events: &Vec<Event>) -> String {
+        report::narrate(ctx, state, events)
+    }
+
+    fn render_status(&self, ctx: &Ctx<'_>, state: &Game, view: &View) -> String {
+        report::status(ctx, view, &report::prompt(ctx, state))
+    }
+
+    fn render_prompt(&self, ctx: &Ctx<'_>, state: &Game) -> String {
+        report::prompt(ctx, state)
+    }
+
+    fn render_moves(&self, ctx: &Ctx<'_>, state: &Game) -> String {
+        report::moves(ctx, state)
+    }
+
+    fn render_refusal(&self, ctx: &Ctx<'_>, refusal: &Refusal) -> String {
+        report::refusal(ctx, refusal)
+    }
+
+    fn describe_draw(&self, draw: &CubeDraw) -> String {
+        draw.cubes
+            .iter()
+            .map(|c| c.name())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}

@@ -1,0 +1,443 @@
+//! Irish Gauge's texts, rendered from its templates (`engine/templates/`, filed under
+//! `irish-gauge/`): the status report (from the [`View`]), the prompt, the narration of events,
+//! the legal moves, refusals and the setup announcement. Rust gathers the data; the wording is in
+//! the templates.
+
+use gaugebot_table::game::Ctx;
+use minijinja::{context, Value};
+use serde::Serialize;
+
+use super::view::View;
+use crate::build::format_half_points;
+use crate::error::{PlayError, Reason};
+use crate::event::AutoPassReason;
+use crate::game::{describe, LegalActions, Phase};
+use crate::notation::NotationError;
+use crate::{Colour, Event, Game, Railway, Setup};
+
+/// Template names (without the `irish-gauge/` directory).
+pub const STATUS: &str = "irish-gauge/status.md.j2";
+const EVENTS: &str = "irish-gauge/events.md.j2";
+const MOVES: &str = "irish-gauge/moves.md.j2";
+const PROMPT: &str = "irish-gauge/prompt.md.j2";
+const REFUSAL: &str = "irish-gauge/refusal.md.j2";
+const SETUP: &str = "irish-gauge/setup.md.j2";
+
+fn pounds(values: &[u32]) -> String {
+    values
+        .iter()
+        .map(|v| format!("£{v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn capital(colour: Colour) -> &'static str {
+    match colour {
+        Colour::White => "White",
+        Colour::Pink => "Pink",
+        Colour::Black => "Black",
+    }
+}
+
+#[derive(Serialize)]
+struct PlayerLine {
+    name: String,
+    cash: i64,
+    shares: String,
+    score: i64,
+}
+
+#[derive(Serialize)]
+struct RailwayLine {
+    code: &'static str,
+    unplaced: u32,
+    connections: Vec<String>,
+    available: String,
+    major_bonus_paid: bool,
+}
+
+/// A railway's connections as the forum writes them: `Cork (White City), Shannon (Town)`.
+pub fn connections(view: &View, railway: Railway) -> Vec<String> {
+    let Some(state) = view.railways.get(&railway) else {
+        return vec!["none".to_string()];
+    };
+    let mut out: Vec<(String, String)> = state
+        .track
+        .iter()
+        .filter(|h| h.hex().terrain.is_urban())
+        .map(|h| {
+            let name = h.display_name().to_string();
+            let kind = match view.cities.get(&name) {
+                Some(c) => format!("{name} ({} City)", capital(*c)),
+                None => format!("{name} (Town)"),
+            };
+            (name, kind)
+        })
+        .collect();
+    out.sort();
+    if out.is_empty() {
+        vec!["none".to_string()]
+    } else {
+        out.into_iter().map(|(_, k)| k).collect()
+    }
+}
+
+/// The cities by colour: `3 White (Cork, Kilkenny, Limerick)`.
+pub fn cities_by_colour(view: &View) -> Vec<String> {
+    Colour::ALL
+        .iter()
+        .map(|&colour| {
+            let names: Vec<&str> = view
+                .cities
+                .iter()
+                .filter(|(_, c)| **c == colour)
+                .map(|(n, _)| n.as_str())
+                .collect();
+            if names.is_empty() {
+                format!("0 {}", capital(colour))
+            } else {
+                format!("{} {} ({})", names.len(), capital(colour), names.join(", "))
+            }
+        })
+        .collect()
+}
+
+/// The full status report, from the view model.
+pub fn status(ctx: &Ctx<'_>, view: &View, prompt: &str) -> String {
+    let players: Vec<PlayerLine> = view
+        .players
+        .iter()
+        .map(|p| PlayerLine {
+            name: p.name.clone(),
+            cash: p.cash,
+            shares: p
+                .shares
+                .iter()
+                .map(|(r, values)| format!("{r} {}", pounds(values)))
+                .collect::<Vec<_>>()
+                .join("; "),
+            score: p.score.unwrap_or(p.cash),
+        })
+        .collect();
+    let railways: Vec<RailwayLine> = Railway::ALL
+        .iter()
+        .filter_map(|&r| {
+            let state = view.railways.get(&r)?;
+            Some(RailwayLine {
+                code: r.code(),
+                unplaced: state.unplaced,
+                connections: connections(view, r),
+                available: pounds(&state.available),
+                major_bonus_paid: state.major_bonus_paid,
+            })
+        })
+        .collect();
+    let drawn: Vec<String> = view
+        .draws
+        .iter()
+        .map(|d| d.iter().map(|c| c.name()).collect::<Vec<_>>().join(" "))
+        .collect();
+    let supply = view.supply;
+    let mut ranking: Vec<&PlayerLine> = players.iter().collect();
+    ranking.sort_by_key(|p| std::cmp::Reverse(p.score));
+    let best_score = ranking.first().map(|p| p.score).unwrap_or(0);
+    ctx.templates.text(
+        STATUS,
+        context! {
+            game_id => ctx.game_id, turn => view.turn, players, railways, drawn,
+            cities => cities_by_colour(view),
+            supply => context!{ white => supply.white, pink => supply.pink, black => supply.black, total => supply.total() },
+            finished => view.finished, winners => view.winners, ranking, best_score, prompt, show_scores => false,
+        },
+    )
+}
+
+/// Who acts next and what they may do, with a mention when the context pings.
+pub fn prompt(ctx: &Ctx<'_>, game: &Game) -> String {
+    let names = &ctx.names;
+    let p = ctx.prefix;
+    let data = match game.phase() {
+        Phase::InitialAuction {
+            auction, opener, ..
+        }
+        | Phase::Auction {
+            auction,
+            auctioneer: opener,
+            ..
+        } => {
+            let seat = auction.to_bid;
+            context! {
+                kind => "bid", who => names.call(seat), railway => auction.railway.code(),
+                face => auction.face, cash => game.players()[seat].cash,
+                high => auction.high.map(|(_, high)| high),
+                high_bidder => auction.high.map(|(s, _)| names.name(s).to_string()),
+                min => auction.high.map(|(_, high)| high + 1).unwrap_or(auction.face),
+                free_to => matches!(game.phase(), Phase::InitialAuction { .. }).then(|| names.name(*opener).to_string()),
+            }
+        }
+        Phase::Turn { player } => {
+            let (mut auctions, mut builds, mut interests) = (Vec::new(), Vec::new(), false);
+            if let LegalActions::Turn {
+                auctions: a,
+                builds: b,
+                interests: i,
+                ..
+            } = game.legal_actions()
+            {
+                auctions = a.iter().map(|a| a.railway.code()).collect();
+                builds = b.iter().map(|b| b.railway.code()).collect();
+                interests = !i.is_empty();
+            }
+            context! { kind => "turn", who => names.call(*player), auctions, builds, interests }
+        }
+        Phase::AwaitingDraw { count, .. } => {
+            context! { kind => "draw", count, supply => game.supply().to_string() }
+        }
+        Phase::Finished => context! { kind => "over" },
+    };
+    ctx.templates.text(PROMPT, context! { p, ..data })
+}
+
+/// The narration of events.
+pub fn narrate(ctx: &Ctx<'_>, game: &Game, events: &[Event]) -> String {
+    let name = |seat: usize| game.name(seat).to_string();
+    let payouts = |list: &[crate::Payout]| -> Vec<String> {
+        list.iter()
+            .map(|p| format!("{} £{}", name(p.player), p.amount))
+            .collect()
+    };
+    let views: Vec<Value> = events
+        .iter()
+        .filter_map(|event| {
+            Some(match event {
+                Event::AuctionOpened { by, railway, face, initial } => context! {
+                    event => "auction_opened", by => name(*by), railway => railway.code(), face, initial
+                },
+                Event::Bid { player, amount } => context! { event => "bid", player => name(*player), amount },
+                Event::Passed { player } => context! { event => "passed", player => name(*player) },
+                Event::AutoPassed { player, reason } => {
+                    let (kind, cash, limit) = match reason {
+                        AutoPassReason::CannotAffordFaceValue { cash, face } => ("face", *cash, *face),
+                        AutoPassReason::CannotRaise { cash, high } => ("raise", *cash, *high),
+                    };
+                    context! { event => "auto_passed", player => name(*player), kind, cash, limit }
+                }
+                Event::ShareWon { player, railway, face, price } => context! {
+                    event => "share_won", player => name(*player), railway => railway.code(), face, price
+                },
+                Event::LocomotivesPlaced { railway, hexes, half_points, unplaced } => context! {
+                    event => "locomotives_placed", railway => railway.code(), count => hexes.len(),
+                    hexes => hexes.iter().map(|(h, c)| format!("{} {}", describe(*h), format_half_points(*c))).collect::<Vec<_>>(),
+                    cost => format_half_points(*half_points), unplaced
+                },
+                Event::MajorCityDividend { railway, per_share, payouts: list } => context! {
+                    event => "major_city_dividend", railway => railway.code(), per_share, payouts => payouts(list)
+                },
+                Event::SpecialInterestPlaced { player, town, colour } => context! {
+                    event => "special_interest_placed", player => name(*player), town => describe(*town), colour => colour.name()
+                },
+                Event::DividendsCalled { player, count } => context! {
+                    event => "dividends_called", player => name(*player), count
+                },
+                Event::CubesDrawn { cubes } => {
+                    let mut paying: Vec<Colour> = cubes.clone();
+                    paying.sort();
+                    paying.dedup();
+                    context! {
+                        event => "cubes_drawn",
+                        cubes => cubes.iter().map(|c| c.name()).collect::<Vec<_>>(),
+                        paying => paying.iter().map(|c| c.name()).collect::<Vec<_>>(),
+                        source => ctx.draw_source,
+                    }
+                }
+                Event::Dividend { railway, paying_cities, towns, income, per_share, payouts: list } => context! {
+                    event => "dividend", railway => railway.code(), income, per_share,
+                    payouts => payouts(list),
+                    cities => paying_cities.iter().map(|h| h.display_name()).collect::<Vec<_>>(),
+                    towns => towns.iter().map(|h| h.display_name()).collect::<Vec<_>>(),
+                },
+                Event::GameOver { .. } => context! { event => "game_over" },
+                Event::TurnBegan { .. } => return None,
+            })
+        })
+        .collect();
+    ctx.templates.text(EVENTS, context! { events => views })
+}
+
+/// The legal moves of the player to act, for `!moves`.
+pub fn moves(ctx: &Ctx<'_>, game: &Game) -> String {
+    let prefix = ctx.prefix;
+    let data = match game.legal_actions() {
+        LegalActions::Bidding {
+            player,
+            railway,
+            min,
+            max,
+        } => context! {
+            kind => "bidding", player => game.name(player), railway => railway.code(), min, max, p => prefix
+        },
+        LegalActions::Turn {
+            player,
+            auctions,
+            builds,
+            interests,
+        } => {
+            let builds: Vec<Value> = builds
+                .iter()
+                .map(|b| {
+                    context! {
+                        railway => b.railway.code(), unplaced => b.unplaced,
+                        hexes => b.hexes.iter().map(|(h, c)| format!("{} {}", describe(*h), format_half_points(*c))).collect::<Vec<_>>()
+                    }
+                })
+                .collect();
+            let colours: Vec<&str> = interests
+                .first()
+                .map(|i| i.colours.iter().map(|c| c.name()).collect())
+                .unwrap_or_default();
+            context! {
+                kind => "turn", player => game.name(player), cash => game.players()[player].cash,
+                auctions => auctions.iter().map(|a| format!("{} (£{})", a.railway, a.face)).collect::<Vec<_>>(),
+                builds, interests => interests.iter().map(|i| describe(i.town)).collect::<Vec<_>>(), colours, p => prefix
+            }
+        }
+        LegalActions::Draw(request) => context! {
+            kind => "draw", count => request.count, supply => request.supply.to_string(), p => prefix
+        },
+        LegalActions::None => context! { kind => "none" },
+    };
+    ctx.templates.text(MOVES, data)
+}
+
+/// A refusal of the plug-in: a rule, an ambiguity, a notation error or a bad setup.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// The engine refused the action.
+    Play(PlayError),
+    /// The text is not an action.
+    Notation(NotationError),
+    /// The setup is invalid.
+    Setup(crate::SetupError),
+    /// A setup option is wrong.
+    Option(String),
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::Play(e) => e.fmt(f),
+            Refusal::Notation(e) => e.fmt(f),
+            Refusal::Setup(e) => e.fmt(f),
+            Refusal::Option(e) => f.write_str(e),
+        }
+    }
+}
+
+/// A hex as a refusal names it.
+fn hex_value(hex: crate::HexId) -> String {
+    describe(hex)
+}
+
+/// A refusal, in words from the template; the data is the engine's.
+pub fn refusal(ctx: &Ctx<'_>, refusal: &Refusal) -> String {
+    let data = match refusal {
+        Refusal::Play(PlayError::Illegal { rule, reason }) => {
+            let reference = rule.reference();
+            let mut value = serde_json::to_value(reason).unwrap_or_default();
+            // Hexes by name and id, cost in build points, the rule's reference.
+            if let Some(object) = value.as_object_mut() {
+                let hexes: Vec<(String, crate::HexId)> = match reason {
+                    Reason::ListedTwice { hex }
+                    | Reason::AlreadyThere { hex, .. }
+                    | Reason::DifficultHexTaken { hex, .. }
+                    | Reason::NoPathReaches { hex, .. }
+                    | Reason::NotATown { hex }
+                    | Reason::AlreadyACity { hex, .. }
+                    | Reason::NoTrackThere { hex, .. } => vec![("hex".into(), *hex)],
+                    Reason::WouldNotConnect { hex, start, .. } => {
+                        vec![("hex".into(), *hex), ("start".into(), *start)]
+                    }
+                    _ => Vec::new(),
+                };
+                for (key, hex) in hexes {
+                    object.insert(key, serde_json::Value::String(hex_value(hex)));
+                }
+                if let Reason::WouldNotConnect { start, .. } = reason {
+                    object.insert(
+                        "start".into(),
+                        serde_json::Value::String(start.display_name().to_string()),
+                    );
+                }
+                if let Reason::OverBudget { cost_half_points } = reason {
+                    object.insert(
+                        "cost".into(),
+                        serde_json::Value::String(format_half_points(*cost_half_points)),
+                    );
+                }
+                if let Reason::NotInSupply { supply, .. } | Reason::NoCubeLeft { supply, .. } =
+                    reason
+                {
+                    object.insert(
+                        "supply".into(),
+                        serde_json::Value::String(supply.to_string()),
+                    );
+                }
+                if let Reason::NotInSupply { cubes, .. } = reason {
+                    object.insert(
+                        "cubes".into(),
+                        serde_json::Value::String(
+                            cubes.iter().map(|c| c.name()).collect::<Vec<_>>().join(" "),
+                        ),
+                    );
+                }
+                object.insert("rule".into(), serde_json::Value::String(reference.into()));
+            }
+            context! { refusal => "illegal", reason => Value::from_serialize(&value) }
+        }
+        Refusal::Play(PlayError::Ambiguous {
+            count,
+            cost_half_points,
+            targets,
+            options,
+        }) => context! {
+            refusal => "ambiguous", count, cost => format_half_points(*cost_half_points),
+            targets => targets.iter().map(|h| describe(*h)).collect::<Vec<_>>(),
+            options => options.iter().map(|o| o.to_string()).collect::<Vec<_>>(),
+        },
+        Refusal::Notation(error) => context! {
+            refusal => "notation", error => Value::from_serialize(error),
+            form => error_form(error),
+        },
+        Refusal::Setup(error) => {
+            context! { refusal => "setup", error => Value::from_serialize(error) }
+        }
+        Refusal::Option(text) => context! { refusal => "option", text },
+    };
+    ctx.templates.text(REFUSAL, data)
+}
+
+fn error_form(error: &NotationError) -> &'static str {
+    match error {
+        NotationError::Syntax { command, .. } => crate::notation::FORMS
+            .iter()
+            .find(|(c, _)| c == command)
+            .map(|(_, f)| *f)
+            .unwrap_or(""),
+        _ => "",
+    }
+}
+
+/// The announcement of a new game: the two setup rolls.
+pub fn setup(ctx: &Ctx<'_>, setup: &Setup, game: &Game) -> String {
+    let view = View::of(game, ctx.moderator, Vec::new());
+    ctx.templates.text(
+        SETUP,
+        context! {
+            players => setup.players.len(),
+            order => setup.order.iter().map(u8::to_string).collect::<Vec<_>>(),
+            seated => game.players().iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
+            cities => setup.cities.iter().map(u8::to_string).collect::<Vec<_>>(),
+            by_colour => cities_by_colour(&view),
+        },
+    )
+}

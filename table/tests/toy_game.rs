@@ -1,0 +1,685 @@
+//! The table core with a game that is not Irish Gauge: "Pile", a take-away game (take 1, 2 or
+//! 3 from a pile; whoever takes the last wins) with an audited coin flip for the first player
+//! and an audited die for the pile after every fifth take. It shows that the core is
+//! game-agnostic: setup, moves, refusals rendered from the game's own template, audited and
+//! manual draws, undo, the log, the audit record, and a frozen table.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource, Seed};
+use gaugebot_table::game::{Ctx, Decision, GameInfo, SetupDice, SetupOptions, TableGame, ToAct};
+use gaugebot_table::registry::{Access, CommandSpec, Form};
+use gaugebot_table::store::{GameRow, LogRow, Store, StoreError};
+use gaugebot_table::{
+    plugin, Author, Host, Incoming, Table, TableSettings, Tables, Templates, Verdict,
+};
+use minijinja::context;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// An in-memory store.
+#[derive(Debug, Default)]
+struct Memory {
+    games: Mutex<Vec<GameRow>>,
+    logs: Mutex<HashMap<String, Vec<LogRow>>>,
+    seen: Mutex<Vec<(String, String)>>,
+}
+
+#[async_trait]
+impl Store for Memory {
+    async fn active_game(&self, channel: &str) -> Result<Option<GameRow>, StoreError> {
+        Ok(self
+            .games
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|g| g.channel == channel && g.active)
+            .cloned())
+    }
+    async fn game_count(&self, channel: &str) -> Result<i64, StoreError> {
+        Ok(self
+            .games
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|g| g.channel == channel)
+            .count() as i64)
+    }
+    async fn active_channels(&self) -> Result<Vec<String>, StoreError> {
+        Ok(self
+            .games
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|g| g.active)
+            .map(|g| g.channel.clone())
+            .collect())
+    }
+    async fn create_game(&self, game: &GameRow, message_id: &str) -> Result<(), StoreError> {
+        let mut games = self.games.lock().unwrap();
+        for g in games.iter_mut().filter(|g| g.channel == game.channel) {
+            g.active = false;
+        }
+        games.push(game.clone());
+        self.seen
+            .lock()
+            .unwrap()
+            .push((game.channel.clone(), message_id.into()));
+        Ok(())
+    }
+    async fn append(
+        &self,
+        game_id: &str,
+        channel: &str,
+        rows: &[LogRow],
+        message_id: &str,
+        revealed: bool,
+    ) -> Result<(), StoreError> {
+        self.logs
+            .lock()
+            .unwrap()
+            .entry(game_id.into())
+            .or_default()
+            .extend_from_slice(rows);
+        if revealed {
+            for g in self
+                .games
+                .lock()
+                .unwrap()
+                .iter_mut()
+                .filter(|g| g.id == game_id)
+            {
+                g.revealed = true;
+            }
+        }
+        self.mark_seen(channel, message_id).await
+    }
+    async fn mark_seen(&self, channel: &str, message_id: &str) -> Result<(), StoreError> {
+        self.seen
+            .lock()
+            .unwrap()
+            .push((channel.into(), message_id.into()));
+        Ok(())
+    }
+    async fn seen(&self, channel: &str, message_id: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .seen
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|(c, m)| c == channel && m == message_id))
+    }
+    async fn log(&self, game_id: &str) -> Result<Vec<LogRow>, StoreError> {
+        Ok(self
+            .logs
+            .lock()
+            .unwrap()
+            .get(game_id)
+            .cloned()
+            .unwrap_or_default())
+    }
+    async fn cursor(&self, _channel: &str) -> Result<Option<String>, StoreError> {
+        Ok(None)
+    }
+    async fn advance_cursor(&self, _channel: &str, _message_id: &str) -> Result<(), StoreError> {
+        Ok(())
+    }
+    async fn close(&self) {}
+}
+
+// ------------------------------------------------------------------ the game
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct PileSetup {
+    players: usize,
+    first: usize,
+    pile: u32,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Pile {
+    players: usize,
+    to_act: usize,
+    pile: u32,
+    takes: u32,
+    awaiting_die: bool,
+    winner: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Take(u32);
+
+impl fmt::Display for Take {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "take {}", self.0)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Die {
+    roll: u32,
+}
+
+#[derive(Debug)]
+enum PileRefusal {
+    NotANumber(String),
+    TooMany { asked: u32, max: u32 },
+    NotYourTurn,
+    Over,
+    NoDie,
+}
+
+impl fmt::Display for PileRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PileRefusal::NotANumber(text) => write!(f, "'{text}' is not a take"),
+            PileRefusal::TooMany { asked, max } => write!(f, "{asked} is more than {max}"),
+            other => write!(f, "{other:?}"),
+        }
+    }
+}
+
+struct PileGame;
+
+const TEMPLATE: &str = r#"{% if what == "refusal" %}{{ kind }}{% if max %}: take at most {{ max }}{% endif %}{% elif what == "events" %}{{ events }}{% elif what == "status" %}Pile: {{ pile }}{% if winner is not none %}; seat {{ winner }} wins{% endif %}{% else %}{{ who }} to take{% endif %}"#;
+
+fn text(ctx: &Ctx<'_>, data: minijinja::Value) -> String {
+    ctx.templates.text("pile/texts.j2", data)
+}
+
+impl TableGame for PileGame {
+    type Setup = PileSetup;
+    type State = Pile;
+    type Move = Take;
+    type Draw = Die;
+    type Events = String;
+    type Refusal = PileRefusal;
+    type View = Value;
+
+    fn info(&self) -> GameInfo {
+        GameInfo {
+            kind: "pile",
+            title: "Pile",
+            aliases: &[],
+            players: 2..=4,
+            engine_version: "1",
+        }
+    }
+    fn templates(&self) -> &'static [(&'static str, &'static str)] {
+        &[("texts.j2", TEMPLATE)]
+    }
+    fn commands(&self) -> Vec<CommandSpec> {
+        vec![CommandSpec {
+            name: "roll",
+            aliases: &[],
+            access: Access::Moderator,
+            form: Form::Bang,
+            args: &[],
+            summary: "the die for the pile (manual dice)",
+            example: "",
+            game: Some("pile"),
+        }]
+    }
+    fn setup(
+        &self,
+        names: Vec<String>,
+        options: &SetupOptions,
+        dice: SetupDice<'_>,
+    ) -> Result<PileSetup, PileRefusal> {
+        let first = match dice {
+            SetupDice::Audited(source) => {
+                source.stream(0, "pile-first").uniform(names.len() as u32) as usize
+            }
+            SetupDice::Manual => options
+                .get("first")
+                .and_then(|f| f.parse().ok())
+                .unwrap_or(0),
+        };
+        Ok(PileSetup {
+            players: names.len(),
+            first,
+            pile: 10,
+        })
+    }
+    fn start(&self, setup: &PileSetup) -> Result<Pile, PileRefusal> {
+        Ok(Pile {
+            players: setup.players,
+            to_act: setup.first,
+            pile: setup.pile,
+            takes: 0,
+            awaiting_die: false,
+            winner: None,
+        })
+    }
+    fn seats(&self, setup: &PileSetup) -> Vec<usize> {
+        (0..setup.players).collect()
+    }
+    fn setup_records(&self, setup: &PileSetup) -> Vec<DrawRecord> {
+        vec![DrawRecord::new(
+            0,
+            "pile-first",
+            [("players", Value::from(setup.players))],
+            Value::from(setup.first),
+        )]
+    }
+    fn parse_move(&self, text: &str) -> Result<Take, PileRefusal> {
+        text.strip_prefix("take ")
+            .and_then(|n| n.trim().parse().ok())
+            .map(Take)
+            .ok_or_else(|| PileRefusal::NotANumber(text.into()))
+    }
+    fn apply(&self, state: &mut Pile, seat: usize, action: &Take) -> Result<String, PileRefusal> {
+        if state.winner.is_some() {
+            return Err(PileRefusal::Over);
+        }
+        if seat != state.to_act || state.awaiting_die {
+            return Err(PileRefusal::NotYourTurn);
+        }
+        let max = 3.min(state.pile);
+        if action.0 == 0 || action.0 > max {
+            return Err(PileRefusal::TooMany {
+                asked: action.0,
+                max,
+            });
+        }
+        state.pile -= action.0;
+        state.takes += 1;
+        if state.pile == 0 {
+            state.winner = Some(seat);
+            return Ok(format!("seat {seat} takes the last"));
+        }
+        state.to_act = (seat + 1) % state.players;
+        state.awaiting_die = state.takes.is_multiple_of(5);
+        Ok(format!("seat {seat} takes {}", action.0))
+    }
+    fn to_act(&self, state: &Pile) -> ToAct {
+        match (state.winner, state.awaiting_die) {
+            (Some(_), _) => ToAct::Nobody,
+            (None, true) => ToAct::Draw,
+            (None, false) => ToAct::Player {
+                seat: state.to_act,
+                decision: Decision::Turn,
+            },
+        }
+    }
+    fn is_finished(&self, state: &Pile) -> bool {
+        state.winner.is_some()
+    }
+    fn audited_draw(
+        &self,
+        state: &Pile,
+        dice: DrawSource<'_>,
+        history_index: u64,
+    ) -> Option<(u64, Die)> {
+        state.awaiting_die.then(|| {
+            (
+                history_index,
+                Die {
+                    roll: 1 + dice.stream(history_index, "pile-die").uniform(6),
+                },
+            )
+        })
+    }
+    fn manual_draw(&self, _state: &Pile, _command: &str, args: &str) -> Result<Die, PileRefusal> {
+        args.trim()
+            .parse()
+            .map(|roll| Die { roll })
+            .map_err(|_| PileRefusal::NotANumber(args.into()))
+    }
+    fn apply_draw(&self, state: &mut Pile, draw: &Die) -> Result<String, PileRefusal> {
+        if !state.awaiting_die {
+            return Err(PileRefusal::NoDie);
+        }
+        state.pile += draw.roll;
+        state.awaiting_die = false;
+        Ok(format!("the die adds {}", draw.roll))
+    }
+    fn draw_record(&self, index: u64, draw: &Die) -> DrawRecord {
+        DrawRecord::new(index, "pile-die", [], Value::from(draw.roll))
+    }
+    fn recompute(
+        &self,
+        record: &DrawRecord,
+        seed: &Seed,
+        game_id: &str,
+    ) -> Option<Result<Value, DiceError>> {
+        let source = DrawSource { seed, game_id };
+        match record.purpose.as_str() {
+            "pile-die" => Some(Ok(Value::from(
+                1 + source.stream(record.index, "pile-die").uniform(6),
+            ))),
+            "pile-first" => {
+                let players = record.input("players").and_then(Value::as_u64)?;
+                Some(Ok(Value::from(
+                    source.stream(0, "pile-first").uniform(players as u32),
+                )))
+            }
+            _ => None,
+        }
+    }
+    fn view(&self, state: &Pile, _recent: &[String], _moderator: &str) -> Value {
+        serde_json::json!({ "pile": state.pile, "winner": state.winner })
+    }
+    fn dump(&self, view: &Value) -> Value {
+        view.clone()
+    }
+    fn picture(&self, _view: &Value) -> Option<Result<Vec<u8>, String>> {
+        None
+    }
+    fn changes_picture(&self, _events: &String) -> bool {
+        false
+    }
+    fn ends_turn(&self, _events: &String) -> bool {
+        true
+    }
+    fn render_setup(&self, ctx: &Ctx<'_>, _setup: &PileSetup, state: &Pile) -> String {
+        format!("{} starts", ctx.names.name(state.to_act))
+    }
+    fn render_events(&self, ctx: &Ctx<'_>, _state: &Pile, events: &String) -> String {
+        text(ctx, context! { what => "events", events })
+    }
+    fn render_status(&self, ctx: &Ctx<'_>, state: &Pile, view: &Value) -> String {
+        let _ = state;
+        text(
+            ctx,
+            context! { what => "status", pile => view["pile"].as_u64(), winner => view["winner"].as_u64() },
+        )
+    }
+    fn render_prompt(&self, ctx: &Ctx<'_>, state: &Pile) -> String {
+        text(
+            ctx,
+            context! { what => "prompt", who => ctx.names.call(state.to_act) },
+        )
+    }
+    fn render_moves(&self, ctx: &Ctx<'_>, state: &Pile) -> String {
+        self.render_prompt(ctx, state)
+    }
+    fn render_refusal(&self, ctx: &Ctx<'_>, refusal: &PileRefusal) -> String {
+        let (kind, max) = match refusal {
+            PileRefusal::TooMany { max, .. } => ("too many", Some(*max)),
+            PileRefusal::NotYourTurn => ("not your turn", None),
+            PileRefusal::Over => ("over", None),
+            PileRefusal::NotANumber(_) => ("not a take", None),
+            PileRefusal::NoDie => ("no die", None),
+        };
+        text(ctx, context! { what => "refusal", kind, max })
+    }
+    fn describe_draw(&self, draw: &Die) -> String {
+        draw.roll.to_string()
+    }
+}
+
+// ------------------------------------------------------------------ tests
+
+const SEED: &str = "5eed5eed00112233445566778899aabbccddeeff0123456789abcdef5eed5eed";
+
+fn host() -> Arc<Host> {
+    let games = vec![plugin(PileGame)];
+    let templates = Templates::load(None, &games).expect("templates");
+    let settings = TableSettings {
+        fixed_seed: Some(Seed::from_hex(SEED).expect("seed")),
+        ..TableSettings::default()
+    };
+    Arc::new(Host::new(games, templates, settings))
+}
+
+fn msg(id: u64, author: &str, text: &str) -> Incoming {
+    Incoming {
+        message_id: id.to_string(),
+        author: Author {
+            id: author.into(),
+            name: author.into(),
+            is_moderator: author == "mod",
+        },
+        text: text.into(),
+        at: "2026-11-23T10:00:00Z".into(),
+        mentions: Vec::new(),
+    }
+}
+
+/// The seat to act's name.
+fn to_act(table: &Table) -> String {
+    table.player_to_act().expect("a player to act").name
+}
+
+#[tokio::test]
+async fn a_second_game_plays_through_the_core_with_its_own_texts_and_dice() {
+    let store = Arc::new(Memory::default());
+    let host = host();
+    let mut table = Table::load("c", store.clone(), host.clone())
+        .await
+        .expect("loads");
+    let setup = table.handle(&msg(1, "mod", "!setup ann bob")).await;
+    assert_eq!(setup.verdict, Verdict::Accepted, "{}", setup.text());
+    assert!(
+        setup
+            .text()
+            .contains("**New game c-1** — Pile for 2 players"),
+        "{}",
+        setup.text()
+    );
+    assert!(setup.text().contains("Dice commitment:"));
+    // A refusal is the game's own template with its data.
+    let who = to_act(&table);
+    let refused = table.handle(&msg(2, &who, "**take 7**")).await;
+    assert_eq!(refused.verdict, Verdict::Refused);
+    assert!(
+        refused.text().contains("too many: take at most 3"),
+        "{}",
+        refused.text()
+    );
+    // Five takes call for the audited die, which answers at once.
+    let mut id = 3;
+    for _ in 0..5 {
+        let who = to_act(&table);
+        let r = table.handle(&msg(id, &who, "**take 1**")).await;
+        assert_eq!(r.verdict, Verdict::Accepted, "{}", r.text());
+        id += 1;
+    }
+    let state = table.state::<Pile>().expect("a pile");
+    assert!(state.pile > 5, "the die added to the pile: {state:?}");
+    // Undo takes back the fifth take with its die; redoing it rolls the same die.
+    let before = table.state::<Pile>().cloned();
+    let undo = table.handle(&msg(id, "mod", "!undo")).await;
+    assert!(
+        undo.text().contains("Undone: ") && undo.text().contains("the draw"),
+        "{}",
+        undo.text()
+    );
+    let who = to_act(&table);
+    table.handle(&msg(id + 1, &who, "**take 1**")).await;
+    assert_eq!(
+        table.state::<Pile>().cloned(),
+        before,
+        "undo never re-rolls"
+    );
+    id += 2;
+    // The log and the audit record come from the core; the records verify with the game.
+    let log = table.handle(&msg(id, "anyone", "!log 3")).await;
+    assert!(
+        log.text().contains("draw:") && log.text().contains("(audited dice)"),
+        "{}",
+        log.text()
+    );
+    let export = table.audit_export().expect("an audited game");
+    assert_eq!(export.draws[0].purpose, "pile-first");
+    assert!(
+        export
+            .draws
+            .iter()
+            .filter(|d| d.purpose == "pile-die")
+            .count()
+            >= 2
+    );
+    // Play to the end; the seed is revealed and every draw verifies.
+    while table.player_to_act().is_some() {
+        id += 1;
+        let who = to_act(&table);
+        let pile = table.state::<Pile>().expect("pile").pile;
+        let r = table
+            .handle(&msg(id, &who, &format!("**take {}**", pile.min(3))))
+            .await;
+        assert_eq!(r.verdict, Verdict::Accepted, "{}", r.text());
+    }
+    let export = table.audit_export().expect("export");
+    assert!(export.seed.is_some(), "revealed at the end");
+    struct Games;
+    impl gaugebot_table::dice::Recompute for Games {
+        fn recompute(&self, r: &DrawRecord, s: &Seed, g: &str) -> Option<Result<Value, DiceError>> {
+            PileGame.recompute(r, s, g)
+        }
+    }
+    let report = gaugebot_table::dice::verify(&export, &Games).expect("verifies");
+    assert!(report.is_ok(), "{report:?}");
+    // A fresh table replays the same game from the store.
+    let again = Table::load("c", store, host).await.expect("reloads");
+    assert_eq!(again.state::<Pile>(), table.state::<Pile>());
+}
+
+#[tokio::test]
+async fn manual_draws_wait_for_the_game_s_own_command() {
+    let store = Arc::new(Memory::default());
+    let mut table = Table::load("m", store, host()).await.expect("loads");
+    table
+        .handle(&msg(1, "mod", "!setup pile ann bob dice:manual first:1"))
+        .await;
+    assert_eq!(to_act(&table), "bob");
+    for i in 0..5 {
+        let who = to_act(&table);
+        table.handle(&msg(10 + i, &who, "**take 1**")).await;
+    }
+    assert_eq!(table.to_act(), Some(ToAct::Draw));
+    let early = table.handle(&msg(20, "ann", "**take 1**")).await;
+    assert_eq!(early.verdict, Verdict::Refused);
+    let not_mod = table.handle(&msg(21, "ann", "!roll 4")).await;
+    assert!(
+        not_mod.text().contains("only a moderator may `!roll`"),
+        "{}",
+        not_mod.text()
+    );
+    let rolled = table.handle(&msg(22, "mod", "!roll 4")).await;
+    assert_eq!(rolled.verdict, Verdict::Accepted, "{}", rolled.text());
+    assert_eq!(table.state::<Pile>().expect("pile").pile, 9);
+    // Irish Gauge's `!draw` is not this game's.
+    let other = table.handle(&msg(23, "mod", "!draw 4")).await;
+    assert!(other.text().contains("Unknown command"), "{}", other.text());
+}
+
+#[tokio::test]
+async fn a_log_that_no_longer_replays_freezes_its_table_and_only_it() {
+    let store = Arc::new(Memory::default());
+    let host = host();
+    let tables = Tables::new(store.clone(), host.clone());
+    for channel in ["broken", "fine"] {
+        let r = tables
+            .handle(channel, &msg(1, "mod", "!setup ann bob"))
+            .await
+            .expect("handled");
+        assert_eq!(r.verdict, Verdict::Accepted);
+        let who = tables
+            .table(channel)
+            .await
+            .expect("table")
+            .player_to_act()
+            .expect("p")
+            .name;
+        tables
+            .handle(channel, &msg(2, &who, "**take 2**"))
+            .await
+            .expect("handled");
+    }
+    // The stored move of one game is changed behind the bot's back (an engine change would do
+    // the same): it no longer replays.
+    store.logs.lock().unwrap().get_mut("broken-1").expect("log")[0].entry_json =
+        r#"{"entry":"action","seat":0,"action":9}"#.into();
+    let tables = Tables::new(store.clone(), host);
+    let status = tables
+        .handle("broken", &msg(3, "ann", "!status"))
+        .await
+        .expect("no crash");
+    assert!(
+        status.text().contains("frozen") && status.text().contains("#0"),
+        "{}",
+        status.text()
+    );
+    let refused = tables
+        .handle("broken", &msg(4, "ann", "**take 1**"))
+        .await
+        .expect("handled");
+    assert_eq!(refused.verdict, Verdict::Refused);
+    let record = tables
+        .handle("broken", &msg(5, "ann", "!audit"))
+        .await
+        .expect("handled");
+    let file = record
+        .replies
+        .iter()
+        .find_map(|r| r.attachment.clone())
+        .expect("the record");
+    assert!(String::from_utf8_lossy(&file.bytes).contains("\"failed_entry\": 0"));
+    // The other table plays on.
+    let who = tables
+        .table("fine")
+        .await
+        .expect("table")
+        .player_to_act()
+        .expect("p")
+        .name;
+    let ok = tables
+        .handle("fine", &msg(6, &who, "**take 1**"))
+        .await
+        .expect("handled");
+    assert_eq!(ok.verdict, Verdict::Accepted, "{}", ok.text());
+    // A moderator starts over in the frozen channel.
+    let plain = tables
+        .handle("broken", &msg(7, "mod", "!setup ann bob"))
+        .await
+        .expect("handled");
+    assert_eq!(
+        plain.verdict,
+        Verdict::Refused,
+        "force is needed: {}",
+        plain.text()
+    );
+    let fresh = tables
+        .handle("broken", &msg(8, "mod", "!setup ann bob force"))
+        .await
+        .expect("handled");
+    assert_eq!(fresh.verdict, Verdict::Accepted, "{}", fresh.text());
+    assert!(tables
+        .table("broken")
+        .await
+        .expect("table")
+        .frozen()
+        .is_none());
+}
+
+#[tokio::test]
+async fn help_and_routing_come_from_the_registry() {
+    let store = Arc::new(Memory::default());
+    let mut table = Table::load("h", store, host()).await.expect("loads");
+    let help = table.handle(&msg(1, "ann", "!help")).await.text();
+    for command in [
+        "!setup",
+        "!status",
+        "!log [n]",
+        "!undo",
+        "!reveal [confirm]",
+        "!roll",
+    ] {
+        assert!(
+            help.contains(command),
+            "{command} missing from help: {help}"
+        );
+    }
+    let topic = table.handle(&msg(2, "ann", "!help log")).await.text();
+    assert!(topic.contains("`!log [n]`"), "{topic}");
+    let unknown = table.handle(&msg(3, "ann", "!frobnicate")).await.text();
+    assert!(
+        unknown.contains("Unknown command `!frobnicate`"),
+        "{unknown}"
+    );
+}
