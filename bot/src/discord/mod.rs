@@ -46,6 +46,9 @@ use worker::{Job, Shared};
 /// How long [`start`] waits for READY and the first catch-up.
 pub const START_TIMEOUT: Duration = Duration::from_secs(120);
 
+/// How often the tables' time-driven work (reminders, deadlines) runs.
+pub const TICK_INTERVAL: Duration = Duration::from_secs(30);
+
 /// The gateway intents the bot asks for: guild and direct messages, with their content.
 ///
 /// GUILDS is not requested: roles and channel permissions are fetched over REST and cached, and
@@ -61,6 +64,7 @@ pub struct BotHandle {
     shared: Arc<Shared>,
     shard_manager: Arc<ShardManager>,
     client: JoinHandle<()>,
+    ticker: JoinHandle<()>,
 }
 
 impl BotHandle {
@@ -77,6 +81,7 @@ impl BotHandle {
     /// alone returns without stopping the new runner.
     pub async fn shutdown(self) {
         tracing::info!("shutting down");
+        self.ticker.abort();
         for runner in self.shard_manager.runners.lock().await.values() {
             runner.runner_tx.shutdown_clean();
         }
@@ -144,10 +149,20 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
         tracing::info!("{outcome}");
         let _ = stopped_tx.send(outcome);
     });
+    let ticking = shared.clone();
+    let ticker = tokio::spawn(async move {
+        let mut interval = tokio::time::interval(TICK_INTERVAL);
+        interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            interval.tick().await;
+            ticking.tick(chrono::Utc::now()).await;
+        }
+    });
     let handle = BotHandle {
         shared,
         shard_manager,
         client: client_task,
+        ticker,
     };
 
     let ready = tokio::time::timeout(START_TIMEOUT, async {

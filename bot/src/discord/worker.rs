@@ -217,6 +217,23 @@ impl Shared {
         self.caught_up.send_modify(|n| *n += 1);
     }
 
+    /// Time-driven work of every loaded table (reminders, deadlines): posts what is due.
+    pub(crate) async fn tick(&self, now: chrono::DateTime<chrono::Utc>) {
+        if self.closing.load(Ordering::SeqCst) {
+            return;
+        }
+        for (key, response) in self.tables.tick(now).await {
+            let Some(channel) = key.parse::<u64>().ok().filter(|id| *id != 0) else {
+                continue;
+            };
+            for reply in &response.replies {
+                if !reply.text.trim().is_empty() {
+                    deliver::notice(&self.http, ChannelId::new(channel), None, &reply.text).await;
+                }
+            }
+        }
+    }
+
     /// Stops taking jobs and lets every worker finish the jobs it has (at most 30 s).
     pub(crate) async fn close(&self) {
         self.closing.store(true, Ordering::SeqCst);
