@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent verifier for gaugebot's auditable dice (gaugebot-dice-v1).
+"""Independent verifier for gaugebot's auditable dice (gaugebot-dice-v1 and -v2).
 
 This script uses the Python 3 standard library only and its own pure-Python
 ChaCha20 block function, so it shares no code with the bot. It implements the
@@ -9,9 +9,11 @@ Usage:
     python3 tools/verify_draws.py export.json   # verify an AuditExport file
     python3 tools/verify_draws.py --selftest    # RFC 8439 vector + fixed test vectors
 
-Exit status: 0 when the commitment and every draw match; 1 when at least one draw
-does not match (or a record is malformed); 2 when the export cannot be checked at
-all (unreadable file, wrong version, seed not revealed, commitment mismatch).
+Exit status of a verification (see EXIT_STATUS below and docs/DICE.md):
+    0  the commitment matches the seed and every draw was recomputed and matches;
+    1  the commitment does not match the seed, or at least one draw does not match;
+    2  the file cannot be read or parsed, or is invalid (not an export, unknown
+       version, seed not revealed, a malformed draw record), or bad arguments.
 """
 
 import argparse
@@ -21,14 +23,42 @@ import re
 import struct
 import sys
 
-VERSION = "gaugebot-dice-v1"
+VERSION_V1 = "gaugebot-dice-v1"
+VERSION_V2 = "gaugebot-dice-v2"
+VERSIONS = (VERSION_V1, VERSION_V2)
+VERSION = VERSION_V1  # the original name of the v1 version string
+
+# Irish Gauge
 PURPOSE_PLAYER_ORDER = "player-order"
 PURPOSE_CITY_CUBES = "city-cubes"
 PURPOSE_DIVIDEND_DRAW = "dividend-draw"
 COLOURS = ("white", "pink", "black")
 CITIES = ("Galway", "Limerick", "Cork", "Derry", "Kilkenny", "Waterford", "Belfast", "Dublin")
+
+# Privates (the 1830-style auction card game)
+PURPOSE_PRIVATES_DEALER = "privates-dealer"
+PURPOSE_PRIVATES_DECK = "privates-deck"
+PURPOSE_PRIVATES_CHIPS = "privates-chips"
+PRIVATES_COSTS = (5, 10, 15, 20, 25, 30, 35, 40, 50)
+PRIVATES_COPIES = (6, 5)
+CHIP_COLOURS = ("red", "yellow", "green", "blue", "black")
+CHIPS_PER_ROUND = 7
+
 HEX64 = re.compile(r"\A[0-9a-fA-F]{64}\Z")
+DECIMAL = re.compile(r"\A[0-9]+\Z")
 MASK32 = 0xFFFFFFFF
+
+EXIT_VERIFIED = 0
+EXIT_MISMATCH = 1
+EXIT_INVALID = 2
+EXIT_STATUS = """exit status:
+  0  the commitment matches the revealed seed and every draw matches
+  1  the commitment does not match the seed, or at least one draw does not match
+  2  the file cannot be read or parsed, or is invalid: not an export, an unknown
+     version, a seed not yet revealed, a malformed draw record (unknown purpose,
+     missing or out-of-range inputs, a v2 record without a decimal message_id);
+     also bad command-line arguments
+--selftest exits 0 when every vector matches, 1 otherwise."""
 
 
 # --------------------------------------------------------------------------- ChaCha20
@@ -79,8 +109,10 @@ class DrawStream:
         self.key = key
         self.counter = 0
         self.words = []
+        self.used = 0
 
     def next_u32(self):
+        self.used += 1
         if not self.words:
             block = chacha20_block(self.key, self.counter, bytes(12))
             self.counter += 1
@@ -114,40 +146,84 @@ def _length_prefixed(text):
     return struct.pack(">I", len(data)) + data
 
 
-def draw_key(seed, game_id, index, purpose):
-    """SHA-256 of the domain tag, seed, game id, history index and purpose."""
+def _message_id_bytes(message_id):
+    if not isinstance(message_id, str) or not DECIMAL.match(message_id):
+        raise ValueError("a v2 message id is the message's id as decimal digits")
+    return _length_prefixed(message_id)
+
+
+def draw_key(seed, game_id, index, purpose, version=VERSION_V1, message_id=None):
+    """SHA-256 of the domain tag, seed, game id, history index and purpose; in v2 also the
+    id of the message that triggered the draw (decimal text). v1 ignores message_id."""
+    if version not in VERSIONS:
+        raise ValueError("unknown dice version %r" % (version,))
     message = (
-        VERSION.encode("ascii")
+        version.encode("ascii")
         + b"\x00"
         + seed
         + _length_prefixed(game_id)
         + struct.pack(">Q", index)
         + _length_prefixed(purpose)
     )
+    if version == VERSION_V2:
+        message += _message_id_bytes(message_id)
     return hashlib.sha256(message).digest()
 
 
-def draw_stream(seed, game_id, index, purpose):
-    return DrawStream(draw_key(seed, game_id, index, purpose))
+# The self-test sets this to a list to collect every stream it reads (for the OpenSSL check).
+_STREAM_LOG = None
 
 
-def player_order(seed, game_id, players):
-    stream = draw_stream(seed, game_id, 0, PURPOSE_PLAYER_ORDER)
+def draw_stream(seed, game_id, index, purpose, version=VERSION_V1, message_id=None):
+    stream = DrawStream(draw_key(seed, game_id, index, purpose, version, message_id))
+    if _STREAM_LOG is not None:
+        _STREAM_LOG.append(stream)
+    return stream
+
+
+# Each draw below takes the key inputs (seed, game id, and for v2 the message id) and the
+# record's own inputs; version and message_id default to v1.
+
+
+def player_order(seed, game_id, players, version=VERSION_V1, message_id=None):
+    stream = draw_stream(seed, game_id, 0, PURPOSE_PLAYER_ORDER, version, message_id)
     return stream.pick_without_replacement(range(1, players + 1), players)
 
 
-def city_cubes(seed, game_id):
-    stream = draw_stream(seed, game_id, 0, PURPOSE_CITY_CUBES)
+def city_cubes(seed, game_id, version=VERSION_V1, message_id=None):
+    stream = draw_stream(seed, game_id, 0, PURPOSE_CITY_CUBES, version, message_id)
     return stream.pick_without_replacement(range(1, 13), 8)
 
 
-def dividend_draw(seed, game_id, index, supply):
+def dividend_draw(seed, game_id, index, supply, version=VERSION_V1, message_id=None):
     """supply: dict with integer keys white, pink, black."""
     bag = []
     for colour in COLOURS:
         bag += [colour] * supply[colour]
-    stream = draw_stream(seed, game_id, index, PURPOSE_DIVIDEND_DRAW)
+    stream = draw_stream(seed, game_id, index, PURPOSE_DIVIDEND_DRAW, version, message_id)
     return stream.pick_without_replacement(bag, min(3, len(bag)))
+
+
+def privates_dealer(seed, game_id, players, version=VERSION_V1, message_id=None):
+    """The first dealer: one of the sign-up numbers 1..players."""
+    stream = draw_stream(seed, game_id, 0, PURPOSE_PRIVATES_DEALER, version, message_id)
+    return stream.pick_without_replacement(range(1, players + 1), 1)
+
+
+def privates_deck(seed, game_id, copies, version=VERSION_V1, message_id=None):
+    """The shuffled deck: every card's cost, in drawn order."""
+    deck = [cost for cost in PRIVATES_COSTS for _ in range(copies)]
+    stream = draw_stream(seed, game_id, 0, PURPOSE_PRIVATES_DECK, version, message_id)
+    return stream.pick_without_replacement(deck, len(deck))
+
+
+def privates_chips(seed, game_id, round_number, bag, version=VERSION_V1, message_id=None):
+    """A round's chips, drawn from the bag (dict of counts by colour) in drawn order."""
+    chips = []
+    for colour in CHIP_COLOURS:
+        chips += [colour] * bag[colour]
+    stream = draw_stream(seed, game_id, round_number, PURPOSE_PRIVATES_CHIPS, version, message_id)
+    return stream.pick_without_replacement(chips, min(CHIPS_PER_ROUND, len(chips)))
 
 
 # --------------------------------------------------------------------------- verification
@@ -165,31 +241,69 @@ def _is_int(value):
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _expected_for(record, seed, game_id):
+def _counts(value, colours):
+    """A dict of integer counts 0..=255 for exactly these colours, or None."""
+    if not isinstance(value, dict) or not all(
+        _is_int(value.get(c)) and 0 <= value.get(c) <= 255 for c in colours
+    ):
+        return None
+    return value
+
+
+def _index_zero(index, purpose):
+    if index != 0:
+        raise BadRecord("%s must be drawn at index 0" % purpose)
+
+
+def _expected_for(record, seed, game_id, version=VERSION_V1):
+    """The draw a record should hold, recomputed; BadRecord if its inputs are malformed."""
     if not isinstance(record, dict):
         raise BadRecord("record is not an object")
     index = record.get("index")
     purpose = record.get("purpose")
     if not _is_int(index) or not 0 <= index < 1 << 64:
         raise BadRecord("index is not an unsigned 64-bit integer")
+    message_id = None
+    if version == VERSION_V2:
+        message_id = record.get("message_id")
+        if not isinstance(message_id, str) or not DECIMAL.match(message_id):
+            raise BadRecord("a v2 record needs message_id, the message's id as decimal digits")
+    key = {"version": version, "message_id": message_id}
     if purpose == PURPOSE_PLAYER_ORDER:
-        if index != 0:
-            raise BadRecord("player-order must be drawn at index 0")
+        _index_zero(index, purpose)
         players = record.get("players")
         if not _is_int(players) or not 3 <= players <= 5:
             raise BadRecord("player-order needs players between 3 and 5")
-        return player_order(seed, game_id, players)
+        return player_order(seed, game_id, players, **key)
     if purpose == PURPOSE_CITY_CUBES:
-        if index != 0:
-            raise BadRecord("city-cubes must be drawn at index 0")
-        return city_cubes(seed, game_id)
+        _index_zero(index, purpose)
+        return city_cubes(seed, game_id, **key)
     if purpose == PURPOSE_DIVIDEND_DRAW:
-        supply = record.get("supply")
-        if not isinstance(supply, dict) or not all(
-            _is_int(supply.get(c)) and 0 <= supply.get(c) <= 255 for c in COLOURS
-        ):
+        supply = _counts(record.get("supply"), COLOURS)
+        if supply is None:
             raise BadRecord("dividend-draw needs a supply of white, pink and black counts 0..=255")
-        return dividend_draw(seed, game_id, index, supply)
+        return dividend_draw(seed, game_id, index, supply, **key)
+    if purpose == PURPOSE_PRIVATES_DEALER:
+        _index_zero(index, purpose)
+        players = record.get("players")
+        if not _is_int(players) or not 2 <= players <= 6:
+            raise BadRecord("privates-dealer needs players between 2 and 6")
+        return privates_dealer(seed, game_id, players, **key)
+    if purpose == PURPOSE_PRIVATES_DECK:
+        _index_zero(index, purpose)
+        copies = record.get("copies")
+        if not _is_int(copies) or copies not in PRIVATES_COPIES:
+            raise BadRecord("privates-deck needs copies 6 or 5")
+        return privates_deck(seed, game_id, copies, **key)
+    if purpose == PURPOSE_PRIVATES_CHIPS:
+        if index < 1:
+            raise BadRecord("privates-chips is drawn at the round number, 1 or more")
+        bag = _counts(record.get("bag"), CHIP_COLOURS)
+        if bag is None:
+            raise BadRecord(
+                "privates-chips needs a bag of red, yellow, green, blue and black counts 0..=255"
+            )
+        return privates_chips(seed, game_id, index, bag, **key)
     raise BadRecord("unknown purpose %r" % (purpose,))
 
 
@@ -206,13 +320,18 @@ def _fmt(value):
     return json.dumps(value, separators=(",", ":"))
 
 
-def verify_export(export, out=sys.stdout):
-    """Print one line per draw and a summary; return the exit status."""
+def verify_export(export, out=None):
+    """Print one line per draw and a summary (to out, by default standard output); return the
+    exit status (0, 1 or 2). Raises CannotVerify when the export as a whole is invalid (2)."""
+    if out is None:
+        out = sys.stdout
     if not isinstance(export, dict):
         raise CannotVerify("the export is not a JSON object")
     version = export.get("version")
-    if version != VERSION:
-        raise CannotVerify("unsupported version %r (expected %r)" % (version, VERSION))
+    if version not in VERSIONS:
+        raise CannotVerify(
+            "unsupported version %r (expected one of %s)" % (version, ", ".join(VERSIONS))
+        )
     game_id = export.get("game_id")
     commitment = export.get("commitment")
     seed_hex = export.get("seed")
@@ -229,19 +348,27 @@ def verify_export(export, out=sys.stdout):
         raise CannotVerify("draws is not a list")
     seed = bytes.fromhex(seed_hex)
     actual = hashlib.sha256(seed).hexdigest()
-    if actual != commitment.lower():
-        raise CannotVerify(
-            "commitment mismatch: sha256(seed) = %s but the commitment is %s" % (actual, commitment)
+    committed = actual == commitment.lower()
+    if committed:
+        print("game %s (%s): commitment %s matches the revealed seed" % (game_id, version, actual),
+              file=out)
+    else:
+        # The draws are still recomputed from the revealed seed, for the record.
+        print(
+            "COMMITMENT MISMATCH game %s (%s): sha256(seed) = %s but the commitment is %s"
+            % (game_id, version, actual, commitment),
+            file=out,
         )
-    print("game %s: commitment %s matches the revealed seed" % (game_id, actual), file=out)
 
     ok = mismatched = malformed = 0
     for position, record in enumerate(draws):
         label = "#%d" % position
         if isinstance(record, dict):
             label = "#%d index=%s %s" % (position, record.get("index"), record.get("purpose"))
+            if version == VERSION_V2:
+                label += " message=%s" % (record.get("message_id"),)
         try:
-            expected = _expected_for(record, seed, game_id)
+            expected = _expected_for(record, seed, game_id, version)
         except BadRecord as err:
             malformed += 1
             print("ERROR    %s: %s" % (label, err), file=out)
@@ -258,14 +385,19 @@ def verify_export(export, out=sys.stdout):
             )
     total = len(draws)
     print(
-        "summary: %d draws, %d OK, %d mismatched, %d malformed" % (total, ok, mismatched, malformed),
+        "summary: %d draws, %d OK, %d mismatched, %d malformed; commitment %s"
+        % (total, ok, mismatched, malformed, "matches" if committed else "MISMATCHED"),
         file=out,
     )
-    if mismatched or malformed:
+    if malformed:
+        plural = "" if malformed == 1 else "s"
+        print("INVALID EXPORT: %d malformed draw record%s" % (malformed, plural), file=out)
+        return EXIT_INVALID
+    if mismatched or not committed:
         print("VERIFICATION FAILED", file=out)
-        return 1
+        return EXIT_MISMATCH
     print("ALL DRAWS VERIFIED", file=out)
-    return 0
+    return EXIT_VERIFIED
 
 
 # --------------------------------------------------------------------------- self-test
@@ -289,7 +421,175 @@ EXPECTED_CITY_CUBES = [10, 2, 8, 4, 5, 6, 3, 12]
 EXPECTED_DIVIDEND = ["white", "white", "pink"]
 
 
-def selftest(out=sys.stdout):
+# gaugebot-dice-v2 and Privates (docs/DICE.md section 9). Computed by this script and
+# cross-checked against OpenSSL's ChaCha20 (the self-test repeats that check when the
+# openssl command is available).
+TEST_V2_SETUP_MESSAGE = "1187654321098765435"
+TEST_V2_DIVIDEND_MESSAGE = "1187654987654321098"
+EXPECTED_V2_KEY_PLAYER_ORDER = "4893a2f636216eddc0556d9786b457714dbf153815ce047d25bb0a4dd3dad21e"
+EXPECTED_V2_KEY_CITY_CUBES = "30e4946ab88a4f95c8a3d8b522981457a9f82373974a1deb5b451b07e66bdbae"
+EXPECTED_V2_KEY_DIVIDEND = "08b1d97c39a94006c998cf725c2b0675346c062567b13a3fec7d7292a54e6cdc"
+EXPECTED_V2_WORDS = [4123278155, 2318355670, 3218373244, 3075799232]
+EXPECTED_V2_PLAYER_ORDER = {3: [3, 1, 2], 4: [4, 2, 1, 3], 5: [1, 4, 3, 2, 5]}
+EXPECTED_V2_CITY_CUBES = [9, 2, 5, 12, 4, 11, 6, 7]
+EXPECTED_V2_DIVIDEND = ["pink", "black", "black"]
+
+TEST_PRIVATES_GAME_ID = "test-privates"
+TEST_PRIVATES_SETUP_MESSAGE = "1190123456789012345"
+TEST_PRIVATES_ROUND_MESSAGE = "1190123499999999999"
+TEST_BAG_ROUND_1 = {"red": 2, "yellow": 2, "green": 2, "blue": 2, "black": 2}
+TEST_BAG_ROUND_7 = {"red": 0, "yellow": 1, "green": 2, "blue": 0, "black": 1}
+EXPECTED_KEY_PRIVATES_DEALER = "2548b98cc4e0dc095d2ab51dbd53cd0eb206d142a0d65d13004d2405bd9993f5"
+EXPECTED_KEY_PRIVATES_DECK = "5d7757474a0e73e8d1c4600d1f4ba5a472ae4b101f816c6033910c1126ce0103"
+EXPECTED_KEY_PRIVATES_CHIPS_1 = "c07d1fd4a2b0c02494bd0dbb171f995aff4e36e0295ddeca7beb413facc96e40"
+EXPECTED_KEY_PRIVATES_CHIPS_7 = "99608eae04b5ec8469031205ffd318f215770c2c00c670da01aab084d9559291"
+EXPECTED_PRIVATES_DEALER = {2: [2], 3: [1], 4: [4], 5: [3], 6: [4]}
+EXPECTED_PRIVATES_DECK = {
+    6: [
+        30, 50, 5, 20, 25, 10, 25, 40, 5, 40, 35, 15, 30, 40, 10, 5, 5, 50,
+        40, 30, 20, 20, 50, 10, 25, 30, 35, 50, 35, 15, 15, 40, 20, 15, 10, 25,
+        30, 10, 15, 5, 10, 15, 25, 30, 50, 50, 35, 20, 25, 35, 20, 40, 35, 5,
+    ],
+    5: [
+        50, 30, 25, 10, 50, 10, 20, 15, 30, 25, 5, 25, 30, 40, 10, 15, 25, 35,
+        40, 20, 40, 30, 35, 25, 35, 15, 20, 15, 50, 40, 10, 5, 35, 20, 10, 40,
+        5, 20, 50, 5, 15, 5, 35, 50, 30,
+    ],
+}
+EXPECTED_PRIVATES_CHIPS_1 = ["green", "red", "red", "blue", "black", "blue", "yellow"]
+EXPECTED_PRIVATES_CHIPS_7 = ["green", "green", "black", "yellow"]
+EXPECTED_V2_KEY_PRIVATES_DEALER = "a42ce7260e61c0d90f5a9304623b49f31853d161d267f3d8ab643d56d426831a"
+EXPECTED_V2_KEY_PRIVATES_DECK = "895f129364fcb4e23b60a35203afe4918824f1814cc01fa95d8c64da87fb9c33"
+EXPECTED_V2_KEY_PRIVATES_CHIPS_1 = "f9502eee566ed43f86bcbb1807dc62222b6fcf43d857149d43c080a3003a89da"
+EXPECTED_V2_PRIVATES_DEALER = [4]
+EXPECTED_V2_PRIVATES_DECK = [
+    25, 5, 50, 10, 5, 25, 30, 15, 10, 50, 5, 10, 5, 15, 25, 35, 25, 20,
+    20, 40, 20, 30, 40, 20, 15, 10, 20, 50, 50, 10, 50, 25, 15, 40, 25, 5,
+    50, 40, 15, 35, 35, 15, 30, 5, 30, 10, 30, 30, 35, 35, 40, 20, 35, 40,
+]
+EXPECTED_V2_PRIVATES_CHIPS_1 = ["blue", "yellow", "green", "black", "red", "blue", "black"]
+
+
+def openssl_keystream(key, length):
+    """ChaCha20 keystream bytes from the openssl command (16-byte IV: 32-bit little-endian
+    block counter 0, then the 12-byte zero nonce), or None with the reason it is unavailable."""
+    import shutil
+    import subprocess
+
+    if shutil.which("openssl") is None:
+        return None, "openssl not found"
+    try:
+        run = subprocess.run(
+            ["openssl", "enc", "-chacha20", "-K", key.hex(), "-iv", "00" * 16],
+            input=bytes(length),
+            capture_output=True,
+            timeout=30,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError) as err:
+        return None, "openssl failed to run: %s" % err
+    if run.returncode != 0 or len(run.stdout) != length:
+        return None, "openssl has no ChaCha20: %s" % run.stderr.decode("utf-8", "replace").strip()
+    return run.stdout, None
+
+
+def _selftest_exports():
+    """(name, export or raw file text, expected exit status) for the exit-status checks."""
+    v1 = {
+        "version": VERSION_V1,
+        "game_id": TEST_GAME_ID,
+        "commitment": EXPECTED_COMMITMENT,
+        "seed": TEST_SEED_HEX,
+        "draws": [
+            {"index": 0, "purpose": PURPOSE_PLAYER_ORDER, "players": 4,
+             "result": EXPECTED_PLAYER_ORDER[4]},
+            {"index": 0, "purpose": PURPOSE_CITY_CUBES, "result": EXPECTED_CITY_CUBES},
+            {"index": TEST_DIVIDEND_INDEX, "purpose": PURPOSE_DIVIDEND_DRAW,
+             "supply": TEST_SUPPLY, "result": EXPECTED_DIVIDEND},
+        ],
+    }
+    v2 = dict(v1, version=VERSION_V2, draws=[
+        {"index": 0, "purpose": PURPOSE_PLAYER_ORDER, "players": 4,
+         "message_id": TEST_V2_SETUP_MESSAGE, "result": EXPECTED_V2_PLAYER_ORDER[4]},
+        {"index": 0, "purpose": PURPOSE_CITY_CUBES, "message_id": TEST_V2_SETUP_MESSAGE,
+         "result": EXPECTED_V2_CITY_CUBES},
+        {"index": TEST_DIVIDEND_INDEX, "purpose": PURPOSE_DIVIDEND_DRAW, "supply": TEST_SUPPLY,
+         "message_id": TEST_V2_DIVIDEND_MESSAGE, "result": EXPECTED_V2_DIVIDEND},
+    ])
+    privates_v1 = dict(v1, game_id=TEST_PRIVATES_GAME_ID, draws=[
+        {"index": 0, "purpose": PURPOSE_PRIVATES_DEALER, "players": 5,
+         "result": EXPECTED_PRIVATES_DEALER[5]},
+        {"index": 0, "purpose": PURPOSE_PRIVATES_DECK, "copies": 6,
+         "result": EXPECTED_PRIVATES_DECK[6]},
+        {"index": 1, "purpose": PURPOSE_PRIVATES_CHIPS, "bag": TEST_BAG_ROUND_1,
+         "result": EXPECTED_PRIVATES_CHIPS_1},
+    ])
+    privates_v2 = dict(v1, version=VERSION_V2, game_id=TEST_PRIVATES_GAME_ID, draws=[
+        {"index": 0, "purpose": PURPOSE_PRIVATES_DECK, "copies": 6,
+         "message_id": TEST_PRIVATES_SETUP_MESSAGE, "result": EXPECTED_V2_PRIVATES_DECK},
+        {"index": 1, "purpose": PURPOSE_PRIVATES_CHIPS, "bag": TEST_BAG_ROUND_1,
+         "message_id": TEST_PRIVATES_ROUND_MESSAGE, "result": EXPECTED_V2_PRIVATES_CHIPS_1},
+    ])
+
+    def changed(export, position=None, **fields):
+        copy = json.loads(json.dumps(export))
+        if position is None:
+            copy.update(fields)
+        else:
+            copy["draws"][position].update(fields)
+        return copy
+
+    no_message = changed(v2)
+    del no_message["draws"][1]["message_id"]
+    return [
+        ("v1 export verifies", v1, EXIT_VERIFIED),
+        ("v2 export verifies", v2, EXIT_VERIFIED),
+        ("Privates v1 export verifies", privates_v1, EXIT_VERIFIED),
+        ("Privates v2 export verifies", privates_v2, EXIT_VERIFIED),
+        ("a changed result mismatches", changed(v1, 2, result=["pink", "pink", "pink"]),
+         EXIT_MISMATCH),
+        ("another message id mismatches", changed(v2, 2, message_id="1"), EXIT_MISMATCH),
+        ("v2 records read as v1 mismatch", changed(v2, version=VERSION_V1), EXIT_MISMATCH),
+        ("a commitment mismatch", changed(v1, seed="ff" * 32), EXIT_MISMATCH),
+        ("a seed not yet revealed is invalid", changed(v1, seed=None), EXIT_INVALID),
+        ("an unknown version is invalid", changed(v1, version="gaugebot-dice-v0"), EXIT_INVALID),
+        ("a malformed record is invalid", changed(privates_v1, 1, copies=4), EXIT_INVALID),
+        ("a v2 record without message_id is invalid", no_message, EXIT_INVALID),
+        ("a file that is not JSON is invalid", '{"version": ', EXIT_INVALID),
+    ]
+
+
+def _selftest_exit_status(out):
+    """Runs the verifier on small export files; returns the number of wrong exit statuses."""
+    import io
+    import os
+    import tempfile
+
+    print("== exit status", file=out)
+    failures = 0
+    with tempfile.TemporaryDirectory() as directory:
+        for number, (name, export, expected) in enumerate(_selftest_exports()):
+            path = os.path.join(directory, "export-%d.json" % number)
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(export if isinstance(export, str) else json.dumps(export))
+            quiet = io.StringIO()
+            saved = sys.stdout, sys.stderr
+            sys.stdout = sys.stderr = quiet
+            try:
+                status = main([path])
+            finally:
+                sys.stdout, sys.stderr = saved
+            ok = status == expected
+            failures += not ok
+            print("%-48s %d %s" % (name, status, "OK" if ok else "FAILED, expected %d" % expected),
+                  file=out)
+    return failures
+
+
+def selftest(out=None):
+    global _STREAM_LOG
+    if out is None:
+        out = sys.stdout
     failures = 0
 
     def check(name, actual, expected):
@@ -299,56 +599,205 @@ def selftest(out=sys.stdout):
         else:
             status = "FAILED, expected %r" % (expected,)
             failures += 1
-        print("%-40s %s %s" % (name, actual, status), file=out)
+        print("%-48s %s %s" % (name, actual, status), file=out)
 
-    # RFC 8439 section 2.3.2 block function test vector.
-    block = chacha20_block(bytes(range(32)), 1, bytes.fromhex("000000090000004a00000000"))
-    check(
-        "rfc8439 2.3.2 block",
-        block.hex(),
-        "10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4e"
-        "d2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e",
-    )
-
-    seed = bytes.fromhex(TEST_SEED_HEX)
-    print("seed      %s" % TEST_SEED_HEX, file=out)
-    print("game id   %s" % TEST_GAME_ID, file=out)
-    check("commitment", hashlib.sha256(seed).hexdigest(), EXPECTED_COMMITMENT)
-    check(
-        "draw key player-order index 0",
-        draw_key(seed, TEST_GAME_ID, 0, PURPOSE_PLAYER_ORDER).hex(),
-        EXPECTED_KEY_PLAYER_ORDER,
-    )
-    check(
-        "draw key city-cubes index 0",
-        draw_key(seed, TEST_GAME_ID, 0, PURPOSE_CITY_CUBES).hex(),
-        EXPECTED_KEY_CITY_CUBES,
-    )
-    check(
-        "draw key dividend-draw index 12",
-        draw_key(seed, TEST_GAME_ID, TEST_DIVIDEND_INDEX, PURPOSE_DIVIDEND_DRAW).hex(),
-        EXPECTED_KEY_DIVIDEND,
-    )
-    stream = draw_stream(seed, TEST_GAME_ID, 0, PURPOSE_PLAYER_ORDER)
-    check("player-order stream first 4 words", [stream.next_u32() for _ in range(4)], EXPECTED_WORDS)
-    stream = draw_stream(seed, TEST_GAME_ID, 0, PURPOSE_PLAYER_ORDER)
-    check(
-        "player-order stream uniform(2^31+1) x4",
-        [stream.uniform(REJECTION_BOUND) for _ in range(4)],
-        EXPECTED_REJECTION,
-    )
-    for players in (3, 4, 5):
+    _STREAM_LOG = []
+    try:
+        # RFC 8439 section 2.3.2 block function test vector.
+        block = chacha20_block(bytes(range(32)), 1, bytes.fromhex("000000090000004a00000000"))
         check(
-            "player-order players=%d" % players,
-            player_order(seed, TEST_GAME_ID, players),
-            EXPECTED_PLAYER_ORDER.get(players),
+            "rfc8439 2.3.2 block",
+            block.hex(),
+            "10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4e"
+            "d2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e",
         )
-    check("city-cubes", city_cubes(seed, TEST_GAME_ID), EXPECTED_CITY_CUBES)
-    check(
-        "dividend-draw index 12 supply 7/8/7",
-        dividend_draw(seed, TEST_GAME_ID, TEST_DIVIDEND_INDEX, TEST_SUPPLY),
-        EXPECTED_DIVIDEND,
-    )
+
+        seed = bytes.fromhex(TEST_SEED_HEX)
+        game = TEST_GAME_ID
+        print("== %s" % VERSION_V1, file=out)
+        print("seed      %s" % TEST_SEED_HEX, file=out)
+        print("game id   %s" % game, file=out)
+        check("commitment", hashlib.sha256(seed).hexdigest(), EXPECTED_COMMITMENT)
+        check(
+            "draw key player-order index 0",
+            draw_key(seed, game, 0, PURPOSE_PLAYER_ORDER).hex(),
+            EXPECTED_KEY_PLAYER_ORDER,
+        )
+        check(
+            "draw key city-cubes index 0",
+            draw_key(seed, game, 0, PURPOSE_CITY_CUBES).hex(),
+            EXPECTED_KEY_CITY_CUBES,
+        )
+        check(
+            "draw key dividend-draw index 12",
+            draw_key(seed, game, TEST_DIVIDEND_INDEX, PURPOSE_DIVIDEND_DRAW).hex(),
+            EXPECTED_KEY_DIVIDEND,
+        )
+        stream = draw_stream(seed, game, 0, PURPOSE_PLAYER_ORDER)
+        check("player-order stream first 4 words", [stream.next_u32() for _ in range(4)],
+              EXPECTED_WORDS)
+        stream = draw_stream(seed, game, 0, PURPOSE_PLAYER_ORDER)
+        check(
+            "player-order stream uniform(2^31+1) x4",
+            [stream.uniform(REJECTION_BOUND) for _ in range(4)],
+            EXPECTED_REJECTION,
+        )
+        for players in (3, 4, 5):
+            check(
+                "player-order players=%d" % players,
+                player_order(seed, game, players),
+                EXPECTED_PLAYER_ORDER.get(players),
+            )
+        check("city-cubes", city_cubes(seed, game), EXPECTED_CITY_CUBES)
+        check(
+            "dividend-draw index 12 supply 7/8/7",
+            dividend_draw(seed, game, TEST_DIVIDEND_INDEX, TEST_SUPPLY),
+            EXPECTED_DIVIDEND,
+        )
+
+        v2 = VERSION_V2
+        setup_id, dividend_id = TEST_V2_SETUP_MESSAGE, TEST_V2_DIVIDEND_MESSAGE
+        print("== %s (same seed and game id)" % v2, file=out)
+        print("message id of the setup draws       %s" % setup_id, file=out)
+        print("message id of the dividend draw     %s" % dividend_id, file=out)
+        check(
+            "v2 draw key player-order index 0",
+            draw_key(seed, game, 0, PURPOSE_PLAYER_ORDER, v2, setup_id).hex(),
+            EXPECTED_V2_KEY_PLAYER_ORDER,
+        )
+        check(
+            "v2 draw key city-cubes index 0",
+            draw_key(seed, game, 0, PURPOSE_CITY_CUBES, v2, setup_id).hex(),
+            EXPECTED_V2_KEY_CITY_CUBES,
+        )
+        check(
+            "v2 draw key dividend-draw index 12",
+            draw_key(seed, game, TEST_DIVIDEND_INDEX, PURPOSE_DIVIDEND_DRAW, v2, dividend_id).hex(),
+            EXPECTED_V2_KEY_DIVIDEND,
+        )
+        stream = draw_stream(seed, game, 0, PURPOSE_PLAYER_ORDER, v2, setup_id)
+        check("v2 player-order stream first 4 words", [stream.next_u32() for _ in range(4)],
+              EXPECTED_V2_WORDS)
+        for players in (3, 4, 5):
+            check(
+                "v2 player-order players=%d" % players,
+                player_order(seed, game, players, v2, setup_id),
+                EXPECTED_V2_PLAYER_ORDER.get(players),
+            )
+        check("v2 city-cubes", city_cubes(seed, game, v2, setup_id), EXPECTED_V2_CITY_CUBES)
+        check(
+            "v2 dividend-draw index 12 supply 7/8/7",
+            dividend_draw(seed, game, TEST_DIVIDEND_INDEX, TEST_SUPPLY, v2, dividend_id),
+            EXPECTED_V2_DIVIDEND,
+        )
+
+        game = TEST_PRIVATES_GAME_ID
+        print("== Privates, %s (same seed)" % VERSION_V1, file=out)
+        print("game id   %s" % game, file=out)
+        check(
+            "draw key privates-dealer index 0",
+            draw_key(seed, game, 0, PURPOSE_PRIVATES_DEALER).hex(),
+            EXPECTED_KEY_PRIVATES_DEALER,
+        )
+        check(
+            "draw key privates-deck index 0",
+            draw_key(seed, game, 0, PURPOSE_PRIVATES_DECK).hex(),
+            EXPECTED_KEY_PRIVATES_DECK,
+        )
+        check(
+            "draw key privates-chips index 1",
+            draw_key(seed, game, 1, PURPOSE_PRIVATES_CHIPS).hex(),
+            EXPECTED_KEY_PRIVATES_CHIPS_1,
+        )
+        check(
+            "draw key privates-chips index 7",
+            draw_key(seed, game, 7, PURPOSE_PRIVATES_CHIPS).hex(),
+            EXPECTED_KEY_PRIVATES_CHIPS_7,
+        )
+        for players in range(2, 7):
+            check(
+                "privates-dealer players=%d" % players,
+                privates_dealer(seed, game, players),
+                EXPECTED_PRIVATES_DEALER.get(players),
+            )
+        for copies in PRIVATES_COPIES:
+            check(
+                "privates-deck copies=%d" % copies,
+                privates_deck(seed, game, copies),
+                EXPECTED_PRIVATES_DECK.get(copies),
+            )
+        check(
+            "privates-chips index 1 bag 2/2/2/2/2",
+            privates_chips(seed, game, 1, TEST_BAG_ROUND_1),
+            EXPECTED_PRIVATES_CHIPS_1,
+        )
+        check(
+            "privates-chips index 7 bag 0/1/2/0/1",
+            privates_chips(seed, game, 7, TEST_BAG_ROUND_7),
+            EXPECTED_PRIVATES_CHIPS_7,
+        )
+
+        setup_id, round_id = TEST_PRIVATES_SETUP_MESSAGE, TEST_PRIVATES_ROUND_MESSAGE
+        print("== Privates, %s (same seed and game id)" % v2, file=out)
+        print("message id of the dealer and deck   %s" % setup_id, file=out)
+        print("message id of round 1's chips       %s" % round_id, file=out)
+        check(
+            "v2 draw key privates-dealer index 0",
+            draw_key(seed, game, 0, PURPOSE_PRIVATES_DEALER, v2, setup_id).hex(),
+            EXPECTED_V2_KEY_PRIVATES_DEALER,
+        )
+        check(
+            "v2 draw key privates-deck index 0",
+            draw_key(seed, game, 0, PURPOSE_PRIVATES_DECK, v2, setup_id).hex(),
+            EXPECTED_V2_KEY_PRIVATES_DECK,
+        )
+        check(
+            "v2 draw key privates-chips index 1",
+            draw_key(seed, game, 1, PURPOSE_PRIVATES_CHIPS, v2, round_id).hex(),
+            EXPECTED_V2_KEY_PRIVATES_CHIPS_1,
+        )
+        check(
+            "v2 privates-dealer players=4",
+            privates_dealer(seed, game, 4, v2, setup_id),
+            EXPECTED_V2_PRIVATES_DEALER,
+        )
+        check(
+            "v2 privates-deck copies=6",
+            privates_deck(seed, game, 6, v2, setup_id),
+            EXPECTED_V2_PRIVATES_DECK,
+        )
+        check(
+            "v2 privates-chips index 1 bag 2/2/2/2/2",
+            privates_chips(seed, game, 1, TEST_BAG_ROUND_1, v2, round_id),
+            EXPECTED_V2_PRIVATES_CHIPS_1,
+        )
+
+        # Every stream read above, against OpenSSL's ChaCha20, over the blocks it used.
+        streams = list(_STREAM_LOG)
+    finally:
+        _STREAM_LOG = None
+    print("== OpenSSL cross-check", file=out)
+    differ = 0
+    for stream in streams:
+        blocks = max(1, -(-stream.used // 16))
+        ours = b"".join(chacha20_block(stream.key, c, bytes(12)) for c in range(blocks))
+        theirs, reason = openssl_keystream(stream.key, len(ours))
+        if theirs is None:
+            print("openssl cross-check skipped: %s" % reason, file=out)
+            break
+        if theirs != ours:
+            differ += 1
+            print("openssl keystream differs for key %s FAILED" % stream.key.hex(), file=out)
+    else:
+        print(
+            "openssl keystream over the blocks each stream used: %d of %d streams match %s"
+            % (len(streams) - differ, len(streams), "OK" if not differ else "FAILED"),
+            file=out,
+        )
+    failures += differ
+
+    failures += _selftest_exit_status(out)
+
     if failures:
         print("SELFTEST FAILED (%d)" % failures, file=out)
         return 1
@@ -358,15 +807,20 @@ def selftest(out=sys.stdout):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(
-        description="Verify the draws of a gaugebot AuditExport (gaugebot-dice-v1)."
+        description="Verify the draws of a gaugebot AuditExport (%s or %s):\n"
+        "check that SHA-256 of the revealed seed is the commitment and recompute\n"
+        "every draw (the specification is docs/DICE.md)." % VERSIONS,
+        epilog=EXIT_STATUS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("export", nargs="?", help="path to the AuditExport JSON file")
     parser.add_argument(
         "--selftest",
         action="store_true",
-        help="check the RFC 8439 ChaCha20 vector and print the fixed test vectors",
+        help="check the RFC 8439 ChaCha20 vector and the fixed test vectors of both versions "
+        "(printing them), and the keystreams against the openssl command if it is installed",
     )
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv)  # bad arguments exit with status 2
     if args.selftest:
         return selftest()
     if args.export is None:
@@ -374,14 +828,14 @@ def main(argv=None):
     try:
         with open(args.export, "r", encoding="utf-8") as handle:
             export = json.load(handle)
-    except (OSError, ValueError) as err:
+    except (OSError, ValueError, RecursionError) as err:
         print("cannot read %s: %s" % (args.export, err), file=sys.stderr)
-        return 2
+        return EXIT_INVALID
     try:
         return verify_export(export)
     except CannotVerify as err:
         print("CANNOT VERIFY: %s" % err, file=sys.stderr)
-        return 2
+        return EXIT_INVALID
 
 
 if __name__ == "__main__":

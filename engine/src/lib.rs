@@ -9,11 +9,13 @@
 //! - [`Game::play`] applies a player's [`Action`] and returns the [`Event`]s it caused, or a
 //!   [`PlayError`] that names the rule it breaks.
 //! - [`Game::legal_actions`] lists what the player to act may do.
+//! - [`odds`] works out the exact chances and expected payouts of a dividend call.
 //! - [`notation`] parses and prints the players' own notation (`bid 7`, `build WLW K3 L3`).
 
 pub mod board;
 pub mod hexset;
 pub mod notation;
+pub mod odds;
 pub mod playout;
 pub mod railway;
 

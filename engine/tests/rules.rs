@@ -1,5 +1,6 @@
-//! One test per clause: of the official rulebook (`seeds/004_…`, tests named `rulebook_…`), of
-//! its FAQ (`seeds/001_…`, `faq_…`) and of each numbered ruling of `rulings.md` (`ruling_NN_…`).
+//! One test per clause: of the official rulebook (tests named `rulebook_…`), of the reference
+//! manual's FAQ (`faq_…`) and of each numbered ruling of `docs/RULINGS.md` (`ruling_NN_…`); that
+//! file's preface describes the rule texts.
 //! Each test is a short script in the players' own notation (see `support/mod.rs`); every
 //! refusal is checked to leave the game unchanged and to name the rule it applies.
 //!

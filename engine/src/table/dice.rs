@@ -438,6 +438,11 @@ mod tests {
         assert_eq!(output.status.code(), Some(1));
         assert!(String::from_utf8_lossy(&output.stdout).contains("MISMATCH"));
 
+        // A seed that does not match the commitment is a mismatch (1); an export that cannot be
+        // checked at all is invalid (2).
+        let mut wrong_seed = export.clone();
+        wrong_seed.seed = Some(test_seed().to_hex());
+        assert_eq!(run_python(&wrong_seed).status.code(), Some(1));
         let sealed = AuditExport::sealed("python-game", &seed, export.draws.clone());
         assert_eq!(run_python(&sealed).status.code(), Some(2));
     }
