@@ -25,7 +25,9 @@
 //!    near miss; otherwise the text is chat. A railway or colour within a typo of a real one is
 //!    a near miss too; a misspelt hex keeps the strict notation's "did you mean".
 
+use std::collections::HashSet;
 use std::fmt;
+use std::hash::Hash;
 
 use serde::{Deserialize, Serialize};
 
@@ -112,9 +114,19 @@ impl Reading {
     }
 }
 
+/// Options listed in a refusal; more are counted, not listed.
+const OPTIONS_LISTED: usize = 6;
+
 /// Lists moves as `bid 8 or bid 9`, or `bid 8, bid 9 or bid 10`.
 fn list(options: &[Action]) -> String {
-    let texts: Vec<String> = options.iter().map(Action::to_string).collect();
+    let mut texts: Vec<String> = options
+        .iter()
+        .take(OPTIONS_LISTED)
+        .map(Action::to_string)
+        .collect();
+    if options.len() > OPTIONS_LISTED {
+        texts.push(format!("{} more", options.len() - OPTIONS_LISTED));
+    }
     match texts.split_last() {
         None => String::new(),
         Some((last, [])) => last.clone(),
@@ -196,6 +208,14 @@ enum Outcome {
 /// and a long bold sentence without a command word is chat.
 const NEAR_MISS_MAX_WORDS: usize = 12;
 
+/// Texts of more words than this are read as one part, without looking for alternatives: no move
+/// is that long, and reading stays linear in the length of the text.
+const ALTERNATIVES_MAX_WORDS: usize = 40;
+
+/// An alternative after `or` stands for at most this many words of the first part (`bid 8 or 9`:
+/// one word; `build WLW K3 or K4 L4`: two).
+const ALTERNATIVE_MAX_WORDS: usize = 6;
+
 /// Reads a text as a human moderator would; see the [module documentation](self) and
 /// `docs/PHRASING.md` for the rules.
 pub fn read(text: &str) -> Reading {
@@ -221,6 +241,9 @@ pub fn read(text: &str) -> Reading {
 
 /// Reads words, cutting them at each `or`.
 fn read_words(words: &[Word]) -> Outcome {
+    if words.len() > ALTERNATIVES_MAX_WORDS {
+        return read_part(words);
+    }
     let parts: Vec<&[Word]> = words
         .split(|w| w.lower == "or")
         .filter(|p| !p.is_empty())
@@ -231,14 +254,22 @@ fn read_words(words: &[Word]) -> Outcome {
     if others.is_empty() {
         return read_part(first);
     }
+    let first_has_command = has_command(first);
     let mut outcomes = vec![read_part(first)];
     for part in others {
         if has_command(part) {
             outcomes.push(read_part(part));
             continue;
         }
+        if !first_has_command {
+            outcomes.push(Outcome::NoIntent);
+            continue;
+        }
         // `bid 8 or 9`: the part stands for the last words of the first part.
-        let most = part.len().min(first.len().saturating_sub(1));
+        let most = part
+            .len()
+            .min(first.len().saturating_sub(1))
+            .min(ALTERNATIVE_MAX_WORDS);
         let mut chosen = Outcome::NoIntent;
         for k in (1..=most).rev() {
             let mut joined = first[..first.len() - k].to_vec();
@@ -460,15 +491,14 @@ fn named(command: Command, railways: &[Railway]) -> Result<Option<Railway>, Nota
     }
 }
 
-/// Keeps the first of each value.
-fn distinct<T: PartialEq + Clone>(values: &[T]) -> Vec<T> {
-    let mut out: Vec<T> = Vec::new();
-    for v in values {
-        if !out.contains(v) {
-            out.push(v.clone());
-        }
-    }
-    out
+/// Keeps the first of each value, in order.
+fn distinct<T: Eq + Hash + Clone>(values: &[T]) -> Vec<T> {
+    let mut seen = HashSet::new();
+    values
+        .iter()
+        .filter(|v| seen.insert((*v).clone()))
+        .cloned()
+        .collect()
 }
 
 /// One move, or the moves it could be.
@@ -760,16 +790,16 @@ fn hexes_as_written(mut words: &[&str], hexes: &[HexId]) -> bool {
 
 /// A `!help phrasing` text: the phrasing rules for players, in the bot's own words.
 pub const HELP_PHRASING: &str = "\
-**Writing moves.** Put your move in **bold** and write it as you would to a moderator:
-- Filler, case and punctuation don't matter: **I bid £8**, **I'll pass, thanks**, **Please call for dividends!**
-- **Pass**: also **no bid** or **I'm out**. You may name the share: **pass on CBSC**, **bid 8 on WLW** (refused if it is not the share up).
-- **Auction**: **auction GSW**, **auction the GSW share**, **auction GSW at 6** or **for £6**.
-- **Build**: **build WLW K3 L3**, **build WLW: K3, L3**, **build K3 and L3 for WLW**, **build WLW to Shannon** (the cheapest path there).
-- **Special interest**: **interest Sligo pink**, **special interest in Sligo (pink)**, **place a pink cube in Sligo**.
-- **Dividends**: **dividends**, **call dividends**, **I call for dividends**.
-When you write a move another way, the bot says how it read it (read as **bid 8**).
-Bold without a move word in it is chat and gets no reply (**really**, and a bare **8**: write **bid 8**).
-A near miss (**bdi 8**, **pas**) is refused with a suggestion. Anything that reads two ways (**bid 8 or 9**, **build WLW** with no hex, **bid 8?**) is refused with the options: the bot never guesses.";
+Write your move in **bold**, the way you would write it to a moderator:
+- Filler, case and punctuation don't matter: `I bid £8`, `I'll pass, thanks`, `Please call for dividends!`
+- Pass: also `no bid` or `I'm out`. You may name the share: `pass on CBSC`, `bid 8 on WLW` (refused if that is not the share up).
+- Auction: `auction GSW`, `auction the GSW share`, `auction GSW at 6`, `auction GSW for £6`.
+- Build: `build WLW K3 L3`, `build WLW: K3, L3`, `build K3 and L3 for WLW`, `build WLW to Shannon` (the cheapest path there).
+- Special interest: `interest Sligo pink`, `special interest in Sligo (pink)`, `place a pink cube in Sligo`.
+- Dividends: `dividends`, `call dividends`, `I call for dividends`.
+When you write a move another way, the bot says how it read it (read as `bid 8`), so you can learn the short form.
+Bold with no move word in it is chat and gets no reply: **really**, and also a bare **8** (write `bid 8`).
+A near miss (`bdi 8`, `pas`) is refused with a suggestion. Anything that reads two ways (`bid 8 or 9`, `build WLW` with no hex, `bid 8?`) is refused with the options: the bot never guesses.";
 
 #[cfg(test)]
 mod tests {

@@ -193,9 +193,12 @@ pub const LEADING_FILLER: [&[&str]; 31] = [
     &["now"],
 ];
 
-/// Filler after a move: `please`, `thanks`, `now`, … (longest first).
-pub const TRAILING_FILLER: [&[&str]; 8] = [
+/// Filler after a move: `please`, `thanks`, `for me`, `now`, `then`, `sorry` (longest first).
+pub const TRAILING_FILLER: [&[&str]; 11] = [
     &["thank", "you"],
+    &["for", "me"],
+    &["then"],
+    &["sorry"],
     &["please"],
     &["pls"],
     &["plz"],
@@ -299,7 +302,7 @@ impl Command {
             Command::Auction => &[
                 "the", "a", "an", "share", "shares", "off", "up", "at", "for", "from", "starting",
                 "start", "starts", "opening", "open", "opens", "with", "of", "bid", "price",
-                "pounds", "pound", "quid",
+                "pounds", "pound", "quid", "face", "value",
             ],
             Command::Build => &[
                 "to", "towards", "toward", "in", "into", "at", "through", "via", "and", "then",
