@@ -70,3 +70,58 @@ pub fn check_named_share(game: &Game, reading: &Reading) -> Result<(), NamedShar
         Some(_) => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::action::Action;
+    use crate::notation::read;
+    use crate::setup::Setup;
+
+    fn new_game() -> Game {
+        let setup = Setup {
+            players: vec!["ann".into(), "bob".into(), "cat".into()],
+            order: vec![1, 2, 3],
+            cities: [5, 2, 3, 11, 4, 7, 9, 12],
+        };
+        Game::new(&setup).expect("valid setup")
+    }
+
+    #[test]
+    fn a_named_share_must_be_the_one_up() {
+        let game = new_game();
+        assert_eq!(share_under_auction(&game), Some(Railway::Cbsc));
+        assert_eq!(check_named_share(&game, &read("bid 8 on CBSC")), Ok(()));
+        assert_eq!(check_named_share(&game, &read("bid 8")), Ok(()));
+        let refused = check_named_share(&game, &read("bid 8 on WLW")).expect_err("not up");
+        assert_eq!(
+            refused,
+            NamedShareError::NotUnderAuction {
+                named: Railway::Wlw,
+                up: Railway::Cbsc
+            }
+        );
+        assert_eq!(
+            refused.to_string(),
+            "WLW is not the share under auction; the auction is for CBSC"
+        );
+    }
+
+    #[test]
+    fn no_share_can_be_named_outside_an_auction() {
+        let mut game = new_game();
+        while share_under_auction(&game).is_some() {
+            let crate::game::Actor::Player { seat } = game.to_act() else {
+                panic!("nobody to act");
+            };
+            game.play(seat, &Action::Pass).expect("a pass is legal");
+        }
+        assert!(matches!(
+            check_named_share(&game, &read("pass on CBSC")),
+            Err(NamedShareError::NoAuction {
+                named: Railway::Cbsc
+            })
+        ));
+        assert_eq!(check_named_share(&game, &read("dividends")), Ok(()));
+    }
+}

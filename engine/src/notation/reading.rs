@@ -8,7 +8,7 @@
 //! is the share under auction, is [`super::check_named_share`].
 //!
 //! How it reads, step by step:
-//! 1. [`words::split`] makes words (case folded, punctuation dropped, `£ 8` joined, `8/9` is
+//! 1. `words::split` makes words (case folded, punctuation dropped, `£ 8` joined, `8/9` is
 //!    `8 or 9`); a `?` anywhere is remembered.
 //! 2. The text is cut at each `or`; a part without a command word borrows the first part's
 //!    (`bid 8 or 9` is `bid 8` or `bid 9`). Two or more parts are [`Ambiguity::Alternatives`].
@@ -394,7 +394,7 @@ fn read_part(words: &[Word]) -> Outcome {
             return syntax(
                 command,
                 format!(
-                    "'{}' and '{}' are two moves; write one move in each bold text",
+                    "'{}' and '{}' are two moves, one bold text each",
                     words[at].text, word.text
                 ),
             );
@@ -853,6 +853,21 @@ mod tests {
             read("bid 8?").to_string(),
             "'bid 8?' is a question; to make the move, write bid 8 without the question mark"
         );
+    }
+
+    #[test]
+    fn every_kind_of_reading_serializes() {
+        for text in [
+            "bid 8 on WLW",
+            "really",
+            "bdi 8",
+            "bid 8 or 9",
+            "build WLW",
+            "bid 7.5",
+        ] {
+            let json = serde_json::to_string(&read(text)).expect("serializes");
+            assert!(json.contains("\"reading\""), "{json}");
+        }
     }
 
     #[test]
