@@ -11,6 +11,8 @@
 //! - [`Game::legal_actions`] lists what the player to act may do.
 //! - [`odds`] works out the exact chances and expected payouts of a dividend call.
 //! - [`notation`] parses and prints the players' own notation (`bid 7`, `build WLW K3 L3`).
+//!   [`notation::read`] reads a move the way players really write it (`I bid £8`, `no bid`,
+//!   `build K3 and L3 for WLW`), as a move, chat, a near miss or an ambiguity (docs/PHRASING.md).
 
 pub mod board;
 pub mod hexset;

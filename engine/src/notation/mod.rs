@@ -1,6 +1,14 @@
 //! The players' notation: `bid 7`, `pass`, `auction GSW 6`, `build WLW K3 L3`,
 //! `interest Sligo pink`, `dividends`. Parsing knows the board but not the position: whether an
 //! action is legal is the game's business.
+//!
+//! Two readers share the vocabulary here:
+//! - [`parse_action`] reads the strict notation, one form per move; it is what
+//!   [`Action`]'s `Display` prints.
+//! - [`read`] reads the way players really write (`I bid £8`, `no bid`, `build K3 and L3 for
+//!   WLW`): a [`Reading`] is a move, chat, a near miss, an ambiguity or a malformed command
+//!   (see [`reading`] and `docs/PHRASING.md`). [`check_named_share`] is the single check against
+//!   the position that a reading needs (`bid 8 on WLW` while CBSC is up).
 
 use std::fmt;
 
@@ -9,6 +17,14 @@ use serde::{Deserialize, Serialize};
 use crate::action::Action;
 use crate::board::{Board, HexId};
 use crate::railway::{Colour, Railway};
+
+pub mod named;
+pub mod reading;
+mod words;
+
+pub use named::{check_named_share, share_under_auction, NamedShareError};
+pub use reading::{read, Ambiguity, Reading, HELP_PHRASING};
+pub use words::{LEADING_FILLER, TRAILING_FILLER};
 
 /// Why a text is not an action.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,0 +1,556 @@
+//! Words as players write them: splitting a text into words, the filler around a move, and the
+//! vocabulary of the phrasing reader (command words, railways, colours, amounts, linking words).
+//!
+//! Nothing here knows what a move means; [`super::reading`] puts the words together.
+
+use crate::railway::{Colour, Railway};
+
+/// One word of a text: as written, and folded to lower case for matching.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Word {
+    /// As written (an apostrophe folded to `'`).
+    pub text: String,
+    /// Lower case, for matching.
+    pub lower: String,
+}
+
+impl Word {
+    /// A word as written.
+    pub fn new(text: &str) -> Word {
+        Word {
+            text: text.to_string(),
+            lower: text.to_lowercase(),
+        }
+    }
+
+    /// A word standing for other words: `no bid` read as `pass`.
+    fn standing_for(text: String, lower: &str) -> Word {
+        Word {
+            text,
+            lower: lower.to_string(),
+        }
+    }
+}
+
+/// Folds the look-alike apostrophes of phones and word processors to `'`.
+fn fold(c: char) -> char {
+    match c {
+        '\u{2019}' | '\u{2018}' | '\u{02BC}' | '`' | '\u{00B4}' => '\'',
+        c => c,
+    }
+}
+
+/// Splits a text into words.
+///
+/// Letters, digits, `£` and `$` make words; an apostrophe inside a word stays (`I'm`), a
+/// possessive `'s` goes (`WLW's`); a full stop stays only between digits (`7.5`, so that a
+/// fraction is refused rather than misread); a minus sign before a number stays (`-5`, refused).
+/// `/` and a dash between numbers (`8/9`, `8-9`) become the word `or`; `&` and `+` become `and`.
+/// A lone `£` joins the number after it (`£ 8`). Everything else separates words.
+pub(super) fn split(text: &str) -> Vec<Word> {
+    let chars: Vec<char> = text.chars().map(fold).collect();
+    let digit = |i: Option<usize>| {
+        i.and_then(|i| chars.get(i))
+            .is_some_and(|c: &char| c.is_ascii_digit())
+    };
+    let alphanumeric = |i: usize| chars.get(i).is_some_and(|c| c.is_alphanumeric());
+    let mut words: Vec<String> = Vec::new();
+    let mut current = String::new();
+    let flush = |current: &mut String, words: &mut Vec<String>| {
+        if !current.is_empty() {
+            words.push(std::mem::take(current));
+        }
+    };
+    for (i, &c) in chars.iter().enumerate() {
+        let (before, after) = (i.checked_sub(1), Some(i + 1));
+        match c {
+            c if c.is_alphanumeric() || c == '£' || c == '$' => current.push(c),
+            '\'' if !current.is_empty() && alphanumeric(i + 1) => current.push(c),
+            '.' if digit(before) && digit(after) => current.push(c),
+            '-' if digit(before) && digit(after) => {
+                flush(&mut current, &mut words);
+                words.push("or".into());
+            }
+            '-' if current.is_empty() && digit(after) => current.push(c),
+            '/' => {
+                flush(&mut current, &mut words);
+                words.push("or".into());
+            }
+            '&' | '+' => {
+                flush(&mut current, &mut words);
+                words.push("and".into());
+            }
+            _ => flush(&mut current, &mut words),
+        }
+    }
+    flush(&mut current, &mut words);
+    let mut joined: Vec<Word> = Vec::with_capacity(words.len());
+    let mut pending_currency: Option<String> = None;
+    for mut word in words {
+        for suffix in ["'s", "'S"] {
+            if word.len() > suffix.len() && word.ends_with(suffix) {
+                word.truncate(word.len() - suffix.len());
+            }
+        }
+        if word == "£" || word == "$" {
+            pending_currency = Some(word);
+            continue;
+        }
+        if let Some(sign) = pending_currency.take() {
+            if word.starts_with(|c: char| c.is_ascii_digit()) {
+                word = format!("{sign}{word}");
+            } else {
+                joined.push(Word::new(&sign));
+            }
+        }
+        joined.push(Word::new(&word));
+    }
+    if let Some(sign) = pending_currency {
+        joined.push(Word::new(&sign));
+    }
+    joined
+}
+
+/// Phrases that stand for `pass` in an auction: `no bid`, `not bidding`, `I'm out`.
+const PASS_PHRASES: [&[&str]; 6] = [
+    &["no", "bid"],
+    &["no", "bids"],
+    &["not", "bidding"],
+    &["i'm", "out"],
+    &["im", "out"],
+    &["i", "am", "out"],
+];
+
+/// Replaces the phrases that stand for `pass` by the word `pass` (keeping the words as written).
+pub(super) fn rewrite_passes(words: &[Word]) -> Vec<Word> {
+    let mut out = Vec::with_capacity(words.len());
+    let mut i = 0;
+    'words: while i < words.len() {
+        for phrase in PASS_PHRASES {
+            if starts_with(&words[i..], phrase) {
+                let text = words[i..i + phrase.len()]
+                    .iter()
+                    .map(|w| w.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                out.push(Word::standing_for(text, "pass"));
+                i += phrase.len();
+                continue 'words;
+            }
+        }
+        out.push(words[i].clone());
+        i += 1;
+    }
+    out
+}
+
+/// Whether `words` start with `phrase` (lower-case words).
+fn starts_with(words: &[Word], phrase: &[&str]) -> bool {
+    words.len() >= phrase.len() && words.iter().zip(phrase).all(|(w, p)| w.lower == *p)
+}
+
+/// Whether `words` end with `phrase` (lower-case words).
+fn ends_with(words: &[Word], phrase: &[&str]) -> bool {
+    words.len() >= phrase.len()
+        && words[words.len() - phrase.len()..]
+            .iter()
+            .zip(phrase)
+            .all(|(w, p)| w.lower == *p)
+}
+
+/// Filler before a move: `I`, `I'll`, `I will`, `I'd like to`, `please`, … (longest first).
+pub const LEADING_FILLER: [&[&str]; 31] = [
+    &["i", "would", "like", "to"],
+    &["i", "am", "going", "to"],
+    &["i'd", "like", "to"],
+    &["id", "like", "to"],
+    &["i'm", "going", "to"],
+    &["im", "going", "to"],
+    &["i", "want", "to"],
+    &["i'm", "gonna"],
+    &["im", "gonna"],
+    &["i", "wanna"],
+    &["i", "will"],
+    &["i", "shall"],
+    &["let", "me"],
+    &["let"],
+    &["either"],
+    &["i", "am"],
+    &["i'll"],
+    &["ill"],
+    &["i'd"],
+    &["i'm"],
+    &["im"],
+    &["i"],
+    &["please"],
+    &["pls"],
+    &["plz"],
+    &["ok"],
+    &["okay"],
+    &["so"],
+    &["and"],
+    &["then"],
+    &["now"],
+];
+
+/// Filler after a move: `please`, `thanks`, `for me`, `now`, `then`, `sorry` (longest first).
+pub const TRAILING_FILLER: [&[&str]; 11] = [
+    &["thank", "you"],
+    &["for", "me"],
+    &["then"],
+    &["sorry"],
+    &["please"],
+    &["pls"],
+    &["plz"],
+    &["thanks"],
+    &["thx"],
+    &["ty"],
+    &["now"],
+];
+
+/// Where the move lies in `words`: the range left without the filler before and after it.
+pub(super) fn move_bounds(words: &[Word]) -> std::ops::Range<usize> {
+    let (mut start, mut end) = (0, words.len());
+    'front: loop {
+        for phrase in LEADING_FILLER {
+            if starts_with(&words[start..end], phrase) {
+                start += phrase.len();
+                continue 'front;
+            }
+        }
+        break;
+    }
+    'back: loop {
+        for phrase in TRAILING_FILLER {
+            if ends_with(&words[start..end], phrase) {
+                end -= phrase.len();
+                continue 'back;
+            }
+        }
+        break;
+    }
+    start..end
+}
+
+/// The words of a text without the filler before and after the move.
+pub(super) fn strip_filler(words: &[Word]) -> &[Word] {
+    &words[move_bounds(words)]
+}
+
+/// What a command word asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Command {
+    /// `bid 8`.
+    Bid,
+    /// `raise to 8`: a bid written as a raise.
+    Raise,
+    /// `pass`.
+    Pass,
+    /// `auction GSW`.
+    Auction,
+    /// `build WLW K3`.
+    Build,
+    /// `interest Sligo pink`.
+    Interest,
+    /// `dividends`.
+    Dividends,
+}
+
+impl Command {
+    /// The word of the strict notation (a key of [`super::FORMS`]).
+    pub fn word(self) -> &'static str {
+        match self {
+            Command::Bid | Command::Raise => "bid",
+            Command::Pass => "pass",
+            Command::Auction => "auction",
+            Command::Build => "build",
+            Command::Interest => "interest",
+            Command::Dividends => "dividends",
+        }
+    }
+
+    /// Words allowed before the command word besides a railway: `call for dividends`,
+    /// `special interest`, `put GSW up for auction`.
+    pub fn leading(self) -> &'static [&'static str] {
+        match self {
+            Command::Bid | Command::Raise | Command::Pass | Command::Build => &[],
+            Command::Auction => &["put", "the", "a", "an", "share", "up", "for"],
+            Command::Interest => &[
+                "special", "place", "put", "placing", "putting", "a", "an", "the", "my",
+            ],
+            Command::Dividends => &["call", "calling", "calls", "for", "a", "the"],
+        }
+    }
+
+    /// Linking words after the command word, which carry no meaning of their own.
+    pub fn linking(self) -> &'static [&'static str] {
+        const BID: &[&str] = &[
+            "on", "for", "of", "the", "a", "in", "share", "this", "it", "that", "one", "auction",
+            "pounds", "pound", "quid",
+        ];
+        const RAISE: &[&str] = &[
+            "to", "on", "for", "of", "the", "a", "in", "share", "this", "it", "that", "one",
+            "auction", "pounds", "pound", "quid",
+        ];
+        match self {
+            Command::Bid => BID,
+            Command::Raise => RAISE,
+            Command::Pass => &[
+                "on", "for", "of", "the", "a", "in", "share", "this", "it", "that", "one",
+                "auction",
+            ],
+            Command::Auction => &[
+                "the", "a", "an", "share", "shares", "off", "up", "at", "for", "from", "starting",
+                "start", "starts", "opening", "open", "opens", "with", "of", "bid", "price",
+                "pounds", "pound", "quid", "face", "value",
+            ],
+            Command::Build => &[
+                "to", "towards", "toward", "in", "into", "at", "through", "via", "and", "then",
+                "for", "with", "on", "the", "a", "hex", "hexes", "track",
+            ],
+            Command::Interest => &[
+                "in", "on", "at", "to", "into", "a", "an", "the", "cube", "cubes", "special",
+                "for", "city", "of", "and",
+            ],
+            Command::Dividends => &["for"],
+        }
+    }
+}
+
+/// The command a word asks for, inflections included (`bids`, `passing`, `divs`).
+pub(super) fn command(lower: &str) -> Option<Command> {
+    Some(match lower {
+        "bid" | "bids" | "bidding" => Command::Bid,
+        "raise" | "raises" | "raising" => Command::Raise,
+        "pass" | "passes" | "passing" => Command::Pass,
+        "auction" | "auctions" | "auctioning" => Command::Auction,
+        "build" | "builds" | "building" => Command::Build,
+        "interest" | "si" => Command::Interest,
+        "dividends" | "dividend" | "divs" => Command::Dividends,
+        _ => return None,
+    })
+}
+
+/// Words that introduce a special interest when a cube is mentioned: `place a pink cube in Sligo`.
+pub(super) const PLACING: [&str; 4] = ["place", "put", "placing", "putting"];
+
+/// Words that name a cube in a placing phrase.
+pub(super) const CUBE: [&str; 2] = ["cube", "cubes"];
+
+/// The command words a misspelling is measured against, with the distance allowed.
+pub(super) const NEAR_MISS_TARGETS: [(&str, usize); 6] = [
+    ("bid", 1),
+    ("pass", 1),
+    ("build", 1),
+    ("auction", 1),
+    ("interest", 1),
+    ("dividends", 2),
+];
+
+/// English words within reach of a command word that are not misspellings of it: emphasis such
+/// as `**bad**`, `**past**` or `**action**` is chat.
+pub(super) const NOT_MISSPELLINGS: [&str; 52] = [
+    // bid
+    "aid",
+    "bad",
+    "bed",
+    "bib",
+    "bide",
+    "big",
+    "bin",
+    "bind",
+    "bird",
+    "bit",
+    "bud",
+    "did",
+    "hid",
+    "ibid",
+    "kid",
+    "lid",
+    "mid",
+    "rid",
+    "sid",
+    "bio", // pass
+    "ass",
+    "bass",
+    "lass",
+    "mass",
+    "pads",
+    "pals",
+    "pans",
+    "paps",
+    "pars",
+    "past",
+    "pats",
+    "paws",
+    "pays",
+    "piss",
+    "poss",
+    "puss",
+    "sass",
+    "passed",
+    "passé", // build
+    "built",
+    "guild",
+    "builder", // auction
+    "action",
+    "actions",
+    "acton",
+    "suction", // interest
+    "interests",
+    "intrust", // dividends
+    "divided",
+    "dividers",
+    "divides",
+    "divide",
+];
+
+/// A railway by code (`GSW`, any case) or by its locomotive colour (`blue`).
+pub(super) fn railway(lower: &str) -> Option<Railway> {
+    Railway::ALL
+        .into_iter()
+        .find(|r| r.code().eq_ignore_ascii_case(lower) || r.colour_name() == lower)
+}
+
+/// A cube colour.
+pub(super) fn colour(lower: &str) -> Option<Colour> {
+    lower.parse().ok()
+}
+
+/// Numbers written as words, for `bid eight`.
+const NUMBER_WORDS: [&str; 21] = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+];
+
+/// Whether a word is written as an amount of money: digits with or without `£`/`$`, a negative
+/// or fractional number (to be refused), or a number word.
+pub(super) fn looks_like_amount(lower: &str) -> bool {
+    let bare = lower
+        .trim_start_matches(['£', '$'])
+        .trim_end_matches(['£', '$']);
+    let bare = bare.strip_prefix('-').unwrap_or(bare);
+    bare.starts_with(|c: char| c.is_ascii_digit()) || number_word(lower).is_some()
+}
+
+/// A number written as a word (`eight`), except `one`, which is also "this one".
+pub(super) fn number_word(lower: &str) -> Option<u32> {
+    if lower == "one" {
+        return None;
+    }
+    NUMBER_WORDS
+        .iter()
+        .position(|w| *w == lower)
+        .and_then(|n| u32::try_from(n).ok())
+}
+
+/// Damerau–Levenshtein distance (optimal string alignment): a swapped pair of letters counts
+/// as one edit, as in `bdi` for `bid`.
+pub(super) fn typo_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in rows[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (rows[i - 1][j] + 1)
+                .min(rows[i][j - 1] + 1)
+                .min(rows[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = best;
+        }
+    }
+    rows[a.len()][b.len()]
+}
+
+/// Whether `word` is a close misspelling of `target`: within `limit` typos, at least three
+/// letters, and not an English word of its own.
+pub(super) fn near(word: &str, target: &str, limit: usize) -> bool {
+    let length = word.chars().count();
+    length >= 3
+        && length.abs_diff(target.chars().count()) <= limit
+        && word != target
+        && !NOT_MISSPELLINGS.contains(&word)
+        && typo_distance(word, target) <= limit
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lower(text: &str) -> Vec<String> {
+        split(text).into_iter().map(|w| w.lower).collect()
+    }
+
+    #[test]
+    fn splits_as_players_write() {
+        assert_eq!(lower("I bid £8!"), ["i", "bid", "£8"]);
+        assert_eq!(lower("bid £ 8"), ["bid", "£8"]);
+        assert_eq!(lower("bid 8 or 9"), ["bid", "8", "or", "9"]);
+        assert_eq!(lower("bid 8/9"), ["bid", "8", "or", "9"]);
+        assert_eq!(lower("bid 8-9"), ["bid", "8", "or", "9"]);
+        assert_eq!(lower("bid -5"), ["bid", "-5"]);
+        assert_eq!(lower("bid 7.5."), ["bid", "7.5"]);
+        assert_eq!(lower("build WLW: K3, L3"), ["build", "wlw", "k3", "l3"]);
+        assert_eq!(lower("build WLW K3-L3"), ["build", "wlw", "k3", "l3"]);
+        assert_eq!(lower("I\u{2019}m out"), ["i'm", "out"]);
+        assert_eq!(
+            lower("bid 8 on WLW's share"),
+            ["bid", "8", "on", "wlw", "share"]
+        );
+        assert_eq!(lower("'pass'"), ["pass"]);
+        assert_eq!(lower("K3 & L3"), ["k3", "and", "l3"]);
+        assert_eq!(
+            lower("special interest in Sligo (pink)"),
+            ["special", "interest", "in", "sligo", "pink"]
+        );
+    }
+
+    #[test]
+    fn filler_goes_from_both_ends() {
+        let words = split("OK I'd like to bid 8 please, thank you");
+        let kept: Vec<&str> = strip_filler(&words)
+            .iter()
+            .map(|w| w.lower.as_str())
+            .collect();
+        assert_eq!(kept, ["bid", "8"]);
+    }
+
+    #[test]
+    fn misspellings_are_near_and_english_words_are_not() {
+        assert!(near("bdi", "bid", 1));
+        assert!(near("pas", "pass", 1));
+        assert!(near("divdends", "dividends", 2));
+        assert!(!near("bad", "bid", 1));
+        assert!(!near("past", "pass", 1));
+        assert!(!near("action", "auction", 1));
+        assert!(!near("bd", "bid", 1));
+    }
+}
