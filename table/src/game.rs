@@ -178,6 +178,26 @@ impl fmt::Debug for Ctx<'_> {
     }
 }
 
+/// A move as read from what a player wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadMove<M> {
+    /// The move.
+    pub action: M,
+    /// Whether the text was the canonical notation itself; if not, the table says how it read
+    /// it ("— read as **bid 8**"), so that players learn the notation.
+    pub canonical: bool,
+}
+
+impl<M> ReadMove<M> {
+    /// A move written in the canonical notation.
+    pub fn canonical(action: M) -> Self {
+        ReadMove {
+            action,
+            canonical: true,
+        }
+    }
+}
+
 /// A game plug-in. The rules live in the game's engine; this adapts them to the table.
 ///
 /// Every method is pure: no I/O, no clock, no randomness but the [`DrawSource`] given.
@@ -219,8 +239,13 @@ pub trait TableGame: Send + Sync + 'static {
     /// The audit records of the setup's draws (audited games).
     fn setup_records(&self, setup: &Self::Setup) -> Vec<DrawRecord>;
 
-    /// Reads a move in the players' notation.
-    fn parse_move(&self, text: &str) -> Result<Self::Move, Self::Refusal>;
+    /// Reads a move as a player wrote it, in the position (a share named with a bid must be the
+    /// one up, say). Parsing only: whether the move is legal is [`TableGame::apply`]'s business.
+    fn parse_move(
+        &self,
+        state: &Self::State,
+        text: &str,
+    ) -> Result<ReadMove<Self::Move>, Self::Refusal>;
     /// Whether bold text is chat, not a command (no reply at all). By default everything in
     /// bold is read as a move.
     fn is_chat(&self, text: &str) -> bool {

@@ -119,6 +119,14 @@ impl Table {
             action: played.action,
         });
         let mut text = played.text;
+        if !played.as_written {
+            // Say how the text was read, after the first line of the narration.
+            let echo = self.message("read_as", context! { canonical => played.canonical });
+            text = match text.split_once('\n') {
+                Some((first, rest)) => format!("{} {echo}\n{rest}", first.trim_end_matches('.')),
+                None => format!("{} {echo}", text.trim_end_matches('.')),
+            };
+        }
         let mut ends_turn = played.ends_turn;
         if let (Some(dice), false) = (self.dice(current), draft.revealed) {
             // Audited dice answer at once; the index is the draw's position in the history.

@@ -18,6 +18,8 @@ pub struct Played {
     pub action: Value,
     /// The move in canonical notation.
     pub canonical: String,
+    /// Whether the player wrote it that way (if not, the table echoes the canonical form).
+    pub as_written: bool,
     /// The narration.
     pub text: String,
     /// Whether a turn ended (the full report follows).
@@ -257,10 +259,11 @@ impl<G: TableGame> Session for GameSession<G> {
     }
 
     fn play(&mut self, seat: usize, text: &str, render: &Render<'_>) -> Result<Played, String> {
-        let action = self
+        let read = self
             .game
-            .parse_move(text)
+            .parse_move(&self.state, text)
             .map_err(|r| self.refusal(render, &r))?;
+        let action = read.action;
         let events = self
             .game
             .apply(&mut self.state, seat, &action)
@@ -269,6 +272,7 @@ impl<G: TableGame> Session for GameSession<G> {
         Ok(Played {
             action: serde_json::to_value(&action).map_err(|e| e.to_string())?,
             canonical: action.to_string(),
+            as_written: read.canonical,
             text: self
                 .game
                 .render_events(&self.ctx(render), &self.state, &events),

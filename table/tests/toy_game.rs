@@ -10,7 +10,9 @@ use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource, Seed};
-use gaugebot_table::game::{Ctx, Decision, GameInfo, SetupDice, SetupOptions, TableGame, ToAct};
+use gaugebot_table::game::{
+    Ctx, Decision, GameInfo, ReadMove, SetupDice, SetupOptions, TableGame, ToAct,
+};
 use gaugebot_table::registry::{Access, CommandSpec, Form};
 use gaugebot_table::store::{GameRow, LogRow, Store, StoreError};
 use gaugebot_table::{
@@ -265,11 +267,17 @@ impl TableGame for PileGame {
             Value::from(setup.first),
         )]
     }
-    fn parse_move(&self, text: &str) -> Result<Take, PileRefusal> {
-        text.strip_prefix("take ")
+    fn parse_move(&self, _state: &Pile, text: &str) -> Result<ReadMove<Take>, PileRefusal> {
+        let lower = text.trim().to_ascii_lowercase();
+        let take = lower
+            .strip_prefix("take ")
             .and_then(|n| n.trim().parse().ok())
             .map(Take)
-            .ok_or_else(|| PileRefusal::NotANumber(text.into()))
+            .ok_or_else(|| PileRefusal::NotANumber(text.into()))?;
+        Ok(ReadMove {
+            canonical: take.to_string() == text,
+            action: take,
+        })
     }
     fn apply(&self, state: &mut Pile, seat: usize, action: &Take) -> Result<String, PileRefusal> {
         if state.winner.is_some() {

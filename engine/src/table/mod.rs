@@ -10,13 +10,15 @@ pub mod report;
 pub mod view;
 
 use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource, Seed};
-use gaugebot_table::game::{Ctx, Decision, GameInfo, SetupDice, SetupOptions, TableGame, ToAct};
+use gaugebot_table::game::{
+    Ctx, Decision, GameInfo, ReadMove, SetupDice, SetupOptions, TableGame, ToAct,
+};
 use gaugebot_table::registry::{arg, Access, ArgKind, CommandSpec, Form};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::game::Phase;
-use crate::notation::{parse_action, parse_cubes};
+use crate::notation::{check_named_share, parse_action, parse_cubes, read, Reading};
 use crate::{Action, Actor, Colour, CubeCounts, Event, Game, PlayError, Reason, Rule, Setup};
 
 pub use report::Refusal;
@@ -255,8 +257,41 @@ impl TableGame for IrishGauge {
         ]
     }
 
-    fn parse_move(&self, text: &str) -> Result<Action, Refusal> {
-        parse_action(text).map_err(Refusal::Notation)
+    fn parse_move(&self, state: &Game, text: &str) -> Result<ReadMove<Action>, Refusal> {
+        let reading = read(text);
+        match reading {
+            Reading::Move {
+                ref action,
+                canonical,
+                ..
+            } => {
+                check_named_share(state, &reading).map_err(Refusal::NamedShare)?;
+                Ok(ReadMove {
+                    action: action.clone(),
+                    canonical,
+                })
+            }
+            Reading::Chat => Err(Refusal::Notation(
+                parse_action(text)
+                    .err()
+                    .unwrap_or(crate::notation::NotationError::Empty),
+            )),
+            Reading::NearMiss {
+                written,
+                meant,
+                suggestion,
+            } => Err(Refusal::NearMiss {
+                written,
+                meant,
+                suggestion,
+            }),
+            Reading::Ambiguous { options, why } => Err(Refusal::Unclear { options, why }),
+            Reading::Malformed(error) => Err(Refusal::Notation(error)),
+        }
+    }
+
+    fn is_chat(&self, text: &str) -> bool {
+        read(text).is_chat()
     }
 
     fn apply(&self, state: &mut Game, seat: usize, action: &Action) -> Result<Vec<Event>, Refusal> {
@@ -383,5 +418,23 @@ impl TableGame for IrishGauge {
             .map(|c| c.name())
             .collect::<Vec<_>>()
             .join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_phrasing_help_is_the_readers_own_text() {
+        let help = TEMPLATES
+            .iter()
+            .find(|(name, _)| *name == "help.md.j2")
+            .map(|(_, text)| *text)
+            .unwrap_or_default();
+        assert!(
+            help.contains(crate::notation::HELP_PHRASING),
+            "engine/templates/help.md.j2 must quote notation::HELP_PHRASING word for word"
+        );
     }
 }

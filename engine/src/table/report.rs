@@ -320,6 +320,24 @@ pub enum Refusal {
     Setup(crate::SetupError),
     /// A setup option is wrong.
     Option(String),
+    /// A close misspelling of a command word, railway or colour: the move it would be.
+    NearMiss {
+        /// The word as written.
+        written: String,
+        /// The word it is close to.
+        meant: String,
+        /// The move with that word corrected, if the text then reads as one.
+        suggestion: Option<crate::Action>,
+    },
+    /// The text reads more than one way: the options, never a guess.
+    Unclear {
+        /// The moves it could be.
+        options: Vec<crate::Action>,
+        /// Why.
+        why: crate::notation::Ambiguity,
+    },
+    /// The share named with a bid or pass is not the one up.
+    NamedShare(crate::notation::NamedShareError),
 }
 
 impl std::fmt::Display for Refusal {
@@ -329,6 +347,22 @@ impl std::fmt::Display for Refusal {
             Refusal::Notation(e) => e.fmt(f),
             Refusal::Setup(e) => e.fmt(f),
             Refusal::Option(e) => f.write_str(e),
+            Refusal::NearMiss {
+                written,
+                meant,
+                suggestion,
+            } => crate::notation::Reading::NearMiss {
+                written: written.clone(),
+                meant: meant.clone(),
+                suggestion: suggestion.clone(),
+            }
+            .fmt(f),
+            Refusal::Unclear { options, why } => crate::notation::Reading::Ambiguous {
+                options: options.clone(),
+                why: why.clone(),
+            }
+            .fmt(f),
+            Refusal::NamedShare(e) => e.fmt(f),
         }
     }
 }
@@ -412,6 +446,22 @@ pub fn refusal(ctx: &Ctx<'_>, refusal: &Refusal) -> String {
             context! { refusal => "setup", error => Value::from_serialize(error) }
         }
         Refusal::Option(text) => context! { refusal => "option", text },
+        Refusal::NearMiss {
+            written,
+            meant,
+            suggestion,
+        } => context! {
+            refusal => "near_miss", written, meant,
+            suggestion => suggestion.as_ref().map(|a| a.to_string()),
+            form => crate::notation::FORMS.iter().find(|(c, _)| c == meant).map(|(_, f)| *f),
+        },
+        Refusal::Unclear { options, why } => context! {
+            refusal => "unclear", why => Value::from_serialize(why),
+            options => options.iter().map(|o| o.to_string()).collect::<Vec<_>>(),
+        },
+        Refusal::NamedShare(error) => context! {
+            refusal => "named_share", error => Value::from_serialize(error),
+        },
     };
     ctx.templates.text(REFUSAL, data)
 }
