@@ -16,6 +16,8 @@
 //!
 //! The rules as the project reads them are in `docs/PRIVATES.md`.
 
+#![warn(missing_docs)]
+
 pub mod action;
 pub mod card;
 pub mod draw;
