@@ -283,7 +283,7 @@ fn checked_game(setup: &Setup, seed: u64, garbage: &[(usize, Action)]) -> Game {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(128))]
 
     #[test]
     fn random_games_end_with_conservation_and_legal_lists(
