@@ -320,6 +320,97 @@ def _fmt(value):
     return json.dumps(value, separators=(",", ":"))
 
 
+def _pop_unit(stack):
+    """An undo takes back the last move, or a draw together with the move that called for it."""
+    if not stack:
+        return
+    _, last = stack.pop()
+    if last.get("entry") == "draw" and stack and stack[-1][1].get("entry") == "action":
+        stack.pop()
+
+
+def check_record(export):
+    """The completeness checks of a game record (an export with a `log`, docs/DICE.md section 8):
+    return the list of problems found (empty when the record is whole)."""
+    log = export.get("log")
+    draws = export.get("draws") or []
+    if not isinstance(log, list):
+        return ["the record's log is not a list"]
+    problems = []
+    for i, item in enumerate(log):
+        if not isinstance(item, dict) or item.get("seq") != i or not isinstance(item.get("entry"), dict):
+            return ["the log is not numbered 0, 1, 2 ...: entry %d is %r (an entry is missing or "
+                    "out of order)" % (i, item.get("seq") if isinstance(item, dict) else item)]
+    stack = []
+    for item in log:
+        kind = item["entry"].get("entry")
+        if kind in ("action", "draw"):
+            stack.append((item["seq"], item["entry"]))
+        elif kind == "undo":
+            _pop_unit(stack)
+    kept = set(seq for seq, _ in stack)
+    for item in log:
+        kind = item["entry"].get("entry")
+        undone = kind in ("action", "draw") and item["seq"] not in kept
+        if bool(item.get("undone")) != undone:
+            problems.append("entry #%d is marked %s but its undos make it %s" % (
+                item["seq"], "undone" if item.get("undone") else "in force",
+                "undone" if undone else "in force"))
+    audited_entries = {}
+    for item in log:
+        entry = item["entry"]
+        if entry.get("entry") == "draw" and entry.get("manual") is False:
+            audited_entries[item["seq"]] = entry
+    seen = set()
+    setup_purposes = []
+    for record in draws:
+        if not isinstance(record, dict):
+            continue
+        seq = record.get("seq")
+        if seq is None:
+            setup_purposes.append(record.get("purpose"))
+            continue
+        entry = audited_entries.get(seq)
+        if entry is None:
+            problems.append("the draw record at #%s (%s) has no audited draw entry in the log"
+                            % (seq, record.get("purpose")))
+            continue
+        if seq in seen:
+            problems.append("entry #%s has two draw records" % seq)
+            continue
+        seen.add(seq)
+        if entry.get("index") != record.get("index"):
+            problems.append("the draw record at #%s has index %s but its entry %s"
+                            % (seq, record.get("index"), entry.get("index")))
+        for field in ("cubes", "chips"):
+            if field in entry and entry[field] != record.get("result"):
+                problems.append("the draw record at #%s differs from its log entry" % seq)
+        if bool(record.get("undone")) != (seq not in kept):
+            problems.append("the draw record at #%s is marked %s wrongly"
+                            % (seq, "undone" if record.get("undone") else "in force"))
+    for seq in sorted(audited_entries):
+        if seq not in seen:
+            problems.append("the audited draw at #%d has no draw record" % seq)
+    setup = export.get("setup") if isinstance(export.get("setup"), dict) else {}
+    if export.get("kind") == "irish-gauge" and setup.get("dice") == "audited":
+        if sorted(setup_purposes) != sorted([PURPOSE_PLAYER_ORDER, PURPOSE_CITY_CUBES]):
+            problems.append("the setup rolls are not both recorded: %r" % (setup_purposes,))
+        # Every dividend call of an audited game is answered at once by its draw, until the seed
+        # is revealed (later draws are the moderator's).
+        revealed = False
+        for i, item in enumerate(log):
+            entry = item["entry"]
+            if entry.get("entry") == "reveal":
+                revealed = True
+            action = entry.get("action") if isinstance(entry.get("action"), dict) else {}
+            if entry.get("entry") == "action" and action.get("action") == "call_dividends" \
+                    and not revealed:
+                following = log[i + 1]["entry"] if i + 1 < len(log) else {}
+                if following.get("entry") != "draw" or following.get("manual") is not False:
+                    problems.append("the dividend call at #%d has no draw after it" % i)
+    return problems
+
+
 def verify_export(export, out=None):
     """Print one line per draw and a summary (to out, by default standard output); return the
     exit status (0, 1 or 2). Raises CannotVerify when the export as a whole is invalid (2)."""
@@ -384,6 +475,14 @@ def verify_export(export, out=None):
                 file=out,
             )
     total = len(draws)
+    incomplete = []
+    if "log" in export:
+        incomplete = check_record(export)
+        for problem in incomplete:
+            print("INCOMPLETE %s" % problem, file=out)
+        if not incomplete:
+            print("record complete: %d log entries numbered 0-%d, every audited draw recorded"
+                  % (len(export["log"]), max(len(export["log"]) - 1, 0)), file=out)
     print(
         "summary: %d draws, %d OK, %d mismatched, %d malformed; commitment %s"
         % (total, ok, mismatched, malformed, "matches" if committed else "MISMATCHED"),
@@ -393,7 +492,7 @@ def verify_export(export, out=None):
         plural = "" if malformed == 1 else "s"
         print("INVALID EXPORT: %d malformed draw record%s" % (malformed, plural), file=out)
         return EXIT_INVALID
-    if mismatched or not committed:
+    if mismatched or not committed or incomplete:
         print("VERIFICATION FAILED", file=out)
         return EXIT_MISMATCH
     print("ALL DRAWS VERIFIED", file=out)

@@ -31,12 +31,9 @@ impl gaugebot_table::dice::Recompute for AllGames {
     fn recompute(
         &self,
         record: &gaugebot_table::dice::DrawRecord,
-        seed: &gaugebot_table::dice::Seed,
-        game_id: &str,
+        source: gaugebot_table::dice::DrawSource<'_>,
     ) -> Option<Result<serde_json::Value, gaugebot_table::dice::DiceError>> {
-        self.0
-            .iter()
-            .find_map(|g| g.recompute(record, seed, game_id))
+        self.0.iter().find_map(|g| g.recompute(record, source))
     }
 }
 

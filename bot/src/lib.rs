@@ -9,6 +9,7 @@ pub mod config;
 pub mod console;
 pub mod discord;
 pub mod games;
+pub mod records;
 pub mod storage;
 
 /// The table core's message types and table, under the paths of the first version.

@@ -6,8 +6,6 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use gaugebot::config::Config;
 use gaugebot::console::{self, PlayOptions};
-use gaugebot::dice::{self, AuditExport};
-use gaugebot::games;
 
 #[derive(Parser)]
 #[command(
@@ -60,6 +58,28 @@ enum Command {
         export: PathBuf,
     },
     /// Render a state dumped by `play --dump-state` as a PNG map.
+    /// Replay a game record (from `!export`) offline and print the position.
+    Replay {
+        /// The game record JSON.
+        record: PathBuf,
+        /// Stop after this log entry (the numbers `!log` shows).
+        #[arg(long)]
+        until: Option<i64>,
+        /// Write the state dump (as `play --dump-state`) to this file.
+        #[arg(long)]
+        dump_state: Option<PathBuf>,
+    },
+    /// Continue a game from its record (from `!export`) in a channel of this bot's database.
+    Import {
+        /// The game record JSON.
+        record: PathBuf,
+        /// The database (default: the configured one).
+        #[arg(long)]
+        db: Option<String>,
+        /// The channel to continue it in (the console table is `console`).
+        #[arg(long, default_value = "console")]
+        channel: String,
+    },
     Render {
         /// The state JSON.
         #[arg(long)]
@@ -155,6 +175,19 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Verify { export }) => Ok(verify(&export)),
+        Some(Command::Replay {
+            record,
+            until,
+            dump_state,
+        }) => gaugebot::records::replay(&record, until, dump_state.as_deref()),
+        Some(Command::Import {
+            record,
+            db,
+            channel,
+        }) => {
+            let db = db.unwrap_or_else(|| config.database.to_string_lossy().into_owned());
+            runtime.block_on(gaugebot::records::import(&record, &db, &channel))
+        }
         Some(Command::Render { state, out }) => {
             let text = std::fs::read_to_string(&state)?;
             let view: irish_gauge::table::View = serde_json::from_str(&text)?;
@@ -166,46 +199,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// `gaugebot verify`: the same exit codes as `tools/verify_draws.py` — 0 every draw matches, 1 the
-/// seed does not match its commitment or a draw does not match, 2 the file cannot be read or is
-/// not a valid export.
+/// `gaugebot verify`: the same exit codes as `tools/verify_draws.py` — 0 every draw matches (and
+/// a game record is complete), 1 the seed does not match its commitment, a draw does not match, or
+/// a game record is incomplete, 2 the file cannot be read or is not a valid export.
 fn verify(path: &std::path::Path) -> ExitCode {
-    let invalid = |why: String| {
-        eprintln!("gaugebot verify: {}: {why}", path.display());
-        ExitCode::from(2)
-    };
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) => return invalid(format!("cannot read the file: {e}")),
-    };
-    let export: AuditExport = match serde_json::from_str(&text) {
-        Ok(export) => export,
-        Err(e) => return invalid(format!("not an audit export: {e}")),
-    };
-    match games::verify(&export) {
-        Ok(report) => {
-            for mismatch in &report.mismatches {
-                println!("MISMATCH {mismatch}");
-            }
-            let n = report.mismatches.len();
-            println!(
-                "{}: {} draw{} checked, {} mismatch{}; the seed matches the commitment",
-                report.game_id,
-                report.draws_checked,
-                if report.draws_checked == 1 { "" } else { "s" },
-                n,
-                if n == 1 { "" } else { "es" }
-            );
-            if report.is_ok() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            }
-        }
-        Err(error @ dice::DiceError::CommitmentMismatch { .. }) => {
-            println!("MISMATCH {error}");
-            ExitCode::FAILURE
-        }
-        Err(error) => invalid(error.to_string()),
-    }
+    gaugebot::records::verify(path)
 }

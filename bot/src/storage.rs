@@ -18,6 +18,24 @@ fn failed(error: sqlx::Error) -> StoreError {
     StoreError::from_error(error)
 }
 
+/// Creates a new database file readable and writable by its owner only (it holds the secret
+/// dice seeds; SQLite gives its `-wal` and `-shm` files the same permissions). An existing file
+/// is left as it is.
+fn create_private(path: &str) -> Result<(), StoreError> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(StoreError(format!("cannot create {path}: {e}"))),
+    }
+}
+
 /// The SQLite database.
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
@@ -29,6 +47,9 @@ impl SqliteStore {
     /// Opens (and creates and migrates) the database at `path`; `:memory:` for a throwaway one.
     pub async fn open(path: &str) -> Result<SqliteStore, StoreError> {
         let memory = path == ":memory:";
+        if !memory {
+            create_private(path)?;
+        }
         let options = if memory {
             SqliteConnectOptions::from_str("sqlite::memory:").map_err(failed)?
         } else {

@@ -128,3 +128,29 @@ fn the_binary_continues_a_v1_game() {
     );
     assert_ne!(after["next"], "cat");
 }
+
+#[cfg(unix)]
+#[tokio::test]
+async fn a_new_database_is_readable_by_its_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("new.db");
+    let store = SqliteStore::open(&db.to_string_lossy())
+        .await
+        .expect("opens");
+    let mut table = common::table_on(store.clone(), "c", Some(common::SEED)).await;
+    table
+        .handle(&common::message(1, "mod", "!setup ann bob cat", true))
+        .await;
+    store.close().await;
+    for file in [db.clone(), dir.path().join("new.db-wal")] {
+        if let Ok(meta) = std::fs::metadata(&file) {
+            assert_eq!(
+                meta.permissions().mode() & 0o777,
+                0o600,
+                "{} is readable by others",
+                file.display()
+            );
+        }
+    }
+}

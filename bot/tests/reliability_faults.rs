@@ -868,7 +868,7 @@ async fn after_write_errors_every_acknowledged_move_is_durable() {
     let dir = tempfile::tempdir().expect("temp dir");
     let db = dir.path().join("quota.db");
     let wal = dir.path().join("quota.db-wal");
-    let mut model = common::Model::new(SEED, "console-1", &players);
+    let mut model = common::Model::new(SEED, "console-1", &players, "1");
     let mut bot = LiveBot::start(&db);
     let reply = bot.send(1, "mod", "!setup ann bob cat dan");
     assert!(reply.contains("New game console-1"), "{reply}");
@@ -882,7 +882,9 @@ async fn after_write_errors_every_acknowledged_move_is_durable() {
             !reply.contains("could not be saved") && !reply.contains('❌'),
             "{reply}"
         );
-        model.apply(&author, &action).expect("legal")
+        model
+            .apply(&author, &action, &id.to_string())
+            .expect("legal")
     };
     // Moves until the WAL is past the shared-memory file's 32 KiB.
     while std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0) < 40_000 {
@@ -909,7 +911,9 @@ async fn after_write_errors_every_acknowledged_move_is_durable() {
             break;
         }
         assert!(!reply.contains('❌'), "{reply}");
-        let entries = model.apply(&author, &action).expect("legal");
+        let entries = model
+            .apply(&author, &action, &id.to_string())
+            .expect("legal");
         expected.extend(entries.into_iter().map(|e| (e, id.to_string())));
         id += 1;
     }
@@ -937,7 +941,9 @@ async fn after_write_errors_every_acknowledged_move_is_durable() {
             "{reply}"
         );
     }
-    let entries = model.apply(&author, &action).expect("legal");
+    let entries = model
+        .apply(&author, &action, &id.to_string())
+        .expect("legal");
     expected.extend(entries.into_iter().map(|e| (e, id.to_string())));
     id += 1;
     for _ in 0..5 {

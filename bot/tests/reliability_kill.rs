@@ -116,7 +116,9 @@ impl Expected {
             Some(model) if !model.game.is_finished() => {
                 let (author, action) = model.next_move(rng).expect("a player is to act");
                 let mut after = model.clone();
-                let entries = after.apply(&author, &action).expect("a legal move");
+                let entries = after
+                    .apply(&author, &action, &id.to_string())
+                    .expect("a legal move");
                 Cmd {
                     id,
                     author,
@@ -135,7 +137,7 @@ impl Expected {
                     author: "mod".to_string(),
                     text: format!("!setup {}", PLAYERS.join(" ")),
                     kind: Kind::Setup {
-                        game: Box::new(Model::new(SEED, &game_id, &PLAYERS)),
+                        game: Box::new(Model::new(SEED, &game_id, &PLAYERS, &id.to_string())),
                     },
                 }
             }

@@ -4,11 +4,13 @@
 use minijinja::context;
 use serde::Serialize;
 
-use crate::dice::{AuditExport, DrawRecord, VERSION};
+use crate::dice::{AuditExport, DrawRecord};
 use crate::game::{DiceMode, ToAct};
 use crate::input::{Attachment, Incoming, Response, Verdict};
 use crate::log::{pop_unit, Entry};
+use crate::record::GameRecord;
 use crate::registry::{Access, Form};
+use crate::store::LogRow;
 use crate::table::{Current, Draft, Loaded, Table};
 
 #[derive(Serialize)]
@@ -207,6 +209,15 @@ impl Table {
         };
         let commitment = current.row.commitment.clone()?;
         let mut draws: Vec<DrawRecord> = current.session.setup_records();
+        if let (crate::dice::Spec::V2, Some(setup_message)) =
+            (current.stored.spec, &current.stored.setup_message)
+        {
+            for record in &mut draws {
+                record
+                    .inputs
+                    .insert("message_id".into(), setup_message.clone().into());
+            }
+        }
         draws.extend(
             current
                 .log
@@ -214,7 +225,7 @@ impl Table {
                 .filter_map(|(entry, _)| current.session.draw_record(entry)),
         );
         Some(AuditExport {
-            version: VERSION.to_string(),
+            version: current.stored.spec.name().to_string(),
             game_id: current.row.id.clone(),
             commitment,
             seed: if current.row.revealed {
@@ -224,6 +235,49 @@ impl Table {
             },
             draws,
         })
+    }
+
+    /// The complete record of the running game (the seed only once revealed).
+    pub fn record(&self) -> Option<GameRecord> {
+        let Loaded::Running(current) = &self.loaded else {
+            return None;
+        };
+        let rows: Vec<LogRow> = current.log.iter().map(|(_, r)| r.clone()).collect();
+        GameRecord::of(
+            &current.row,
+            &current.stored,
+            &rows,
+            current.session.as_ref(),
+        )
+        .ok()
+    }
+
+    fn record_attachment(&self, filename: String) -> Option<Attachment> {
+        let record = self.record()?;
+        Some(Attachment {
+            filename,
+            bytes: serde_json::to_vec_pretty(&record).ok()?,
+        })
+    }
+
+    pub(crate) fn export(&self) -> Response {
+        match &self.loaded {
+            Loaded::Running(current) => {
+                let file = format!("game-{}.json", current.row.id);
+                Response::new(Verdict::Answered)
+                    .say(self.message(
+                        "export",
+                        context! {
+                            game_id => current.row.id, entries => current.log.len(), file,
+                            sealed => current.seed.is_some() && !current.row.revealed,
+                        },
+                    ))
+                    .attach(self.record_attachment(file))
+            }
+            // A frozen game's stored rows, as they are.
+            Loaded::Frozen(_) => self.audit(),
+            Loaded::Empty => self.no_game(),
+        }
     }
 
     pub(crate) fn audit(&self) -> Response {
@@ -246,13 +300,11 @@ impl Table {
                         commitment => export.commitment, seed => export.seed, file, draws,
                     },
                 );
-                let bytes = serde_json::to_vec_pretty(&export).unwrap_or_default();
+                // The attachment is the whole game record: a superset of the audit export that
+                // lets the verifiers check it is complete.
                 Response::new(Verdict::Answered)
                     .say(text)
-                    .attach(Some(Attachment {
-                        filename: file,
-                        bytes,
-                    }))
+                    .attach(self.record_attachment(file))
             }
             Loaded::Frozen(frozen) => {
                 let record = FrozenRecord {
@@ -410,6 +462,7 @@ impl Table {
             manual: true,
             index: drawn.index,
             draw: drawn.draw,
+            key: None,
         });
         if let Err(e) = self.commit(draft, msg).await {
             return self.storage_refusal(&e);

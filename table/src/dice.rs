@@ -23,6 +23,45 @@ use sha2::{Digest, Sha256};
 
 /// The version of the dice specification implemented here; also the domain tag of every draw key.
 pub const VERSION: &str = "gaugebot-dice-v1";
+/// Specification v2: the draw key also holds the id of the message that triggered the draw, which
+/// nobody (the operator included) knows before the message is posted.
+pub const VERSION_V2: &str = "gaugebot-dice-v2";
+
+/// Which draw key a game's dice use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+pub enum Spec {
+    /// `gaugebot-dice-v1`: seed, game id, index, purpose.
+    #[default]
+    #[serde(rename = "gaugebot-dice-v1")]
+    V1,
+    /// `gaugebot-dice-v2`: also the triggering message's id.
+    #[serde(rename = "gaugebot-dice-v2")]
+    V2,
+}
+
+impl Spec {
+    /// The version string.
+    pub fn name(self) -> &'static str {
+        match self {
+            Spec::V1 => VERSION,
+            Spec::V2 => VERSION_V2,
+        }
+    }
+
+    /// The spec of a version string.
+    pub fn of(version: &str) -> Option<Spec> {
+        match version {
+            VERSION => Some(Spec::V1),
+            VERSION_V2 => Some(Spec::V2),
+            _ => None,
+        }
+    }
+}
+
+/// Whether a message id can key a v2 draw: decimal digits (a Discord snowflake).
+pub fn is_message_id(text: &str) -> bool {
+    !text.is_empty() && text.len() <= 20 && text.bytes().all(|b| b.is_ascii_digit())
+}
 
 /// Length of a seed in bytes.
 pub const SEED_LEN: usize = 32;
@@ -39,7 +78,9 @@ pub enum DiceError {
     #[error("invalid seed: {0}")]
     InvalidSeed(String),
     /// The export names a specification version this build does not implement.
-    #[error("unsupported dice version {found:?} (this build implements {VERSION:?})")]
+    #[error(
+        "unsupported dice version {found:?} (this build implements {VERSION:?} and {VERSION_V2:?})"
+    )]
     UnsupportedVersion {
         /// The version found in the export.
         found: String,
@@ -150,6 +191,26 @@ pub fn draw_key(seed: &Seed, game_id: &str, index: u64, purpose: &str) -> [u8; 3
     Sha256::digest(&message).into()
 }
 
+/// The v2 draw key: as [`draw_key`] with the domain tag `"gaugebot-dice-v2"`, followed by
+/// `len32(message id) ‖ message id` (the id as decimal text).
+pub fn draw_key_v2(
+    seed: &Seed,
+    game_id: &str,
+    index: u64,
+    purpose: &str,
+    message_id: &str,
+) -> [u8; 32] {
+    let mut message = Vec::with_capacity(VERSION_V2.len() + 1 + SEED_LEN + 24 + game_id.len() + 64);
+    message.extend_from_slice(VERSION_V2.as_bytes());
+    message.push(0);
+    message.extend_from_slice(&seed.0);
+    push_length_prefixed(&mut message, game_id);
+    message.extend_from_slice(&index.to_be_bytes());
+    push_length_prefixed(&mut message, purpose);
+    push_length_prefixed(&mut message, message_id);
+    Sha256::digest(&message).into()
+}
+
 /// The deterministic random stream of one draw: the ChaCha20 keystream (RFC 8439, key = the draw
 /// key, nonce = 12 zero bytes, block counter from 0) read as little-endian u32 words.
 pub struct DrawStream {
@@ -215,19 +276,40 @@ impl DrawStream {
         picked
     }
 }
-/// The dice of one game: its seed and id. Games draw from it by index and purpose.
+/// The dice of one draw: the game's seed, id and spec, and (v2) the triggering message. Games
+/// draw from it by index and purpose.
 #[derive(Debug, Clone, Copy)]
 pub struct DrawSource<'a> {
     /// The secret seed.
     pub seed: &'a Seed,
     /// The game id.
     pub game_id: &'a str,
+    /// Which key.
+    pub spec: Spec,
+    /// The id of the message that triggered the draw (used by v2).
+    pub message_id: &'a str,
 }
 
-impl DrawSource<'_> {
+impl<'a> DrawSource<'a> {
+    /// A v1 source (no message in the key).
+    pub fn v1(seed: &'a Seed, game_id: &'a str) -> DrawSource<'a> {
+        DrawSource {
+            seed,
+            game_id,
+            spec: Spec::V1,
+            message_id: "",
+        }
+    }
+
     /// The stream of the draw with this index and purpose.
     pub fn stream(&self, index: u64, purpose: &str) -> DrawStream {
-        draw_stream(self.seed, self.game_id, index, purpose)
+        let key = match self.spec {
+            Spec::V1 => draw_key(self.seed, self.game_id, index, purpose),
+            Spec::V2 => draw_key_v2(self.seed, self.game_id, index, purpose, self.message_id),
+        };
+        DrawStream {
+            rng: ChaCha20Rng::from_seed(key),
+        }
     }
 }
 
@@ -279,12 +361,12 @@ impl DrawRecord {
 
 /// Recomputes draw records: each game plug-in knows its own purposes.
 pub trait Recompute {
-    /// The expected result of `record`, `None` if its purpose is not this game's.
+    /// The expected result of `record` drawn from `source`, `None` if its purpose is not this
+    /// game's.
     fn recompute(
         &self,
         record: &DrawRecord,
-        seed: &Seed,
-        game_id: &str,
+        source: DrawSource<'_>,
     ) -> Option<Result<Value, DiceError>>;
 }
 
@@ -373,11 +455,11 @@ impl VerifyReport {
 /// Errors (rather than mismatches) for an unsupported version, an unrevealed or malformed seed, a
 /// commitment mismatch, or a record without the inputs its purpose needs.
 pub fn verify(export: &AuditExport, games: &dyn Recompute) -> Result<VerifyReport, DiceError> {
-    if export.version != VERSION {
+    let Some(spec) = Spec::of(&export.version) else {
         return Err(DiceError::UnsupportedVersion {
             found: export.version.clone(),
         });
-    }
+    };
     let seed_hex = export.seed.as_deref().ok_or(DiceError::SeedNotRevealed)?;
     let seed = Seed::from_hex(seed_hex)?;
     let actual = seed.commitment();
@@ -389,8 +471,25 @@ pub fn verify(export: &AuditExport, games: &dyn Recompute) -> Result<VerifyRepor
     }
     let mut mismatches = Vec::new();
     for record in &export.draws {
+        let message_id = match spec {
+            Spec::V1 => "",
+            Spec::V2 => match record.input("message_id").and_then(Value::as_str) {
+                Some(id) if is_message_id(id) => id,
+                _ => {
+                    return Err(record.invalid(
+                        "a v2 record needs message_id, the message's id as decimal digits",
+                    ))
+                }
+            },
+        };
+        let source = DrawSource {
+            seed: &seed,
+            game_id: &export.game_id,
+            spec,
+            message_id,
+        };
         let expected = games
-            .recompute(record, &seed, &export.game_id)
+            .recompute(record, source)
             .unwrap_or_else(|| Err(record.invalid("unknown purpose")))?;
         if expected != record.result {
             mismatches.push(Mismatch {
@@ -722,11 +821,10 @@ mod tests {
         fn recompute(
             &self,
             record: &DrawRecord,
-            seed: &Seed,
-            game_id: &str,
+            source: DrawSource<'_>,
         ) -> Option<Result<Value, DiceError>> {
             (record.purpose == "coin").then(|| {
-                let mut stream = draw_stream(seed, game_id, record.index, "coin");
+                let mut stream = source.stream(record.index, "coin");
                 Ok(Value::from(stream.uniform(2)))
             })
         }
@@ -734,7 +832,10 @@ mod tests {
 
     fn coin(seed: &Seed, index: u64) -> DrawRecord {
         let expected = Coin
-            .recompute(&DrawRecord::new(index, "coin", [], Value::Null), seed, "g")
+            .recompute(
+                &DrawRecord::new(index, "coin", [], Value::Null),
+                DrawSource::v1(seed, "g"),
+            )
             .expect("coin purpose")
             .expect("recomputes");
         DrawRecord::new(index, "coin", [("note", Value::from("x"))], expected)
@@ -787,5 +888,94 @@ mod tests {
             verify(&old, &Coin),
             Err(DiceError::UnsupportedVersion { .. })
         ));
+    }
+
+    // Fixed v2 vectors, computed by `python3 tools/verify_draws.py --selftest` and cross-checked
+    // with OpenSSL (docs/DICE.md section 9.2).
+    const TEST_V2_SETUP_MESSAGE: &str = "1187654321098765435";
+    const TEST_V2_DIVIDEND_MESSAGE: &str = "1187654987654321098";
+
+    #[test]
+    fn fixed_vector_v2_keys() {
+        let seed = test_seed();
+        assert_eq!(
+            hex::encode(draw_key_v2(
+                &seed,
+                TEST_GAME_ID,
+                0,
+                PURPOSE_PLAYER_ORDER,
+                TEST_V2_SETUP_MESSAGE
+            )),
+            "4893a2f636216eddc0556d9786b457714dbf153815ce047d25bb0a4dd3dad21e"
+        );
+        assert_eq!(
+            hex::encode(draw_key_v2(
+                &seed,
+                TEST_GAME_ID,
+                0,
+                PURPOSE_CITY_CUBES,
+                TEST_V2_SETUP_MESSAGE
+            )),
+            "30e4946ab88a4f95c8a3d8b522981457a9f82373974a1deb5b451b07e66bdbae"
+        );
+        assert_eq!(
+            hex::encode(draw_key_v2(
+                &seed,
+                TEST_GAME_ID,
+                12,
+                PURPOSE_DIVIDEND_DRAW,
+                TEST_V2_DIVIDEND_MESSAGE
+            )),
+            "08b1d97c39a94006c998cf725c2b0675346c062567b13a3fec7d7292a54e6cdc"
+        );
+        let source = DrawSource {
+            seed: &seed,
+            game_id: TEST_GAME_ID,
+            spec: Spec::V2,
+            message_id: TEST_V2_SETUP_MESSAGE,
+        };
+        let words: Vec<u32> = {
+            let mut stream = source.stream(0, PURPOSE_PLAYER_ORDER);
+            (0..4).map(|_| stream.next_u32()).collect()
+        };
+        assert_eq!(words, [4123278155, 2318355670, 3218373244, 3075799232]);
+        // Another message, another draw: nobody knows a v2 draw before its message exists.
+        let other = DrawSource {
+            message_id: TEST_V2_DIVIDEND_MESSAGE,
+            ..source
+        };
+        assert_ne!(other.stream(0, PURPOSE_PLAYER_ORDER).next_u32(), words[0]);
+    }
+
+    #[test]
+    fn v2_records_need_their_message_id() {
+        let seed = test_seed();
+        let mut record = coin(&seed, 1);
+        let mut export = AuditExport::revealed("g", &seed, vec![record.clone()]);
+        export.version = VERSION_V2.into();
+        assert!(matches!(
+            verify(&export, &Coin),
+            Err(DiceError::InvalidRecord { .. })
+        ));
+        record
+            .inputs
+            .insert("message_id".into(), Value::from("12345"));
+        let v2 = Coin
+            .recompute(
+                &record,
+                DrawSource {
+                    seed: &seed,
+                    game_id: "g",
+                    spec: Spec::V2,
+                    message_id: "12345",
+                },
+            )
+            .expect("coin")
+            .expect("recomputes");
+        record.result = v2;
+        export.draws = vec![record];
+        assert!(verify(&export, &Coin).expect("verifies").is_ok());
+        assert!(is_message_id("1187654321098765435"));
+        assert!(!is_message_id("abc") && !is_message_id(""));
     }
 }

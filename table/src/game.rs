@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::dice::{DiceError, DrawRecord, DrawSource, Seed};
+use crate::dice::{DiceError, DrawRecord, DrawSource};
 use crate::registry::CommandSpec;
 use crate::templates::Templates;
 
@@ -217,6 +217,9 @@ pub trait TableGame: Send + Sync + 'static {
     type Refusal: fmt::Display + Send + 'static;
     /// The one view model of a position: report, dump and map are made from it.
     type View: Serialize;
+    /// What the game notes beside the position as the game goes (e.g. each dividend call's
+    /// expected payouts, for a luck line at the end); `()` for none.
+    type Notes: Default + Clone + Send + Sync + 'static;
 
     /// Kind, title, player range, version.
     fn info(&self) -> GameInfo;
@@ -287,12 +290,12 @@ pub trait TableGame: Send + Sync + 'static {
     ) -> Result<Self::Events, Self::Refusal>;
     /// The audit record of an audited draw.
     fn draw_record(&self, index: u64, draw: &Self::Draw) -> DrawRecord;
-    /// Recomputes a record of one of this game's purposes; `None` for other purposes.
+    /// Recomputes a record of one of this game's purposes from `source` (its seed, game id,
+    /// spec and the record's message); `None` for other purposes.
     fn recompute(
         &self,
         record: &DrawRecord,
-        seed: &Seed,
-        game_id: &str,
+        source: DrawSource<'_>,
     ) -> Option<Result<Value, DiceError>>;
 
     /// The view model; `recent` are the events of the last unit that changed the picture,
@@ -321,4 +324,34 @@ pub trait TableGame: Send + Sync + 'static {
     fn render_refusal(&self, ctx: &Ctx<'_>, refusal: &Self::Refusal) -> String;
     /// A draw, for the log.
     fn describe_draw(&self, draw: &Self::Draw) -> String;
+
+    /// Notes what a move or draw did (`before` → `after`); nothing by default.
+    fn note(
+        &self,
+        notes: &mut Self::Notes,
+        before: &Self::State,
+        after: &Self::State,
+        events: &Self::Events,
+    ) {
+        let _ = (notes, before, after, events);
+    }
+
+    /// Text from the notes to follow the status report (a luck line at the end); none by default.
+    fn render_notes(&self, ctx: &Ctx<'_>, state: &Self::State, notes: &Self::Notes) -> String {
+        let _ = (ctx, state, notes);
+        String::new()
+    }
+
+    /// Answers one of the game's informational `!`-commands (e.g. `!odds`); `None` when
+    /// `command` is not one (then it is a manual draw).
+    fn answer(
+        &self,
+        ctx: &Ctx<'_>,
+        state: &Self::State,
+        command: &str,
+        args: &str,
+    ) -> Option<String> {
+        let _ = (ctx, state, command, args);
+        None
+    }
 }

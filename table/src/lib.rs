@@ -16,6 +16,7 @@ pub mod game;
 pub mod input;
 pub mod log;
 pub mod play;
+pub mod record;
 pub mod registry;
 pub mod session;
 pub mod setup;

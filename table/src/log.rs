@@ -25,6 +25,9 @@ pub enum Entry {
         index: u64,
         /// The draw's own fields (the game's JSON object).
         draw: Map<String, Value>,
+        /// Under dice spec v2, the id of the message whose id keyed the draw (stored as
+        /// `message_id`).
+        key: Option<String>,
     },
     /// The moderator undid the last unit.
     Undo,
@@ -51,6 +54,7 @@ impl Entry {
                 manual,
                 index,
                 draw,
+                key,
             } => {
                 object.insert("entry".into(), "draw".into());
                 for (k, v) in draw {
@@ -58,6 +62,9 @@ impl Entry {
                 }
                 object.insert("manual".into(), Value::from(*manual));
                 object.insert("index".into(), Value::from(*index));
+                if let Some(key) = key {
+                    object.insert("message_id".into(), Value::from(key.clone()));
+                }
             }
             Entry::Undo => {
                 object.insert("entry".into(), "undo".into());
@@ -97,15 +104,22 @@ impl Entry {
                     .get("index")
                     .and_then(Value::as_u64)
                     .ok_or_else(|| EntryError("a draw entry has no index".into()))?;
+                let key = object
+                    .get("message_id")
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
                 let draw = object
                     .iter()
-                    .filter(|(k, _)| !matches!(k.as_str(), "entry" | "manual" | "index"))
+                    .filter(|(k, _)| {
+                        !matches!(k.as_str(), "entry" | "manual" | "index" | "message_id")
+                    })
                     .map(|(k, v)| (k.clone(), v.clone()))
                     .collect();
                 Ok(Entry::Draw {
                     manual,
                     index,
                     draw,
+                    key,
                 })
             }
             "undo" => Ok(Entry::Undo),
@@ -193,6 +207,7 @@ mod tests {
         for text in [
             r#"{"entry":"action","seat":0,"action":{"action":"bid","amount":7}}"#,
             r#"{"entry":"draw","cubes":["pink","black","black"],"manual":false,"index":14,"supply":{"white":8,"pink":6,"black":8}}"#,
+            r#"{"entry":"draw","cubes":["pink"],"manual":false,"index":3,"supply":{"white":0,"pink":1,"black":0},"message_id":"1187654987654321098"}"#,
             r#"{"entry":"undo"}"#,
             r#"{"entry":"reveal"}"#,
         ] {

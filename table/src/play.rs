@@ -3,6 +3,7 @@
 
 use minijinja::context;
 
+use crate::dice::{is_message_id, DrawSource, Spec};
 use crate::input::{Incoming, Response, Verdict};
 use crate::log::Entry;
 use crate::table::{Current, Draft, Loaded, Table};
@@ -128,14 +129,26 @@ impl Table {
             };
         }
         let mut ends_turn = played.ends_turn;
-        if let (Some(dice), false) = (self.dice(current), draft.revealed) {
+        if let (Some(dice), false) = (self.dice(current, &msg.message_id), draft.revealed) {
             // Audited dice answer at once; the index is the draw's position in the history.
             let index = draft.stack.len() as u64;
+            let key = match dice.spec {
+                Spec::V1 => None,
+                Spec::V2 if !is_message_id(&msg.message_id) => {
+                    return Err(self.message("no_message_key", context! {}))
+                }
+                Spec::V2 => Some(self.redo_key(current, draft, index, &msg.message_id)),
+            };
+            let dice = DrawSource {
+                message_id: key.as_deref().unwrap_or(dice.message_id),
+                ..dice
+            };
             if let Some(drawn) = draft.session.audited_draw(dice, index, &render)? {
                 draft.push(Entry::Draw {
                     manual: false,
                     index: drawn.index,
                     draw: drawn.draw,
+                    key,
                 });
                 text.push('\n');
                 text.push_str(&drawn.text);
@@ -143,5 +156,51 @@ impl Table {
             }
         }
         Ok((text, ends_turn, played.changes_picture))
+    }
+
+    /// The message that keys a v2 draw at `index`: the draw's own message, except when an undone
+    /// draw at the same index had the same inputs — then that draw's message, so that taking an
+    /// action again after an undo never re-rolls (the draw is the one everybody saw).
+    fn redo_key(&self, current: &Current, draft: &Draft, index: u64, message_id: &str) -> String {
+        let earlier = current.log.iter().rev().find_map(|(entry, _)| match entry {
+            Entry::Draw {
+                manual: false,
+                index: i,
+                key: Some(key),
+                ..
+            } if *i == index => Some((entry, key.clone())),
+            _ => None,
+        });
+        let Some((earlier, key)) = earlier else {
+            return message_id.to_string();
+        };
+        let Some(dice) = self.dice(current, &key) else {
+            return message_id.to_string();
+        };
+        let render = self.render(current, false, None);
+        let mut trial = draft.session.box_clone();
+        let same_inputs = match trial.audited_draw(dice, index, &render) {
+            Ok(Some(drawn)) => {
+                let again = Entry::Draw {
+                    manual: false,
+                    index: drawn.index,
+                    draw: drawn.draw,
+                    key: Some(key.clone()),
+                };
+                let inputs = |entry: &Entry| {
+                    current
+                        .session
+                        .draw_record(entry)
+                        .map(|r| (r.purpose, r.index, r.inputs))
+                };
+                inputs(&again).is_some() && inputs(&again) == inputs(earlier)
+            }
+            _ => false,
+        };
+        if same_inputs {
+            key
+        } else {
+            message_id.to_string()
+        }
     }
 }

@@ -196,7 +196,20 @@ pub fn table_commands() -> Vec<CommandSpec> {
             LOG_ARGS,
             "the last log entries, undone ones struck through",
         ),
-        table_command("audit", &[], Anyone, &[], "the dice record, as a file"),
+        table_command(
+            "audit",
+            &[],
+            Anyone,
+            &[],
+            "the dice record (the whole game record, as a file)",
+        ),
+        table_command(
+            "export",
+            &["record"],
+            Anyone,
+            &[],
+            "the complete game record, as a file",
+        ),
         table_command("help", &[], Anyone, HELP_ARGS, "this help"),
         table_command(
             "undo",

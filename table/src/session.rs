@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::dice::{DiceError, DrawRecord, DrawSource, Seed};
+use crate::dice::{DiceError, DrawRecord, DrawSource};
 use crate::game::{Ctx, GameInfo, Names, PlayerInfo, SetupDice, SetupOptions, TableGame, ToAct};
 use crate::log::Entry;
 use crate::registry::CommandSpec;
@@ -101,6 +101,8 @@ pub trait Session: Send + Sync {
     fn status(&self, render: &Render<'_>) -> String;
     /// Who acts next.
     fn prompt(&self, render: &Render<'_>) -> String;
+    /// The answer to one of the game's informational commands, if `command` is one.
+    fn answer(&self, command: &str, args: &str, render: &Render<'_>) -> Option<String>;
     /// The legal moves.
     fn moves(&self, render: &Render<'_>) -> String;
     /// The `--dump-state` JSON.
@@ -110,7 +112,7 @@ pub trait Session: Send + Sync {
     /// A stored move or draw in words: `ann: **bid 7**` (or `ann's **bid 7**` when
     /// `possessive`), or the draw (`pink black black`).
     fn describe(&self, entry: &Entry, possessive: bool) -> String;
-    /// The audit records of the setup's draws.
+    /// The audit records of the setup's draws (without the message that keyed them).
     fn setup_records(&self) -> Vec<DrawRecord>;
     /// The audit record of an audited draw entry.
     fn draw_record(&self, entry: &Entry) -> Option<DrawRecord>;
@@ -138,8 +140,7 @@ pub trait Plugin: Send + Sync {
     fn recompute(
         &self,
         record: &DrawRecord,
-        seed: &Seed,
-        game_id: &str,
+        source: DrawSource<'_>,
     ) -> Option<Result<Value, DiceError>>;
 }
 
@@ -167,6 +168,8 @@ struct GameSession<G: TableGame> {
     seated: Vec<PlayerInfo>,
     /// Events of the last unit that changed the picture.
     recent: Vec<G::Events>,
+    /// What the game noted as it went.
+    notes: G::Notes,
 }
 
 impl<G: TableGame> Clone for GameSession<G> {
@@ -177,6 +180,7 @@ impl<G: TableGame> Clone for GameSession<G> {
             state: self.state.clone(),
             seated: self.seated.clone(),
             recent: self.recent.clone(),
+            notes: self.notes.clone(),
         }
     }
 }
@@ -197,10 +201,11 @@ impl<G: TableGame> GameSession<G> {
         self.game.render_refusal(&self.ctx(render), refusal)
     }
 
-    fn note(&mut self, events: &G::Events) {
+    fn note(&mut self, before: &G::State, events: &G::Events) {
         if self.game.changes_picture(events) {
             self.recent = vec![events.clone()];
         }
+        self.game.note(&mut self.notes, before, &self.state, events);
     }
 
     fn draw_from_map(draw: &Map<String, Value>) -> Result<G::Draw, String> {
@@ -208,11 +213,12 @@ impl<G: TableGame> GameSession<G> {
     }
 
     fn drawn(&mut self, index: u64, draw: G::Draw, render: &Render<'_>) -> Result<Drawn, String> {
+        let before = self.state.clone();
         let events = self
             .game
             .apply_draw(&mut self.state, &draw)
             .map_err(|r| self.refusal(render, &r))?;
-        self.note(&events);
+        self.note(&before, &events);
         let draw = match serde_json::to_value(&draw) {
             Ok(Value::Object(map)) => map,
             Ok(_) => return Err("a draw must be stored as a JSON object".into()),
@@ -264,11 +270,12 @@ impl<G: TableGame> Session for GameSession<G> {
             .parse_move(&self.state, text)
             .map_err(|r| self.refusal(render, &r))?;
         let action = read.action;
+        let before = self.state.clone();
         let events = self
             .game
             .apply(&mut self.state, seat, &action)
             .map_err(|r| self.refusal(render, &r))?;
-        self.note(&events);
+        self.note(&before, &events);
         Ok(Played {
             action: serde_json::to_value(&action).map_err(|e| e.to_string())?,
             canonical: action.to_string(),
@@ -309,6 +316,7 @@ impl<G: TableGame> Session for GameSession<G> {
     }
 
     fn replay(&mut self, entry: &Entry) -> Result<(), String> {
+        let before = self.state.clone();
         let events = match entry {
             Entry::Action { seat, action } => {
                 let action: G::Move =
@@ -325,7 +333,7 @@ impl<G: TableGame> Session for GameSession<G> {
             }
             Entry::Undo | Entry::Reveal => return Ok(()),
         };
-        self.note(&events);
+        self.note(&before, &events);
         Ok(())
     }
 
@@ -336,8 +344,19 @@ impl<G: TableGame> Session for GameSession<G> {
 
     fn status(&self, render: &Render<'_>) -> String {
         let view = self.game.view(&self.state, &self.recent, render.moderator);
+        let ctx = self.ctx(render);
+        let status = self.game.render_status(&ctx, &self.state, &view);
+        let notes = self.game.render_notes(&ctx, &self.state, &self.notes);
+        if notes.is_empty() {
+            status
+        } else {
+            format!("{status}\n{notes}")
+        }
+    }
+
+    fn answer(&self, command: &str, args: &str, render: &Render<'_>) -> Option<String> {
         self.game
-            .render_status(&self.ctx(render), &self.state, &view)
+            .answer(&self.ctx(render), &self.state, command, args)
     }
 
     fn prompt(&self, render: &Render<'_>) -> String {
@@ -391,9 +410,16 @@ impl<G: TableGame> Session for GameSession<G> {
                 manual: false,
                 index,
                 draw,
-            } => Self::draw_from_map(draw)
-                .ok()
-                .map(|d| self.game.draw_record(*index, &d)),
+                key,
+            } => Self::draw_from_map(draw).ok().map(|d| {
+                let mut record = self.game.draw_record(*index, &d);
+                if let Some(key) = key {
+                    record
+                        .inputs
+                        .insert("message_id".into(), Value::from(key.clone()));
+                }
+                record
+            }),
             _ => None,
         }
     }
@@ -453,10 +479,9 @@ impl<G: TableGame> Plugin for PluginOf<G> {
     fn recompute(
         &self,
         record: &DrawRecord,
-        seed: &Seed,
-        game_id: &str,
+        source: DrawSource<'_>,
     ) -> Option<Result<Value, DiceError>> {
-        self.0.recompute(record, seed, game_id)
+        self.0.recompute(record, source)
     }
 }
 
@@ -481,6 +506,7 @@ impl<G: TableGame> PluginOf<G> {
             state,
             seated,
             recent: Vec::new(),
+            notes: G::Notes::default(),
         })
     }
 }

@@ -3,7 +3,7 @@
 
 use minijinja::context;
 
-use crate::dice::{DrawSource, Seed};
+use crate::dice::{is_message_id, DrawSource, Seed, Spec};
 use crate::game::{DiceMode, PlayerInfo, SetupDice, SetupOptions};
 use crate::input::{Incoming, Mention, Response, Verdict};
 use crate::log::effective;
@@ -158,10 +158,19 @@ impl Table {
                 },
             },
         };
+        // New games key their draws by the triggering message too (dice spec v2), where the
+        // messages have ids that can (Discord's snowflakes; the console's clock).
+        let spec = if is_message_id(&msg.message_id) {
+            Spec::V2
+        } else {
+            Spec::V1
+        };
         let dice = match &seed {
             Some(seed) => SetupDice::Audited(DrawSource {
                 seed,
                 game_id: &game_id,
+                spec,
+                message_id: &msg.message_id,
             }),
             None => SetupDice::Manual,
         };
@@ -187,6 +196,8 @@ impl Table {
             players: parsed.players,
             setup,
             dice: parsed.dice,
+            spec,
+            setup_message: Some(msg.message_id.clone()),
         };
         let row = GameRow {
             id: game_id.clone(),

@@ -12,7 +12,7 @@ use minijinja::context;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::dice::{DrawSource, Seed};
+use crate::dice::{DrawSource, Seed, Spec};
 use crate::extract::{extract, Commands};
 use crate::game::{DiceMode, PlayerInfo, ToAct};
 use crate::input::{Author, Incoming, Response, Verdict};
@@ -96,6 +96,12 @@ pub struct StoredSetup {
     pub setup: Value,
     /// How draws are made.
     pub dice: DiceMode,
+    /// Which draw key the audited dice use (games of the first version: v1).
+    #[serde(default)]
+    pub spec: Spec,
+    /// The id of the `!setup` message (it keys the setup draws under v2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setup_message: Option<String>,
 }
 
 /// The loaded current game of a table.
@@ -114,9 +120,10 @@ impl Current {
         self.session.seated().iter().position(|p| p.id == author.id)
     }
 
-    /// Whether draws are made by the audited dice now.
+    /// Whether draws are made by the audited dice now (a game imported without its seed
+    /// continues with manual draws).
     pub(crate) fn audited(&self) -> bool {
-        self.stored.dice == DiceMode::Audited && !self.row.revealed
+        self.stored.dice == DiceMode::Audited && !self.row.revealed && self.seed.is_some()
     }
 }
 
@@ -407,12 +414,19 @@ impl Table {
         }
     }
 
-    /// The dice of the running game, while they are audited.
-    pub(crate) fn dice<'a>(&self, current: &'a Current) -> Option<DrawSource<'a>> {
+    /// The dice of the running game for a draw triggered by `message_id`, while they are
+    /// audited.
+    pub(crate) fn dice<'a>(
+        &self,
+        current: &'a Current,
+        message_id: &'a str,
+    ) -> Option<DrawSource<'a>> {
         match (&current.seed, current.audited()) {
             (Some(seed), true) => Some(DrawSource {
                 seed,
                 game_id: &current.row.id,
+                spec: current.stored.spec,
+                message_id,
             }),
             _ => None,
         }
@@ -488,6 +502,12 @@ impl Table {
             ));
         }
         if spec.game.is_some() {
+            if let Loaded::Running(current) = &self.loaded {
+                let render = self.render(current, false, None);
+                if let Some(answer) = current.session.answer(spec.name, args, &render) {
+                    return Response::new(Verdict::Answered).say(answer);
+                }
+            }
             return self.manual_draw(spec.name, args, msg).await;
         }
         match spec.name {
@@ -498,6 +518,7 @@ impl Table {
             "log" => self.log(args),
             "help" => self.help(args),
             "audit" => self.audit(),
+            "export" => self.export(),
             "undo" => self.undo(msg).await,
             "reveal" => self.reveal(args, msg).await,
             other => self.refuse(self.message("unknown_command", context! { command => other })),

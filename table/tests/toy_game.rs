@@ -200,6 +200,7 @@ impl TableGame for PileGame {
     type Events = String;
     type Refusal = PileRefusal;
     type View = Value;
+    type Notes = ();
 
     fn info(&self) -> GameInfo {
         GameInfo {
@@ -351,10 +352,8 @@ impl TableGame for PileGame {
     fn recompute(
         &self,
         record: &DrawRecord,
-        seed: &Seed,
-        game_id: &str,
+        source: DrawSource<'_>,
     ) -> Option<Result<Value, DiceError>> {
-        let source = DrawSource { seed, game_id };
         match record.purpose.as_str() {
             "pile-die" => Some(Ok(Value::from(
                 1 + source.stream(record.index, "pile-die").uniform(6),
@@ -536,8 +535,12 @@ async fn a_second_game_plays_through_the_core_with_its_own_texts_and_dice() {
     assert!(export.seed.is_some(), "revealed at the end");
     struct Games;
     impl gaugebot_table::dice::Recompute for Games {
-        fn recompute(&self, r: &DrawRecord, s: &Seed, g: &str) -> Option<Result<Value, DiceError>> {
-            PileGame.recompute(r, s, g)
+        fn recompute(
+            &self,
+            r: &DrawRecord,
+            source: DrawSource<'_>,
+        ) -> Option<Result<Value, DiceError>> {
+            PileGame.recompute(r, source)
         }
     }
     let report = gaugebot_table::dice::verify(&export, &Games).expect("verifies");
@@ -690,4 +693,100 @@ async fn help_and_routing_come_from_the_registry() {
         unknown.contains("Unknown command `!frobnicate`"),
         "{unknown}"
     );
+}
+
+#[tokio::test]
+async fn the_game_record_is_complete_checks_itself_and_replays_offline() {
+    use gaugebot_table::record::{check, replay};
+    let store = Arc::new(Memory::default());
+    let host = host();
+    let mut table = Table::load("r", store, host.clone()).await.expect("loads");
+    table.handle(&msg(1, "mod", "!setup ann bob")).await;
+    let mut id = 2;
+    for _ in 0..5 {
+        let who = to_act(&table);
+        table.handle(&msg(id, &who, "**take 1**")).await;
+        id += 1;
+    }
+    table.handle(&msg(id, "mod", "!undo")).await;
+    let who = to_act(&table);
+    table.handle(&msg(id + 1, &who, "**Take 1**")).await;
+    let export = table.handle(&msg(id + 2, "ann", "!export")).await;
+    let file = export
+        .replies
+        .iter()
+        .find_map(|r| r.attachment.clone())
+        .expect("a file");
+    assert!(file.filename.starts_with("game-r-1"), "{}", file.filename);
+    let record: gaugebot_table::record::GameRecord =
+        serde_json::from_slice(&file.bytes).expect("a record");
+    assert_eq!(
+        record.version, "gaugebot-dice-v2",
+        "new games key draws by message"
+    );
+    assert_eq!(record.seed, None, "the seed stays secret until the reveal");
+    // One numbering with !log; the undone call and its die are marked.
+    assert!(record
+        .log
+        .iter()
+        .enumerate()
+        .all(|(i, e)| e.seq == i as i64));
+    let undone: Vec<i64> = record
+        .log
+        .iter()
+        .filter(|e| e.undone)
+        .map(|e| e.seq)
+        .collect();
+    assert_eq!(undone.len(), 2, "{undone:?}");
+    let die_records: Vec<_> = record
+        .draws
+        .iter()
+        .filter(|d| d.purpose == "pile-die")
+        .collect();
+    assert_eq!(
+        die_records.len(),
+        2,
+        "the undone die and the die drawn again"
+    );
+    assert_eq!(
+        die_records[0].result, die_records[1].result,
+        "undo never re-rolls"
+    );
+    assert!(
+        check(&record, &host.games).is_ok(),
+        "{:?}",
+        check(&record, &host.games)
+    );
+    // Offline replay: the whole game, or up to an entry.
+    let whole = replay(&record, &host.games, None).expect("replays");
+    assert_eq!(
+        whole.state().downcast_ref::<Pile>(),
+        table.state::<Pile>(),
+        "the replay is the game"
+    );
+    let first = replay(&record, &host.games, Some(0)).expect("replays to #0");
+    assert_eq!(
+        first.state().downcast_ref::<Pile>().map(|p| p.pile),
+        Some(9)
+    );
+    let second = replay(&record, &host.games, Some(1)).expect("replays to #1");
+    assert_eq!(
+        second.state().downcast_ref::<Pile>().map(|p| p.pile),
+        Some(8)
+    );
+    // Tampering is caught: a draw record removed, a log entry removed, an undo mark changed.
+    let mut no_record = record.clone();
+    let last_die = no_record
+        .draws
+        .iter()
+        .rposition(|d| d.purpose == "pile-die")
+        .expect("a die record");
+    no_record.draws.remove(last_die);
+    assert!(check(&no_record, &host.games).is_err());
+    let mut no_entry = record.clone();
+    no_entry.log.remove(3);
+    assert!(check(&no_entry, &host.games).is_err());
+    let mut marks = record.clone();
+    marks.log[0].undone = true;
+    assert!(check(&marks, &host.games).is_err());
 }

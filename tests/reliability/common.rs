@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use gaugebot::dice::Seed;
+use gaugebot::dice::{DrawSource, Seed, Spec};
 use gaugebot::storage::SqliteStore;
 use gaugebot::table::{Author, Host, Incoming, Mention, Table, TableSettings};
 use gaugebot_table::Store;
@@ -183,14 +183,26 @@ pub struct Model {
     pub revealed: bool,
 }
 
+/// The dice of a draw keyed (spec v2) by the message that triggered it.
+fn v2<'a>(seed: &'a Seed, game_id: &'a str, message_id: &'a str) -> DrawSource<'a> {
+    DrawSource {
+        seed,
+        game_id,
+        spec: Spec::V2,
+        message_id,
+    }
+}
+
 impl Model {
-    /// The game `!setup names…` starts as `game_id` with audited dice from `seed_hex`.
-    pub fn new(seed_hex: &str, game_id: &str, names: &[&str]) -> Model {
+    /// The game `!setup names…` (posted as message `setup_message`) starts as `game_id` with
+    /// audited dice from `seed_hex`.
+    pub fn new(seed_hex: &str, game_id: &str, names: &[&str], setup_message: &str) -> Model {
         let seed = Seed::from_hex(seed_hex).expect("a hex seed");
+        let source = v2(&seed, game_id, setup_message);
         let setup = Setup {
             players: names.iter().map(|n| n.to_string()).collect(),
-            order: dice::player_order(&seed, game_id, names.len()),
-            cities: dice::city_cubes(&seed, game_id),
+            order: dice::player_order(source, names.len()),
+            cities: dice::city_cubes(source),
         };
         Model {
             game_id: game_id.to_string(),
@@ -211,8 +223,14 @@ impl Model {
         Some((self.game.name(seat).to_string(), action))
     }
 
-    /// Plays `action` for the player named `author`; the log entries the bot stores for it.
-    pub fn apply(&mut self, author: &str, action: &Action) -> Result<Vec<LogEntry>, PlayError> {
+    /// Plays `action` for the player named `author` (posted as message `message_id`); the log
+    /// entries the bot stores for it.
+    pub fn apply(
+        &mut self,
+        author: &str,
+        action: &Action,
+        message_id: &str,
+    ) -> Result<Vec<LogEntry>, PlayError> {
         let seat = self.game.seat_of(author).expect("a seated player");
         let mut game = self.game.clone();
         game.play(seat, action)?;
@@ -222,7 +240,8 @@ impl Model {
         }];
         let mut stack_len = self.stack_len + 1;
         if let (Some(request), false) = (game.pending_draw(), self.revealed) {
-            let cubes = dice::dividend_draw(&self.seed, &self.game_id, stack_len, request.supply);
+            let source = v2(&self.seed, &self.game_id, message_id);
+            let cubes = dice::dividend_draw(source, stack_len, request.supply);
             game.resolve_draw(&cubes)?;
             entries.push(LogEntry::Draw {
                 cubes,

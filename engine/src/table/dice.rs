@@ -1,7 +1,7 @@
 //! Irish Gauge's draws on the audited dice (docs/DICE.md): the seating roll, the city cubes and
 //! the dividend draws, their audit records, and their recomputation for the verifier.
 
-use gaugebot_table::dice::{draw_stream, DiceError, DrawRecord, Seed};
+use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource};
 use serde_json::Value;
 
 use crate::{Colour, CubeCounts};
@@ -27,11 +27,13 @@ pub const DIVIDEND_DRAW_SIZE: usize = 3;
 ///
 /// Drawn at history index 0 with purpose `player-order`. Games have 3 to 5 players; counts above
 /// 255 are capped at 255.
-pub fn player_order(seed: &Seed, game_id: &str, players: usize) -> Vec<u8> {
+pub fn player_order(source: DrawSource<'_>, players: usize) -> Vec<u8> {
     let players = u8::try_from(players).unwrap_or(u8::MAX);
     let list: Vec<u8> = (1..=players).collect();
     let all = list.len();
-    draw_stream(seed, game_id, 0, PURPOSE_PLAYER_ORDER).pick_without_replacement(list, all)
+    source
+        .stream(0, PURPOSE_PLAYER_ORDER)
+        .pick_without_replacement(list, all)
 }
 
 /// The setup roll of the city cubes ("12p8"): eight of the numbers `1..=12`, for
@@ -39,10 +41,11 @@ pub fn player_order(seed: &Seed, game_id: &str, players: usize) -> Vec<u8> {
 /// [`Colour::of_setup_number`]).
 ///
 /// Drawn at history index 0 with purpose `city-cubes`.
-pub fn city_cubes(seed: &Seed, game_id: &str) -> [u8; 8] {
+pub fn city_cubes(source: DrawSource<'_>) -> [u8; 8] {
     let list: Vec<u8> = (1..=12).collect();
-    let picked =
-        draw_stream(seed, game_id, 0, PURPOSE_CITY_CUBES).pick_without_replacement(list, 8);
+    let picked = source
+        .stream(0, PURPOSE_CITY_CUBES)
+        .pick_without_replacement(list, 8);
     let mut numbers = [0u8; 8];
     for (slot, number) in numbers.iter_mut().zip(picked) {
         *slot = number;
@@ -54,13 +57,15 @@ pub fn city_cubes(seed: &Seed, game_id: &str) -> [u8; 8] {
 /// then black; returns the colours in drawn order.
 ///
 /// `index` is the position of the dividend call in the game's current action history.
-pub fn dividend_draw(seed: &Seed, game_id: &str, index: u64, supply: CubeCounts) -> Vec<Colour> {
+pub fn dividend_draw(source: DrawSource<'_>, index: u64, supply: CubeCounts) -> Vec<Colour> {
     let bag: Vec<Colour> = Colour::ALL
         .into_iter()
         .flat_map(|colour| std::iter::repeat_n(colour, usize::from(supply.get(colour))))
         .collect();
     let picks = DIVIDEND_DRAW_SIZE.min(bag.len());
-    draw_stream(seed, game_id, index, PURPOSE_DIVIDEND_DRAW).pick_without_replacement(bag, picks)
+    source
+        .stream(index, PURPOSE_DIVIDEND_DRAW)
+        .pick_without_replacement(bag, picks)
 }
 
 /// The audit record of the seating roll.
@@ -92,11 +97,7 @@ pub fn dividend_record(index: u64, supply: CubeCounts, cubes: &[Colour]) -> Draw
 }
 
 /// Recomputes a record of one of Irish Gauge's purposes; `None` for other purposes.
-pub fn recompute(
-    record: &DrawRecord,
-    seed: &Seed,
-    game_id: &str,
-) -> Option<Result<Value, DiceError>> {
+pub fn recompute(record: &DrawRecord, source: DrawSource<'_>) -> Option<Result<Value, DiceError>> {
     let result = match record.purpose.as_str() {
         PURPOSE_PLAYER_ORDER => {
             if record.index != 0 {
@@ -108,7 +109,7 @@ pub fn recompute(
                 .and_then(|p| usize::try_from(p).ok())
             {
                 Some(players) if (MIN_PLAYERS..=MAX_PLAYERS).contains(&players) => {
-                    Ok(numbers_value(&player_order(seed, game_id, players)))
+                    Ok(numbers_value(&player_order(source, players)))
                 }
                 _ => Err(record.invalid("player-order needs players between 3 and 5")),
             }
@@ -117,18 +118,13 @@ pub fn recompute(
             if record.index != 0 {
                 return Some(Err(record.invalid("city-cubes must be drawn at index 0")));
             }
-            Ok(numbers_value(&city_cubes(seed, game_id)))
+            Ok(numbers_value(&city_cubes(source)))
         }
         PURPOSE_DIVIDEND_DRAW => match record
             .input("supply")
             .and_then(|s| serde_json::from_value::<CubeCounts>(s.clone()).ok())
         {
-            Some(supply) => Ok(colours_value(&dividend_draw(
-                seed,
-                game_id,
-                record.index,
-                supply,
-            ))),
+            Some(supply) => Ok(colours_value(&dividend_draw(source, record.index, supply))),
             None => Err(record.invalid("dividend-draw needs the supply")),
         },
         _ => return None,
@@ -147,7 +143,7 @@ fn colours_value(colours: &[Colour]) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gaugebot_table::dice::{verify, AuditExport, Mismatch, Recompute};
+    use gaugebot_table::dice::{verify, AuditExport, Mismatch, Recompute, Seed};
     use std::path::PathBuf;
     use std::process::Command;
 
@@ -170,10 +166,9 @@ mod tests {
         fn recompute(
             &self,
             record: &DrawRecord,
-            seed: &Seed,
-            game_id: &str,
+            source: DrawSource<'_>,
         ) -> Option<Result<Value, DiceError>> {
-            recompute(record, seed, game_id)
+            recompute(record, source)
         }
     }
 
@@ -186,13 +181,17 @@ mod tests {
     }
 
     fn dividend(seed: &Seed, game_id: &str, index: u64, s: CubeCounts) -> DrawRecord {
-        dividend_record(index, s, &dividend_draw(seed, game_id, index, s))
+        dividend_record(
+            index,
+            s,
+            &dividend_draw(DrawSource::v1(seed, game_id), index, s),
+        )
     }
 
     fn sample_draws(seed: &Seed, game_id: &str) -> Vec<DrawRecord> {
         vec![
-            player_order_record(&player_order(seed, game_id, 4)),
-            city_cubes_record(&city_cubes(seed, game_id)),
+            player_order_record(&player_order(DrawSource::v1(seed, game_id), 4)),
+            city_cubes_record(&city_cubes(DrawSource::v1(seed, game_id))),
             dividend(seed, game_id, 12, supply(7, 8, 7)),
             dividend(seed, game_id, 31, supply(3, 0, 1)),
             dividend(seed, game_id, 57, supply(1, 1, 0)),
@@ -204,12 +203,24 @@ mod tests {
     fn fixed_vector_draws() {
         let seed = test_seed();
         assert_eq!(seed.commitment(), TEST_COMMITMENT);
-        assert_eq!(player_order(&seed, TEST_GAME_ID, 3), TEST_PLAYER_ORDER_3);
-        assert_eq!(player_order(&seed, TEST_GAME_ID, 4), TEST_PLAYER_ORDER_4);
-        assert_eq!(player_order(&seed, TEST_GAME_ID, 5), TEST_PLAYER_ORDER_5);
-        assert_eq!(city_cubes(&seed, TEST_GAME_ID), TEST_CITY_CUBES);
         assert_eq!(
-            dividend_draw(&seed, TEST_GAME_ID, 12, supply(7, 8, 7)),
+            player_order(DrawSource::v1(&seed, TEST_GAME_ID), 3),
+            TEST_PLAYER_ORDER_3
+        );
+        assert_eq!(
+            player_order(DrawSource::v1(&seed, TEST_GAME_ID), 4),
+            TEST_PLAYER_ORDER_4
+        );
+        assert_eq!(
+            player_order(DrawSource::v1(&seed, TEST_GAME_ID), 5),
+            TEST_PLAYER_ORDER_5
+        );
+        assert_eq!(
+            city_cubes(DrawSource::v1(&seed, TEST_GAME_ID)),
+            TEST_CITY_CUBES
+        );
+        assert_eq!(
+            dividend_draw(DrawSource::v1(&seed, TEST_GAME_ID), 12, supply(7, 8, 7)),
             TEST_DIVIDEND_12
         );
     }
@@ -218,7 +229,7 @@ mod tests {
     fn player_order_is_a_permutation() {
         let seed = Seed::generate().expect("OS randomness");
         for players in MIN_PLAYERS..=MAX_PLAYERS {
-            let mut order = player_order(&seed, "perm", players);
+            let mut order = player_order(DrawSource::v1(&seed, "perm"), players);
             order.sort_unstable();
             assert_eq!(order, (1..=players as u8).collect::<Vec<_>>());
         }
@@ -227,7 +238,7 @@ mod tests {
     #[test]
     fn city_cubes_are_distinct_setup_numbers() {
         let seed = Seed::generate().expect("OS randomness");
-        let cubes = city_cubes(&seed, "cities");
+        let cubes = city_cubes(DrawSource::v1(&seed, "cities"));
         for (i, &n) in cubes.iter().enumerate() {
             assert!(Colour::of_setup_number(n).is_some());
             assert!(!cubes[..i].contains(&n));
@@ -237,17 +248,17 @@ mod tests {
     #[test]
     fn dividend_draw_respects_the_supply() {
         let seed = test_seed();
-        assert!(dividend_draw(&seed, TEST_GAME_ID, 5, supply(0, 0, 0)).is_empty());
+        assert!(dividend_draw(DrawSource::v1(&seed, TEST_GAME_ID), 5, supply(0, 0, 0)).is_empty());
         assert_eq!(
-            dividend_draw(&seed, TEST_GAME_ID, 5, supply(0, 2, 0)),
+            dividend_draw(DrawSource::v1(&seed, TEST_GAME_ID), 5, supply(0, 2, 0)),
             [Colour::Pink, Colour::Pink]
         );
         assert_eq!(
-            dividend_draw(&seed, TEST_GAME_ID, 5, supply(0, 0, 9)),
+            dividend_draw(DrawSource::v1(&seed, TEST_GAME_ID), 5, supply(0, 0, 9)),
             [Colour::Black; 3]
         );
         for index in 0..200 {
-            let drawn = dividend_draw(&seed, TEST_GAME_ID, index, supply(1, 2, 1));
+            let drawn = dividend_draw(DrawSource::v1(&seed, TEST_GAME_ID), index, supply(1, 2, 1));
             assert_eq!(drawn.len(), 3);
             for colour in Colour::ALL {
                 let n = drawn.iter().filter(|&&c| c == colour).count();
@@ -262,8 +273,8 @@ mod tests {
         let s = supply(7, 8, 7);
         // Undo and redo from the same history position: the same draw.
         assert_eq!(
-            dividend_draw(&seed, TEST_GAME_ID, 40, s),
-            dividend_draw(&seed, TEST_GAME_ID, 40, s)
+            dividend_draw(DrawSource::v1(&seed, TEST_GAME_ID), 40, s),
+            dividend_draw(DrawSource::v1(&seed, TEST_GAME_ID), 40, s)
         );
     }
 
@@ -415,8 +426,14 @@ mod tests {
         );
         let seed = Seed::generate().expect("OS randomness");
         let mut draws = sample_draws(&seed, "python-game");
-        draws.push(player_order_record(&player_order(&seed, "python-game", 3)));
-        draws.push(player_order_record(&player_order(&seed, "python-game", 5)));
+        draws.push(player_order_record(&player_order(
+            DrawSource::v1(&seed, "python-game"),
+            3,
+        )));
+        draws.push(player_order_record(&player_order(
+            DrawSource::v1(&seed, "python-game"),
+            5,
+        )));
         for index in 100..140 {
             let s = supply((index % 8) as u8, (index % 5) as u8, (index % 3) as u8);
             draws.push(dividend(&seed, "python-game", index, s));

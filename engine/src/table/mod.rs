@@ -9,7 +9,7 @@ pub mod map;
 pub mod report;
 pub mod view;
 
-use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource, Seed};
+use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource};
 use gaugebot_table::game::{
     Ctx, Decision, GameInfo, ReadMove, SetupDice, SetupOptions, TableGame, ToAct,
 };
@@ -19,6 +19,7 @@ use serde_json::Value;
 
 use crate::game::Phase;
 use crate::notation::{check_named_share, parse_action, parse_cubes, read, Reading};
+use crate::odds::{self, Ratio};
 use crate::{Action, Actor, Colour, CubeCounts, Event, Game, PlayError, Reason, Rule, Setup};
 
 pub use report::Refusal;
@@ -51,6 +52,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ),
     ("setup.md.j2", include_str!("../../templates/setup.md.j2")),
     ("help.md.j2", include_str!("../../templates/help.md.j2")),
+    ("odds.md.j2", include_str!("../../templates/odds.md.j2")),
 ];
 
 const BID_ARGS: &[gaugebot_table::registry::ArgSpec] =
@@ -124,6 +126,8 @@ impl TableGame for IrishGauge {
     type Events = Vec<Event>;
     type Refusal = Refusal;
     type View = View;
+    /// Each dividend call: the expected payout of every seat, and what each received.
+    type Notes = Vec<(Vec<Ratio>, Vec<u32>)>;
 
     fn info(&self) -> GameInfo {
         GameInfo {
@@ -171,6 +175,16 @@ impl TableGame for IrishGauge {
                 "call for dividends",
                 "dividends",
             ),
+            CommandSpec {
+                name: "odds",
+                aliases: &["chances"],
+                access: Access::Anyone,
+                form: Form::Bang,
+                args: &[],
+                summary: "the exact odds of a dividend call now",
+                example: "",
+                game: Some(KIND),
+            },
             CommandSpec {
                 name: "draw",
                 aliases: &[],
@@ -220,8 +234,8 @@ impl TableGame for IrishGauge {
                 ))
             }
             (SetupDice::Audited(source), None, None) => (
-                dice::player_order(source.seed, source.game_id, names.len()),
-                dice::city_cubes(source.seed, source.game_id),
+                dice::player_order(source, names.len()),
+                dice::city_cubes(source),
             ),
             (SetupDice::Audited(_), _, _) => {
                 return Err(Refusal::Option(
@@ -324,7 +338,7 @@ impl TableGame for IrishGauge {
         history_index: u64,
     ) -> Option<(u64, CubeDraw)> {
         let request = state.pending_draw()?;
-        let cubes = dice::dividend_draw(source.seed, source.game_id, history_index, request.supply);
+        let cubes = dice::dividend_draw(source, history_index, request.supply);
         Some((
             history_index,
             CubeDraw {
@@ -359,10 +373,9 @@ impl TableGame for IrishGauge {
     fn recompute(
         &self,
         record: &DrawRecord,
-        seed: &Seed,
-        game_id: &str,
+        source: DrawSource<'_>,
     ) -> Option<Result<Value, DiceError>> {
-        dice::recompute(record, seed, game_id)
+        dice::recompute(record, source)
     }
 
     fn view(&self, state: &Game, recent: &[Vec<Event>], moderator: &str) -> View {
@@ -410,6 +423,34 @@ impl TableGame for IrishGauge {
 
     fn render_refusal(&self, ctx: &Ctx<'_>, refusal: &Refusal) -> String {
         report::refusal(ctx, refusal)
+    }
+
+    fn note(&self, notes: &mut Self::Notes, _before: &Game, after: &Game, events: &Vec<Event>) {
+        if events
+            .iter()
+            .any(|e| matches!(e, Event::DividendsCalled { .. }))
+        {
+            // The odds of the pending draw, from the position the call left.
+            notes.push((odds::odds(after).expected, Vec::new()));
+        }
+        if events.iter().any(|e| matches!(e, Event::CubesDrawn { .. })) {
+            let received = odds::received(events, after.players().len());
+            match notes.last_mut() {
+                Some((_, paid)) if paid.is_empty() => *paid = received,
+                _ => {}
+            }
+        }
+    }
+
+    fn render_notes(&self, ctx: &Ctx<'_>, state: &Game, notes: &Self::Notes) -> String {
+        if !state.is_finished() || notes.is_empty() {
+            return String::new();
+        }
+        report::luck(ctx, state, notes)
+    }
+
+    fn answer(&self, ctx: &Ctx<'_>, state: &Game, command: &str, _args: &str) -> Option<String> {
+        (command == "odds").then(|| report::odds(ctx, state))
     }
 
     fn describe_draw(&self, draw: &CubeDraw) -> String {

@@ -22,6 +22,7 @@ const MOVES: &str = "irish-gauge/moves.md.j2";
 const PROMPT: &str = "irish-gauge/prompt.md.j2";
 const REFUSAL: &str = "irish-gauge/refusal.md.j2";
 const SETUP: &str = "irish-gauge/setup.md.j2";
+const ODDS: &str = "irish-gauge/odds.md.j2";
 
 fn pounds(values: &[u32]) -> String {
     values
@@ -489,5 +490,60 @@ pub fn setup(ctx: &Ctx<'_>, setup: &Setup, game: &Game) -> String {
             cities => setup.cities.iter().map(u8::to_string).collect::<Vec<_>>(),
             by_colour => cities_by_colour(&view),
         },
+    )
+}
+
+fn percent(ratio: crate::odds::Ratio) -> String {
+    format!("{:.0}%", ratio.to_f64() * 100.0)
+}
+
+/// The exact odds of a dividend call now (`!odds`).
+pub fn odds(ctx: &Ctx<'_>, game: &Game) -> String {
+    let odds = crate::odds::odds(game);
+    let colours: Vec<Value> = Colour::ALL
+        .iter()
+        .map(|&c| context! { name => c.name(), ratio => odds.colour(c).to_string(), percent => percent(odds.colour(c)) })
+        .collect();
+    let railways: Vec<Value> = Railway::ALL
+        .iter()
+        .map(|&r| context! { code => r.code(), ratio => odds.railway(r).to_string(), percent => percent(odds.railway(r)) })
+        .collect();
+    let players: Vec<Value> = game
+        .players()
+        .iter()
+        .enumerate()
+        .map(|(seat, p)| {
+            let e = odds.expected(seat);
+            context! { name => p.name, ratio => e.to_string(), pounds => format!("{:.2}", e.to_f64()) }
+        })
+        .collect();
+    ctx.templates.text(
+        ODDS,
+        context! {
+            kind => "odds", count => odds.count, supply => odds.supply.to_string(),
+            pending => game.pending_draw().is_some(), colours, railways, players,
+        },
+    )
+}
+
+/// The luck line at the end: each player's dividends received against expected.
+pub fn luck(ctx: &Ctx<'_>, game: &Game, calls: &[(Vec<crate::odds::Ratio>, Vec<u32>)]) -> String {
+    let totals = crate::odds::luck(calls);
+    let players: Vec<Value> = game
+        .players()
+        .iter()
+        .enumerate()
+        .map(|(seat, p)| {
+            let luck = totals.get(seat).copied().unwrap_or_default();
+            context! {
+                name => p.name, received => luck.received,
+                expected => format!("{:.2}", luck.expected.to_f64()),
+                difference => format!("{:+.2}", luck.difference()),
+            }
+        })
+        .collect();
+    ctx.templates.text(
+        ODDS,
+        context! { kind => "luck", players, calls => calls.len() },
     )
 }

@@ -1,0 +1,179 @@
+//! The command-line side of game records: `gaugebot verify`, `gaugebot replay` and
+//! `gaugebot import`.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use gaugebot_table::dice::{AuditExport, DiceError};
+use gaugebot_table::record::{self, GameRecord};
+use gaugebot_table::session::Render;
+use gaugebot_table::store::{GameRow, LogRow, Store};
+use gaugebot_table::templates::Templates;
+
+use crate::games;
+use crate::storage::SqliteStore;
+
+fn read_record(path: &Path) -> anyhow::Result<GameRecord> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a game record (from !export)", path.display()))
+}
+
+/// Checks an audit export or a whole game record: exit 0 when every draw matches (and a record
+/// is complete), 1 on a mismatch or an incomplete record, 2 when the file is unreadable or invalid
+/// — the exit codes of `tools/verify_draws.py`.
+pub fn verify(path: &Path) -> ExitCode {
+    let invalid = |why: String| {
+        eprintln!("gaugebot verify: {}: {why}", path.display());
+        ExitCode::from(2)
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) => return invalid(format!("cannot read the file: {e}")),
+    };
+    let value: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(value) => value,
+        Err(e) => return invalid(format!("not JSON: {e}")),
+    };
+    let mut failed = false;
+    if value.get("format").is_some() {
+        let record: GameRecord = match serde_json::from_value(value.clone()) {
+            Ok(record) => record,
+            Err(e) => return invalid(format!("not a game record: {e}")),
+        };
+        match record::check(&record, &games::registry()) {
+            Ok(summary) => println!("{}: record complete: {summary}", record.game_id),
+            Err(e) => {
+                println!("INCOMPLETE {}: {e}", record.game_id);
+                failed = true;
+            }
+        }
+    }
+    let export: AuditExport = match serde_json::from_value(value) {
+        Ok(export) => export,
+        Err(e) => return invalid(format!("not an audit export: {e}")),
+    };
+    match games::verify(&export) {
+        Ok(report) => {
+            for mismatch in &report.mismatches {
+                println!("MISMATCH {mismatch}");
+            }
+            let n = report.mismatches.len();
+            println!(
+                "{}: {} draw{} checked, {} mismatch{}; the seed matches the commitment",
+                report.game_id,
+                report.draws_checked,
+                if report.draws_checked == 1 { "" } else { "s" },
+                n,
+                if n == 1 { "" } else { "es" }
+            );
+            if report.is_ok() && !failed {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(error @ DiceError::CommitmentMismatch { .. }) => {
+            println!("MISMATCH {error}");
+            ExitCode::FAILURE
+        }
+        Err(error) => invalid(error.to_string()),
+    }
+}
+
+/// Replays a record offline up to an entry, prints the status report and writes the dump.
+pub fn replay(
+    path: &Path,
+    until: Option<i64>,
+    dump_state: Option<&Path>,
+) -> anyhow::Result<ExitCode> {
+    let record = read_record(path)?;
+    let games = games::registry();
+    let session = record::replay(&record, &games, until)?;
+    let templates = Templates::load(None, &games)?;
+    let render = Render {
+        templates: &templates,
+        prefix: "!",
+        game_id: &record.game_id,
+        moderator: "the moderator",
+        draw_source: None,
+        ping: false,
+        skip: None,
+    };
+    let upto = match until {
+        Some(n) => format!("after entry #{n}"),
+        None => format!("after all {} entries", record.log.len()),
+    };
+    println!("{} ({}) {upto}:\n", record.game_id, record.kind);
+    println!("{}", session.status(&render));
+    if let Some(out) = dump_state {
+        let json = serde_json::to_string_pretty(&session.dump("the moderator"))?;
+        std::fs::write(out, json).with_context(|| format!("writing {}", out.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Continues a game from its record in `channel` of the database at `db`: the game keeps its id
+/// (an input of every draw), its log and its commitment. A record exported before the reveal has
+/// no seed, so the game continues with manual draws.
+pub async fn import(path: &Path, db: &str, channel: &str) -> anyhow::Result<ExitCode> {
+    let record = read_record(path)?;
+    let games = games::registry();
+    record::check(&record, &games).context("the record is not complete")?;
+    let store = SqliteStore::open(db)
+        .await
+        .with_context(|| format!("opening the database {db}"))?;
+    if let Some(active) = store.active_game(channel).await? {
+        anyhow::bail!(
+            "channel {channel} has a game ({}); import into another channel",
+            active.id
+        );
+    }
+    let row = GameRow {
+        id: record.game_id.clone(),
+        channel: channel.to_string(),
+        kind: record.kind.clone(),
+        engine_version: record.engine_version.clone(),
+        created_at: record.created_at.clone(),
+        setup_json: serde_json::to_string(&record.setup)?,
+        seed_hex: record.seed.clone(),
+        commitment: record.commitment.clone(),
+        revealed: record.seed.is_some(),
+        active: true,
+    };
+    let rows: Vec<LogRow> = record
+        .log
+        .iter()
+        .map(|e| LogRow {
+            seq: e.seq,
+            entry_json: e.entry.to_string(),
+            message_id: e.message_id.clone(),
+            author_id: e.author_id.clone(),
+            author_name: e.author_name.clone(),
+            text: e.text.clone(),
+            at: e.at.clone(),
+        })
+        .collect();
+    let marker = format!("import:{}", record.game_id);
+    store
+        .create_game(&row, &marker)
+        .await
+        .context("the game could not be stored (is a game with that id here already?)")?;
+    store
+        .append(&row.id, channel, &rows, &marker, row.revealed)
+        .await?;
+    store.close().await;
+    println!(
+        "imported {} ({} entries) into channel {channel}{}",
+        record.game_id,
+        rows.len(),
+        if record.seed.is_none() && record.commitment.is_some() {
+            "; its seed is still secret, so its draws are manual from here on"
+        } else {
+            ""
+        }
+    );
+    Ok(ExitCode::SUCCESS)
+}
