@@ -158,7 +158,7 @@ fn refused_messages_change_nothing() {
         "ann: !draw pink pink pink",  // not a moderator, no draw pending
         "mod: !draw pink pink pink",  // no draw pending
         "dan: **dividends**",         // not a player
-        "ann: **bdi 7**",             // malformed
+        "ann: **bdi 7**",             // a near miss
         "ann: **build CBSC Shanon**", // misspelt
         "ann: **build CBSC N4 N3**",  // too expensive
         "ann: **auction BCD 99999999999999999999**",
@@ -176,7 +176,7 @@ fn refused_messages_change_nothing() {
         "only a moderator may `!undo`",
         "No draw is pending",
         "you are not seated in this game",
-        "'bdi' is not a command",
+        "'bdi' is close to bid; did you mean **bid 7**?",
         "did you mean Shannon?",
         "costs 4 BP",
         "more money than there is",

@@ -226,7 +226,11 @@ impl Table {
         let draw_commands: Vec<String> = host
             .registry
             .for_game(Some(info.kind))
-            .filter(|c| c.game == Some(info.kind) && c.form == crate::registry::Form::Bang)
+            .filter(|c| {
+                c.game == Some(info.kind)
+                    && c.form == crate::registry::Form::Bang
+                    && c.access == crate::registry::Access::Moderator
+            })
             .map(|c| format!("`{}{}`", host.settings.prefix, c.name))
             .collect();
         let mut text = self.message(
