@@ -344,3 +344,55 @@ fn a_seed_revealed_mid_game_turns_the_dice_manual() {
     let (undo, _) = play(&db, "mod: !undo", &["--seed", SEED]);
     assert!(undo.contains("undo is closed"), "{undo}");
 }
+
+#[test]
+fn a_bad_seed_is_refused_before_anything_starts() {
+    let output = Command::new(env!("CARGO_BIN_EXE_gaugebot"))
+        .args(["play", "--seed", "not-a-seed"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("gaugebot runs");
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--seed"), "{stderr}");
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
+fn a_scripted_game_writes_no_files_unless_asked() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gaugebot"))
+        .arg("play")
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("gaugebot starts");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin
+            .write_all(b"mod: !setup ann bob cat\nann: !map\nann: !audit\n")
+            .expect("input written");
+    }
+    let output = child.wait_with_output().expect("gaugebot ends");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success());
+    assert!(
+        stdout.contains("(not saved: give --attachments DIR)"),
+        "{stdout}"
+    );
+    let files: Vec<_> = std::fs::read_dir(dir.path()).expect("dir").collect();
+    assert!(files.is_empty(), "files were written: {files:?}");
+}
+
+#[test]
+fn verify_names_a_missing_file_and_exits_2() {
+    let output = Command::new(env!("CARGO_BIN_EXE_gaugebot"))
+        .args(["verify", "no-such-audit.json"])
+        .output()
+        .expect("gaugebot runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("no-such-audit.json"), "{stderr}");
+}
