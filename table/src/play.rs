@@ -12,6 +12,11 @@ impl Table {
     /// Handles the bold segments of a message.
     pub(crate) async fn moves(&mut self, segments: &[String], msg: &Incoming) -> Response {
         let Loaded::Running(current) = &self.loaded else {
+            // Without a game, bold chat (as the default game reads it) is nobody's business.
+            let chat = |s: &String| self.host.games.first().is_some_and(|g| g.is_chat(s));
+            if segments.iter().all(|s| chat(s)) {
+                return Response::new(Verdict::Ignored);
+            }
             return self.no_game();
         };
         // Bold text that does not read as a command is chat: no reply at all.
@@ -61,6 +66,11 @@ impl Table {
             return self.storage_refusal(&e);
         }
         let Loaded::Running(current) = &self.loaded else {
+            // Without a game, bold chat (as the default game reads it) is nobody's business.
+            let chat = |s: &String| self.host.games.first().is_some_and(|g| g.is_chat(s));
+            if segments.iter().all(|s| chat(s)) {
+                return Response::new(Verdict::Ignored);
+            }
             return self.no_game();
         };
         let mut text = narration.join("\n");

@@ -126,6 +126,8 @@ pub trait Plugin: Send + Sync {
     fn commands(&self) -> Vec<CommandSpec>;
     /// The game's templates.
     fn templates(&self) -> &'static [(&'static str, &'static str)];
+    /// Whether bold text is chat for this game (no game running needed).
+    fn is_chat(&self, text: &str) -> bool;
     /// Sets up a new game; returns the stored setup and the session. The error is rendered.
     fn create(
         &self,
@@ -436,6 +438,10 @@ impl<G: TableGame> Plugin for PluginOf<G> {
 
     fn templates(&self) -> &'static [(&'static str, &'static str)] {
         self.0.templates()
+    }
+
+    fn is_chat(&self, text: &str) -> bool {
+        self.0.is_chat(text)
     }
 
     fn create(
