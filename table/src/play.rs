@@ -13,8 +13,11 @@ impl Table {
     pub(crate) async fn moves(&mut self, segments: &[String], msg: &Incoming) -> Response {
         let Loaded::Running(current) = &self.loaded else {
             // Without a game, bold chat (as the default game reads it) is nobody's business.
-            let chat = |s: &String| self.host.games.first().is_some_and(|g| g.is_chat(s));
-            if segments.iter().all(|s| chat(s)) {
+            let default_game = self.host.games.first();
+            if segments
+                .iter()
+                .all(|s| default_game.is_some_and(|g| g.is_chat(s)))
+            {
                 return Response::new(Verdict::Ignored);
             }
             return self.no_game();
@@ -67,8 +70,11 @@ impl Table {
         }
         let Loaded::Running(current) = &self.loaded else {
             // Without a game, bold chat (as the default game reads it) is nobody's business.
-            let chat = |s: &String| self.host.games.first().is_some_and(|g| g.is_chat(s));
-            if segments.iter().all(|s| chat(s)) {
+            let default_game = self.host.games.first();
+            if segments
+                .iter()
+                .all(|s| default_game.is_some_and(|g| g.is_chat(s)))
+            {
                 return Response::new(Verdict::Ignored);
             }
             return self.no_game();
