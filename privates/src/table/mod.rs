@@ -498,3 +498,402 @@ impl TableGame for Privates {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::Letter;
+    use crate::error::{Drawn, SetupError};
+    use crate::playout::{random_action, random_draw};
+    use gaugebot_table::game::{Names, PlayerInfo};
+    use gaugebot_table::{plugin, Templates};
+
+    fn seated(names: &[&str]) -> Vec<PlayerInfo> {
+        names
+            .iter()
+            .map(|n| PlayerInfo {
+                name: n.to_string(),
+                id: n.to_string(),
+                mention: format!("@{n}"),
+            })
+            .collect()
+    }
+
+    fn templates() -> Templates {
+        Templates::load(None, &[plugin(Privates)]).expect("the templates load")
+    }
+
+    fn ctx<'a>(templates: &'a Templates, players: &'a [PlayerInfo]) -> Ctx<'a> {
+        Ctx {
+            templates,
+            prefix: "!",
+            game_id: "t-1",
+            moderator: "the moderator",
+            draw_source: None,
+            names: Names::new(players, true, None),
+        }
+    }
+
+    /// A text rendered without a template error or an unworded case.
+    fn clean(text: &str) {
+        assert!(!text.contains("text failed"), "{text}");
+        assert!(!text.contains("refused ("), "{text}");
+        assert!(!text.trim().is_empty());
+    }
+
+    fn chooser(mut state: u64) -> impl FnMut(usize) -> usize {
+        move |n| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n.max(1) as u64) as usize
+        }
+    }
+
+    #[test]
+    fn every_text_of_random_games_renders() {
+        let templates = templates();
+        for (players, seed) in [(2, 1), (3, 2), (5, 3), (6, 4)] {
+            let names: Vec<String> = (0..players).map(|i| format!("p{i}")).collect();
+            let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+            let seated = seated(&refs);
+            let ctx = ctx(&templates, &seated);
+            let setup = TableSetup {
+                rules: Setup::manual(&refs, players - 1),
+                chips: None,
+            };
+            let mut game = Privates.start(&setup).expect("a game");
+            clean(&report::setup(&ctx, &setup, &game));
+            let mut pick = chooser(seed);
+            let mut kinds = std::collections::BTreeSet::new();
+            for _ in 0..5_000 {
+                let events = match game.to_act() {
+                    Actor::Nobody => break,
+                    Actor::Draw => random_draw(&mut game, &mut pick).expect("a deal"),
+                    Actor::Player { seat } => {
+                        let action = random_action(&game, &mut pick).expect("a move");
+                        game.play(seat, &action).expect("legal")
+                    }
+                };
+                for e in &events {
+                    kinds.insert(
+                        format!("{e:?}")
+                            .split([' ', '{'])
+                            .next()
+                            .map(str::to_string),
+                    );
+                }
+                clean(&report::narrate(&ctx, &game, &events));
+                let view = GameView::from_game(&game);
+                clean(&report::status(&ctx, &game, &view));
+                clean(&report::prompt(&ctx, &game));
+                clean(&report::moves(&ctx, &game));
+            }
+            assert!(game.is_finished());
+            let status = report::status(&ctx, &game, &GameView::from_game(&game));
+            assert!(status.contains("**Game over.**"), "{status}");
+            assert!(kinds.len() >= 10, "{kinds:?}");
+        }
+    }
+
+    #[test]
+    fn every_refusal_is_worded_and_names_its_ruling() {
+        let templates = templates();
+        let seated = seated(&["ann", "bob", "cat"]);
+        let ctx = ctx(&templates, &seated);
+        let c = Letter::from_char('C').expect("C");
+        let a = Letter::from_char('A').expect("A");
+        let plays = [
+            PlayError::GameOver {
+                ruling: Ruling::P14,
+            },
+            PlayError::DrawPending {
+                draw: DrawKind::Deal,
+                round: 2,
+                ruling: Ruling::P16,
+            },
+            PlayError::DrawPending {
+                draw: DrawKind::Chips,
+                round: 2,
+                ruling: Ruling::P16,
+            },
+            PlayError::NotSeated {
+                seat: 7,
+                players: 3,
+                ruling: Ruling::P3,
+            },
+            PlayError::NotYourTurn {
+                player: 1,
+                to_act: 0,
+                ruling: Ruling::P7,
+            },
+            PlayError::NotYourTurn {
+                player: 1,
+                to_act: 2,
+                ruling: Ruling::P11,
+            },
+            PlayError::MustTakeFree {
+                letter: a,
+                ruling: Ruling::P9,
+            },
+            PlayError::NoSuchCard {
+                letter: c,
+                row: 2,
+                ruling: Ruling::P5,
+            },
+            PlayError::CardTaken {
+                letter: c,
+                owner: 2,
+                ruling: Ruling::P5,
+            },
+            PlayError::NotCheapest {
+                letter: c,
+                cheapest: a,
+                ruling: Ruling::P7,
+            },
+            PlayError::CannotAfford {
+                letter: a,
+                price: 30,
+                cash: 40,
+                open_bids: 20,
+                ruling: Ruling::P8,
+            },
+            PlayError::CannotAfford {
+                letter: a,
+                price: 30,
+                cash: 20,
+                open_bids: 0,
+                ruling: Ruling::P7,
+            },
+            PlayError::BidOnCheapest {
+                letter: a,
+                price: 5,
+                ruling: Ruling::P7,
+            },
+            PlayError::BidTooLow {
+                letter: c,
+                bid: 13,
+                minimum: 14,
+                ruling: Ruling::P8,
+            },
+            PlayError::AlreadyHighBidder {
+                letter: c,
+                bid: 14,
+                ruling: Ruling::P8,
+            },
+            PlayError::OverCommitted {
+                letter: c,
+                bid: 90,
+                cash: 80,
+                other_bids: 10,
+                maximum: 70,
+                ruling: Ruling::P8,
+            },
+            PlayError::NoBidOff {
+                ruling: Ruling::P11,
+            },
+            PlayError::BidOffRunning {
+                letter: c,
+                high: 15,
+                ruling: Ruling::P11,
+            },
+            PlayError::RaiseTooLow {
+                letter: c,
+                bid: 15,
+                minimum: 16,
+                ruling: Ruling::P11,
+            },
+            PlayError::RaiseOverCommitted {
+                letter: c,
+                bid: 30,
+                cash: 28,
+                other_bids: 0,
+                maximum: 28,
+                ruling: Ruling::P11,
+            },
+            PlayError::NoDrawPending {
+                ruling: Ruling::P16,
+            },
+            PlayError::WrongDraw {
+                expected: DrawKind::Chips,
+                given: DrawKind::Deal,
+                ruling: Ruling::P16,
+            },
+            PlayError::WrongDraw {
+                expected: DrawKind::Deal,
+                given: DrawKind::Chips,
+                ruling: Ruling::P16,
+            },
+            PlayError::WrongCount {
+                what: Drawn::Cards,
+                expected: 7,
+                given: 6,
+                ruling: Ruling::P5,
+            },
+            PlayError::NotACard {
+                cost: 45,
+                ruling: Ruling::P1,
+            },
+            PlayError::CardNotInDeck {
+                cost: 10,
+                left: 0,
+                wanted: 1,
+                ruling: Ruling::P1,
+            },
+            PlayError::CardNotInDeck {
+                cost: 10,
+                left: 6,
+                wanted: 7,
+                ruling: Ruling::P1,
+            },
+            PlayError::ChipNotInBag {
+                chip: Chip::Red,
+                in_bag: 0,
+                wanted: 1,
+                ruling: Ruling::P2,
+            },
+            PlayError::ChipNotInBag {
+                chip: Chip::Red,
+                in_bag: 2,
+                wanted: 3,
+                ruling: Ruling::P2,
+            },
+        ];
+        for error in plays {
+            let text = report::refusal(&ctx, &Refusal::Play(error.clone()));
+            clean(&text);
+            let cited = format!("({}, {})", error.ruling(), error.ruling().title());
+            assert!(text.ends_with(&cited), "{error:?}: {text}");
+        }
+        let names = report::refusal(
+            &ctx,
+            &Refusal::Play(PlayError::NotYourTurn {
+                player: 1,
+                to_act: 0,
+                ruling: Ruling::P7,
+            }),
+        );
+        assert_eq!(names, "it is ann's turn, not bob's (P7, a turn)");
+        let setups = [
+            SetupError::PlayerCount {
+                count: 7,
+                ruling: Ruling::P3,
+            },
+            SetupError::PlayerName {
+                name: String::new(),
+                ruling: Ruling::P3,
+            },
+            SetupError::PlayerName {
+                name: "ann".into(),
+                ruling: Ruling::P3,
+            },
+            SetupError::Copies {
+                copies: 7,
+                ruling: Ruling::P1,
+            },
+            SetupError::Dealer {
+                dealer: 3,
+                players: 3,
+                ruling: Ruling::P4,
+            },
+            SetupError::DeckSize {
+                given: 3,
+                expected: 54,
+                ruling: Ruling::P16,
+            },
+            SetupError::DeckCard {
+                cost: 45,
+                ruling: Ruling::P1,
+            },
+            SetupError::DeckCopies {
+                cost: 10,
+                given: 5,
+                expected: 6,
+                ruling: Ruling::P1,
+            },
+        ];
+        for error in setups {
+            let text = report::refusal(&ctx, &Refusal::Setup(error.clone()));
+            clean(&text);
+            assert!(
+                text.ends_with(&format!("({})", error.ruling())),
+                "{error:?}: {text}"
+            );
+        }
+        for text in [
+            "",
+            "by",
+            "bid",
+            "bid C",
+            "bid x on C",
+            "bid 17 on H",
+            "pass now",
+            "raise",
+        ] {
+            let error = parse_action(text).expect_err("not an action");
+            clean(&report::refusal(&ctx, &Refusal::Notation(error)));
+        }
+        for text in ["10 5 26 chips:red", "10 chips: bleu", "10 5 25"] {
+            let error = parse_deal(text).expect_err("not a deal");
+            clean(&report::refusal(&ctx, &Refusal::Notation(error)));
+        }
+        for values in [
+            vec![("colour".to_string(), "red".to_string())],
+            vec![("dealer".to_string(), "x".to_string())],
+            Vec::new(),
+        ] {
+            let refusal = Privates
+                .setup(
+                    vec!["ann".into(), "bob".into()],
+                    &SetupOptions { values },
+                    SetupDice::Manual,
+                )
+                .expect_err("refused");
+            clean(&report::refusal(&ctx, &refusal));
+        }
+    }
+
+    #[test]
+    fn setups_store_their_draws_and_read_back() {
+        let seed = Seed::from_hex(&"ab".repeat(32)).expect("seed");
+        let source = DrawSource {
+            seed: &seed,
+            game_id: "g-1",
+        };
+        let names = || vec!["ann".to_string(), "bob".to_string(), "cat".to_string()];
+        let options = SetupOptions {
+            values: vec![("copies".into(), "5".into())],
+        };
+        let setup = Privates
+            .setup(names(), &options, SetupDice::Audited(source))
+            .expect("an audited setup");
+        let json = serde_json::to_value(&setup).expect("json");
+        assert_eq!(json["copies"], 5);
+        assert_eq!(json["deck"].as_array().map(Vec::len), Some(45));
+        assert_eq!(json["chips"].as_array().map(Vec::len), Some(7));
+        let back: TableSetup = serde_json::from_value(json).expect("reads back");
+        assert_eq!(back, setup);
+        let game = Privates.start(&setup).expect("starts");
+        assert_eq!(game.rounds(), 6);
+        assert!(matches!(Privates.to_act(&game), ToAct::Player { .. }));
+        let records = Privates.setup_records(&setup);
+        assert_eq!(records.len(), 3);
+        for record in &records {
+            let expected = Privates
+                .recompute(record, &seed, "g-1")
+                .expect("a Privates purpose")
+                .expect("valid");
+            assert_eq!(expected, record.result, "{record:?}");
+        }
+        let manual = SetupOptions {
+            values: vec![("dealer".into(), "3".into())],
+        };
+        let setup = Privates
+            .setup(names(), &manual, SetupDice::Manual)
+            .expect("a manual setup");
+        assert_eq!(setup.rules.dealer, 2);
+        assert!(Privates.setup_records(&setup).is_empty());
+        let json = serde_json::to_value(&setup).expect("json");
+        assert!(json.get("chips").is_none() && json["deck"].is_null());
+    }
+}
