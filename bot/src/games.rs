@@ -10,7 +10,10 @@ use gaugebot_table::{Host, TableSettings};
 
 /// Every game of this bot, the default first.
 pub fn registry() -> Vec<SharedPlugin> {
-    vec![plugin(irish_gauge::table::IrishGauge)]
+    vec![
+        plugin(irish_gauge::table::IrishGauge),
+        plugin(privates::table::Privates),
+    ]
 }
 
 /// What the tables share: the games, their templates (with overrides from `templates_dir`),

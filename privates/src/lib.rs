@@ -14,6 +14,8 @@
 //! - [`notation`] parses and prints the players' notation (`bid 17 on C`) and the moderator's
 //!   deal; [`view::GameView`] is the JSON dump.
 //!
+//! With the feature `table`, [`table`] is the game's plug-in for the gaugebot table core.
+//!
 //! The rules as the project reads them are in `docs/PRIVATES.md`.
 
 #![warn(missing_docs)]
@@ -28,6 +30,8 @@ pub mod notation;
 pub mod playout;
 pub mod scoring;
 pub mod setup;
+#[cfg(feature = "table")]
+pub mod table;
 pub mod view;
 
 pub use action::Action;

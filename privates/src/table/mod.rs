@@ -1,0 +1,899 @@
+//! Privates as a plug-in of the gaugebot table core (feature `table`): the rules stay in the
+//! engine; this module gives the table the game's setup and draws on the audited dice
+//! ([`dice`]), the moderator's manual deal, its texts ([`report`] and `privates/templates/`),
+//! its refusals ([`refusal`]) and the dump ([`crate::GameView`]).
+//!
+//! `!setup privates @a @b @c` seats 2 to 6 players in the order given. With audited dice the
+//! setup draws the first dealer (`privates-dealer`), the deck's shuffle (`privates-deck`) and
+//! round 1's chips (`privates-chips`, index 1: round 1 begins with the setup); every later
+//! round's chips are drawn when the move that ends the round before it is played, at index =
+//! the round. With `dice:manual dealer:N` every round waits for the moderator's
+//! `!deal 10 5 25 50 10 35 40 chips:red,blue,…`.
+
+pub mod dice;
+pub mod refusal;
+pub mod report;
+
+use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource, Seed};
+use gaugebot_table::game::{
+    Ctx, Decision, GameInfo, ReadMove, SetupDice, SetupOptions, TableGame, ToAct,
+};
+use gaugebot_table::registry::{arg, Access, ArgKind, ArgSpec, CommandSpec, Form};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::card::{Chip, ChipCounts, DEFAULT_COPIES};
+use crate::draw::{dealer_seat, DrawRequest};
+use crate::error::{DrawKind, PlayError, Ruling};
+use crate::notation::{parse_action, parse_chips, parse_deal, NotationError};
+use crate::{Action, Actor, Event, Game, GameView, Phase, Setup};
+
+pub use refusal::{OptionError, Refusal};
+
+/// The stored kind of a Privates game.
+pub const KIND: &str = "privates";
+
+/// The setup as the table stores it: the engine's [`Setup`] and, with audited dice, round 1's
+/// chips (drawn at setup, since round 1 begins with it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableSetup {
+    /// The players in seat order (= sign-up order), the deck size, the first dealer and, with
+    /// audited dice, the shuffled deck.
+    #[serde(flatten)]
+    pub rules: Setup,
+    /// Audited dice: round 1's chips in drawn order (`privates-chips`, index 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chips: Option<Vec<Chip>>,
+}
+
+/// One round's draw as the log stores it: the chips (audited, or the moderator's) and, in a
+/// manual game, the cards in dealt order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundDraw {
+    /// The round it deals.
+    pub round: u8,
+    /// Manual play: the 7 cards' costs in dealt order; `None` when the deck was shuffled by
+    /// audited draw.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cards: Option<Vec<u32>>,
+    /// The chips, onto A, B, … in order.
+    pub chips: Vec<Chip>,
+    /// The bag they were drawn from (for the audit record).
+    pub bag: ChipCounts,
+}
+
+/// Privates, for the table.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Privates;
+
+const TEMPLATES: &[(&str, &str)] = &[
+    ("setup.md.j2", include_str!("../../templates/setup.md.j2")),
+    ("status.md.j2", include_str!("../../templates/status.md.j2")),
+    ("events.md.j2", include_str!("../../templates/events.md.j2")),
+    ("prompt.md.j2", include_str!("../../templates/prompt.md.j2")),
+    ("moves.md.j2", include_str!("../../templates/moves.md.j2")),
+    (
+        "refusal.md.j2",
+        include_str!("../../templates/refusal.md.j2"),
+    ),
+    ("help.md.j2", include_str!("../../templates/help.md.j2")),
+];
+
+const LETTERS: &[&str] = &["A", "B", "C", "D", "E", "F", "G"];
+const BUY_ARGS: &[ArgSpec] = &[arg(
+    "card",
+    ArgKind::Choice(LETTERS),
+    false,
+    "the cheapest card's letter (checked if given)",
+)];
+const BID_ARGS: &[ArgSpec] = &[
+    arg("amount", ArgKind::Integer, true, "dollars"),
+    arg(
+        "card",
+        ArgKind::Choice(LETTERS),
+        false,
+        "the card (left out in a bid-off)",
+    ),
+];
+const RAISE_ARGS: &[ArgSpec] = &[arg("amount", ArgKind::Integer, true, "the new high bid")];
+const DEAL_ARGS: &[ArgSpec] = &[
+    arg(
+        "cards",
+        ArgKind::Text,
+        true,
+        "the 7 cards' costs in the order dealt",
+    ),
+    arg(
+        "chips",
+        ArgKind::Text,
+        true,
+        "chips:… the chips in letter order (A first)",
+    ),
+];
+
+fn game_move(
+    name: &'static str,
+    aliases: &'static [&'static str],
+    args: &'static [ArgSpec],
+    summary: &'static str,
+    example: &'static str,
+) -> CommandSpec {
+    CommandSpec {
+        name,
+        aliases,
+        access: Access::Player,
+        form: Form::Move,
+        args,
+        summary,
+        example,
+        game: Some(KIND),
+    }
+}
+
+/// A setup option's value as a whole number.
+fn number(key: &str, value: &str, ruling: Ruling) -> Result<u32, OptionError> {
+    value.trim().parse().map_err(|_| OptionError::NotANumber {
+        key: key.to_string(),
+        value: value.to_string(),
+        ruling,
+    })
+}
+
+/// The text as the canonical notation would write it: lower case, single spaces.
+fn normalized(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// The command words of the notation (and `take`, read as `buy`).
+const MOVE_WORDS: [&str; 6] = ["buy", "take", "bid", "pass", "raise", "drop"];
+
+impl TableGame for Privates {
+    type Setup = TableSetup;
+    type State = Game;
+    type Move = Action;
+    type Draw = RoundDraw;
+    type Events = Vec<Event>;
+    type Refusal = Refusal;
+    type View = GameView;
+
+    fn info(&self) -> GameInfo {
+        GameInfo {
+            kind: KIND,
+            title: "Privates",
+            aliases: &[],
+            players: crate::setup::MIN_PLAYERS..=crate::setup::MAX_PLAYERS,
+            engine_version: crate::VERSION,
+        }
+    }
+
+    fn templates(&self) -> &'static [(&'static str, &'static str)] {
+        TEMPLATES
+    }
+
+    fn commands(&self) -> Vec<CommandSpec> {
+        vec![
+            game_move(
+                "buy",
+                &["take"],
+                BUY_ARGS,
+                "buy the cheapest card at its price (at $0: take it free)",
+                "buy [A]",
+            ),
+            game_move(
+                "bid",
+                &[],
+                BID_ARGS,
+                "bid on a dearer card (in a bid-off: raise)",
+                "bid 17 on C",
+            ),
+            game_move(
+                "pass",
+                &[],
+                &[],
+                "pass the turn (in a bid-off: drop out)",
+                "pass",
+            ),
+            game_move(
+                "raise",
+                &[],
+                RAISE_ARGS,
+                "raise the high bid in a bid-off",
+                "raise 19",
+            ),
+            game_move("drop", &[], &[], "drop out of a bid-off", "drop"),
+            CommandSpec {
+                name: "deal",
+                aliases: &[],
+                access: Access::Moderator,
+                form: Form::Bang,
+                args: DEAL_ARGS,
+                summary:
+                    "a round's 7 cards in dealt order and its chips in letter order (manual dice)",
+                example: "deal 10 5 25 50 10 35 40 chips:red,blue,green,red,black,yellow,red",
+                game: Some(KIND),
+            },
+        ]
+    }
+
+    fn setup(
+        &self,
+        names: Vec<String>,
+        options: &SetupOptions,
+        dice: SetupDice<'_>,
+    ) -> Result<TableSetup, Refusal> {
+        if let Some(key) = options.unknown(&["dealer", "copies"]) {
+            return Err(OptionError::Unknown {
+                key: key.to_string(),
+            }
+            .into());
+        }
+        let copies = match options.get("copies") {
+            Some(value) => {
+                let n = number("copies", value, Ruling::P1)?;
+                // Out of range is the setup's refusal (P1), like any other wrong count.
+                u8::try_from(n).unwrap_or(u8::MAX)
+            }
+            None => DEFAULT_COPIES,
+        };
+        let players = names.len();
+        let mut rules = Setup {
+            players: names,
+            copies,
+            dealer: 0,
+            deck: None,
+        };
+        let chips = match dice {
+            SetupDice::Manual => {
+                let value = options
+                    .get("dealer")
+                    .ok_or(OptionError::DealerNeeded { ruling: Ruling::P4 })?;
+                let n = number("dealer", value, Ruling::P4)?;
+                rules.dealer = dealer_seat(n, players)?;
+                rules.validate()?;
+                None
+            }
+            SetupDice::Audited(source) => {
+                if options.get("dealer").is_some() {
+                    return Err(OptionError::DealerIsDrawn {
+                        ruling: Ruling::P16,
+                    }
+                    .into());
+                }
+                // Check the names and the deck size before anything is drawn.
+                rules.validate()?;
+                rules.dealer = dealer_seat(dice::dealer(source, players), players)?;
+                rules.deck = Some(dice::deck(source, copies));
+                let game = Game::new(&rules)?;
+                let request = game.pending_draw().ok_or(PlayError::NoDrawPending {
+                    ruling: Ruling::P16,
+                })?;
+                Some(dice::chips(source, request.index(), &request.bag()))
+            }
+        };
+        Ok(TableSetup { rules, chips })
+    }
+
+    fn start(&self, setup: &TableSetup) -> Result<Game, Refusal> {
+        let mut game = Game::new(&setup.rules)?;
+        if let Some(chips) = &setup.chips {
+            game.resolve_chips(chips)?;
+        }
+        Ok(game)
+    }
+
+    fn seats(&self, setup: &TableSetup) -> Vec<usize> {
+        // Seats are in sign-up order (P3).
+        (0..setup.rules.players.len()).collect()
+    }
+
+    fn setup_records(&self, setup: &TableSetup) -> Vec<DrawRecord> {
+        let Some(deck) = &setup.rules.deck else {
+            return Vec::new();
+        };
+        let players = setup.rules.players.len();
+        let mut records = vec![
+            dice::dealer_record(players, setup.rules.dealer as u32 + 1),
+            dice::deck_record(setup.rules.copies, deck),
+        ];
+        if let (Some(chips), Ok(game)) = (&setup.chips, Game::new(&setup.rules)) {
+            if let Some(request) = game.pending_draw() {
+                records.push(dice::chips_record(request.index(), &request.bag(), chips));
+            }
+        }
+        records
+    }
+
+    fn parse_move(&self, _state: &Game, text: &str) -> Result<ReadMove<Action>, Refusal> {
+        let action = parse_action(text)?;
+        Ok(ReadMove {
+            canonical: normalized(text) == normalized(&action.to_string()),
+            action,
+        })
+    }
+
+    fn is_chat(&self, text: &str) -> bool {
+        // Bold with no command word in it, and not close to one, is chat: no reply.
+        match parse_action(text) {
+            Err(NotationError::Empty) => true,
+            Err(NotationError::UnknownCommand {
+                suggestion: None, ..
+            }) => !text
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|w| MOVE_WORDS.contains(&w.to_lowercase().as_str())),
+            _ => false,
+        }
+    }
+
+    fn apply(&self, state: &mut Game, seat: usize, action: &Action) -> Result<Vec<Event>, Refusal> {
+        Ok(state.play(seat, action)?)
+    }
+
+    fn to_act(&self, state: &Game) -> ToAct {
+        match state.to_act() {
+            Actor::Player { seat } => ToAct::Player {
+                seat,
+                decision: if matches!(state.phase(), Phase::BidOff { .. }) {
+                    Decision::Auction
+                } else {
+                    Decision::Turn
+                },
+            },
+            Actor::Draw => ToAct::Draw,
+            Actor::Nobody => ToAct::Nobody,
+        }
+    }
+
+    fn is_finished(&self, state: &Game) -> bool {
+        state.is_finished()
+    }
+
+    fn audited_draw(
+        &self,
+        state: &Game,
+        source: DrawSource<'_>,
+        _history_index: u64,
+    ) -> Option<(u64, RoundDraw)> {
+        // The chips of round r are drawn at index r (docs/DICE.md §7), wherever in the history
+        // the round begins; a manual game's deal is the moderator's.
+        let DrawRequest::Chips { round, bag, .. } = state.pending_draw()? else {
+            return None;
+        };
+        let index = u64::from(round);
+        Some((
+            index,
+            RoundDraw {
+                round,
+                cards: None,
+                chips: dice::chips(source, index, &bag),
+                bag,
+            },
+        ))
+    }
+
+    fn manual_draw(&self, state: &Game, _command: &str, args: &str) -> Result<RoundDraw, Refusal> {
+        let request = state.pending_draw().ok_or(PlayError::NoDrawPending {
+            ruling: Ruling::P16,
+        })?;
+        let (round, bag) = (request.round(), request.bag());
+        match request {
+            DrawRequest::Deal { .. } => {
+                let deal = parse_deal(args)?;
+                Ok(RoundDraw {
+                    round,
+                    cards: Some(deal.cards),
+                    chips: deal.chips,
+                    bag,
+                })
+            }
+            DrawRequest::Chips { .. } => {
+                // The deck was shuffled by audited draw (the seed was revealed before the end):
+                // only the chips are given, as `!deal chips:red,blue,…`.
+                let lower = args.to_lowercase();
+                let chips = match lower.trim().split_once("chips") {
+                    Some(("", chips)) => chips.trim_start().trim_start_matches([':', '=']),
+                    _ => {
+                        return Err(PlayError::WrongDraw {
+                            expected: DrawKind::Chips,
+                            given: DrawKind::Deal,
+                            ruling: Ruling::P16,
+                        }
+                        .into())
+                    }
+                };
+                Ok(RoundDraw {
+                    round,
+                    cards: None,
+                    chips: parse_chips(chips)?,
+                    bag,
+                })
+            }
+        }
+    }
+
+    fn apply_draw(&self, state: &mut Game, draw: &RoundDraw) -> Result<Vec<Event>, Refusal> {
+        Ok(match &draw.cards {
+            Some(cards) => state.resolve_deal(cards, &draw.chips)?,
+            None => state.resolve_chips(&draw.chips)?,
+        })
+    }
+
+    fn draw_record(&self, index: u64, draw: &RoundDraw) -> DrawRecord {
+        dice::chips_record(index, &draw.bag, &draw.chips)
+    }
+
+    fn recompute(
+        &self,
+        record: &DrawRecord,
+        seed: &Seed,
+        game_id: &str,
+    ) -> Option<Result<Value, DiceError>> {
+        dice::recompute(record, seed, game_id)
+    }
+
+    fn view(&self, state: &Game, _recent: &[Vec<Event>], _moderator: &str) -> GameView {
+        GameView::from_game(state)
+    }
+
+    fn dump(&self, view: &GameView) -> Value {
+        serde_json::to_value(view).unwrap_or(Value::Null)
+    }
+
+    fn picture(&self, _view: &GameView) -> Option<Result<Vec<u8>, String>> {
+        None
+    }
+
+    fn changes_picture(&self, _events: &Vec<Event>) -> bool {
+        false
+    }
+
+    fn ends_turn(&self, events: &Vec<Event>) -> bool {
+        // A report after every turn; inside a bid-off a raise or drop that leaves it running
+        // only asks the next bidder.
+        !events
+            .iter()
+            .all(|e| matches!(e, Event::BidOffRaised { .. } | Event::BidOffDropped { .. }))
+    }
+
+    fn render_setup(&self, ctx: &Ctx<'_>, setup: &TableSetup, state: &Game) -> String {
+        report::setup(ctx, setup, state)
+    }
+
+    fn render_events(&self, ctx: &Ctx<'_>, state: &Game, events: &Vec<Event>) -> String {
+        report::narrate(ctx, state, events)
+    }
+
+    fn render_status(&self, ctx: &Ctx<'_>, state: &Game, view: &GameView) -> String {
+        report::status(ctx, state, view)
+    }
+
+    fn render_prompt(&self, ctx: &Ctx<'_>, state: &Game) -> String {
+        report::prompt(ctx, state)
+    }
+
+    fn render_moves(&self, ctx: &Ctx<'_>, state: &Game) -> String {
+        report::moves(ctx, state)
+    }
+
+    fn render_refusal(&self, ctx: &Ctx<'_>, refusal: &Refusal) -> String {
+        report::refusal(ctx, refusal)
+    }
+
+    fn describe_draw(&self, draw: &RoundDraw) -> String {
+        let chips: Vec<&str> = draw.chips.iter().map(|c| c.name()).collect();
+        match &draw.cards {
+            Some(cards) => format!(
+                "round {}: {} chips:{}",
+                draw.round,
+                cards
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                chips.join(",")
+            ),
+            None => format!("round {} chips: {}", draw.round, chips.join(" ")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::Letter;
+    use crate::error::{Drawn, SetupError};
+    use crate::playout::{random_action, random_draw};
+    use gaugebot_table::game::{Names, PlayerInfo};
+    use gaugebot_table::{plugin, Templates};
+
+    fn seated(names: &[&str]) -> Vec<PlayerInfo> {
+        names
+            .iter()
+            .map(|n| PlayerInfo {
+                name: n.to_string(),
+                id: n.to_string(),
+                mention: format!("@{n}"),
+            })
+            .collect()
+    }
+
+    fn templates() -> Templates {
+        Templates::load(None, &[plugin(Privates)]).expect("the templates load")
+    }
+
+    fn ctx<'a>(templates: &'a Templates, players: &'a [PlayerInfo]) -> Ctx<'a> {
+        Ctx {
+            templates,
+            prefix: "!",
+            game_id: "t-1",
+            moderator: "the moderator",
+            draw_source: None,
+            names: Names::new(players, true, None),
+        }
+    }
+
+    /// A text rendered without a template error or an unworded case.
+    fn clean(text: &str) {
+        assert!(!text.contains("text failed"), "{text}");
+        assert!(!text.contains("refused ("), "{text}");
+        assert!(!text.trim().is_empty());
+    }
+
+    fn chooser(mut state: u64) -> impl FnMut(usize) -> usize {
+        move |n| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n.max(1) as u64) as usize
+        }
+    }
+
+    #[test]
+    fn every_text_of_random_games_renders() {
+        let templates = templates();
+        for (players, seed) in [(2, 1), (3, 2), (5, 3), (6, 4)] {
+            let names: Vec<String> = (0..players).map(|i| format!("p{i}")).collect();
+            let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+            let seated = seated(&refs);
+            let ctx = ctx(&templates, &seated);
+            let setup = TableSetup {
+                rules: Setup::manual(&refs, players - 1),
+                chips: None,
+            };
+            let mut game = Privates.start(&setup).expect("a game");
+            clean(&report::setup(&ctx, &setup, &game));
+            let mut pick = chooser(seed);
+            let mut kinds = std::collections::BTreeSet::new();
+            for _ in 0..5_000 {
+                let events = match game.to_act() {
+                    Actor::Nobody => break,
+                    Actor::Draw => random_draw(&mut game, &mut pick).expect("a deal"),
+                    Actor::Player { seat } => {
+                        let action = random_action(&game, &mut pick).expect("a move");
+                        game.play(seat, &action).expect("legal")
+                    }
+                };
+                for e in &events {
+                    kinds.insert(
+                        format!("{e:?}")
+                            .split([' ', '{'])
+                            .next()
+                            .map(str::to_string),
+                    );
+                }
+                clean(&report::narrate(&ctx, &game, &events));
+                let view = GameView::from_game(&game);
+                clean(&report::status(&ctx, &game, &view));
+                clean(&report::prompt(&ctx, &game));
+                clean(&report::moves(&ctx, &game));
+            }
+            assert!(game.is_finished());
+            let status = report::status(&ctx, &game, &GameView::from_game(&game));
+            assert!(status.contains("**Game over.**"), "{status}");
+            assert!(kinds.len() >= 10, "{kinds:?}");
+        }
+    }
+
+    #[test]
+    fn every_refusal_is_worded_and_names_its_ruling() {
+        let templates = templates();
+        let seated = seated(&["ann", "bob", "cat"]);
+        let ctx = ctx(&templates, &seated);
+        let c = Letter::from_char('C').expect("C");
+        let a = Letter::from_char('A').expect("A");
+        let plays = [
+            PlayError::GameOver {
+                ruling: Ruling::P14,
+            },
+            PlayError::DrawPending {
+                draw: DrawKind::Deal,
+                round: 2,
+                ruling: Ruling::P16,
+            },
+            PlayError::DrawPending {
+                draw: DrawKind::Chips,
+                round: 2,
+                ruling: Ruling::P16,
+            },
+            PlayError::NotSeated {
+                seat: 7,
+                players: 3,
+                ruling: Ruling::P3,
+            },
+            PlayError::NotYourTurn {
+                player: 1,
+                to_act: 0,
+                ruling: Ruling::P7,
+            },
+            PlayError::NotYourTurn {
+                player: 1,
+                to_act: 2,
+                ruling: Ruling::P11,
+            },
+            PlayError::MustTakeFree {
+                letter: a,
+                ruling: Ruling::P9,
+            },
+            PlayError::NoSuchCard {
+                letter: c,
+                row: 2,
+                ruling: Ruling::P5,
+            },
+            PlayError::CardTaken {
+                letter: c,
+                owner: 2,
+                ruling: Ruling::P5,
+            },
+            PlayError::NotCheapest {
+                letter: c,
+                cheapest: a,
+                ruling: Ruling::P7,
+            },
+            PlayError::CannotAfford {
+                letter: a,
+                price: 30,
+                cash: 40,
+                open_bids: 20,
+                ruling: Ruling::P8,
+            },
+            PlayError::CannotAfford {
+                letter: a,
+                price: 30,
+                cash: 20,
+                open_bids: 0,
+                ruling: Ruling::P7,
+            },
+            PlayError::BidOnCheapest {
+                letter: a,
+                price: 5,
+                ruling: Ruling::P7,
+            },
+            PlayError::BidTooLow {
+                letter: c,
+                bid: 13,
+                minimum: 14,
+                ruling: Ruling::P8,
+            },
+            PlayError::AlreadyHighBidder {
+                letter: c,
+                bid: 14,
+                ruling: Ruling::P8,
+            },
+            PlayError::OverCommitted {
+                letter: c,
+                bid: 90,
+                cash: 80,
+                other_bids: 10,
+                maximum: 70,
+                ruling: Ruling::P8,
+            },
+            PlayError::NoBidOff {
+                ruling: Ruling::P11,
+            },
+            PlayError::BidOffRunning {
+                letter: c,
+                high: 15,
+                ruling: Ruling::P11,
+            },
+            PlayError::RaiseTooLow {
+                letter: c,
+                bid: 15,
+                minimum: 16,
+                ruling: Ruling::P11,
+            },
+            PlayError::RaiseOverCommitted {
+                letter: c,
+                bid: 30,
+                cash: 28,
+                other_bids: 0,
+                maximum: 28,
+                ruling: Ruling::P11,
+            },
+            PlayError::NoDrawPending {
+                ruling: Ruling::P16,
+            },
+            PlayError::WrongDraw {
+                expected: DrawKind::Chips,
+                given: DrawKind::Deal,
+                ruling: Ruling::P16,
+            },
+            PlayError::WrongDraw {
+                expected: DrawKind::Deal,
+                given: DrawKind::Chips,
+                ruling: Ruling::P16,
+            },
+            PlayError::WrongCount {
+                what: Drawn::Cards,
+                expected: 7,
+                given: 6,
+                ruling: Ruling::P5,
+            },
+            PlayError::NotACard {
+                cost: 45,
+                ruling: Ruling::P1,
+            },
+            PlayError::CardNotInDeck {
+                cost: 10,
+                left: 0,
+                wanted: 1,
+                ruling: Ruling::P1,
+            },
+            PlayError::CardNotInDeck {
+                cost: 10,
+                left: 6,
+                wanted: 7,
+                ruling: Ruling::P1,
+            },
+            PlayError::ChipNotInBag {
+                chip: Chip::Red,
+                in_bag: 0,
+                wanted: 1,
+                ruling: Ruling::P2,
+            },
+            PlayError::ChipNotInBag {
+                chip: Chip::Red,
+                in_bag: 2,
+                wanted: 3,
+                ruling: Ruling::P2,
+            },
+        ];
+        for error in plays {
+            let text = report::refusal(&ctx, &Refusal::Play(error.clone()));
+            clean(&text);
+            let cited = format!("({}, {})", error.ruling(), error.ruling().title());
+            assert!(text.ends_with(&cited), "{error:?}: {text}");
+        }
+        let names = report::refusal(
+            &ctx,
+            &Refusal::Play(PlayError::NotYourTurn {
+                player: 1,
+                to_act: 0,
+                ruling: Ruling::P7,
+            }),
+        );
+        assert_eq!(names, "it is ann's turn, not bob's (P7, a turn)");
+        let setups = [
+            SetupError::PlayerCount {
+                count: 7,
+                ruling: Ruling::P3,
+            },
+            SetupError::PlayerName {
+                name: String::new(),
+                ruling: Ruling::P3,
+            },
+            SetupError::PlayerName {
+                name: "ann".into(),
+                ruling: Ruling::P3,
+            },
+            SetupError::Copies {
+                copies: 7,
+                ruling: Ruling::P1,
+            },
+            SetupError::Dealer {
+                dealer: 3,
+                players: 3,
+                ruling: Ruling::P4,
+            },
+            SetupError::DeckSize {
+                given: 3,
+                expected: 54,
+                ruling: Ruling::P16,
+            },
+            SetupError::DeckCard {
+                cost: 45,
+                ruling: Ruling::P1,
+            },
+            SetupError::DeckCopies {
+                cost: 10,
+                given: 5,
+                expected: 6,
+                ruling: Ruling::P1,
+            },
+        ];
+        for error in setups {
+            let text = report::refusal(&ctx, &Refusal::Setup(error.clone()));
+            clean(&text);
+            assert!(
+                text.ends_with(&format!("({})", error.ruling())),
+                "{error:?}: {text}"
+            );
+        }
+        for text in [
+            "",
+            "by",
+            "bid",
+            "bid C",
+            "bid x on C",
+            "bid 17 on H",
+            "pass now",
+            "raise",
+        ] {
+            let error = parse_action(text).expect_err("not an action");
+            clean(&report::refusal(&ctx, &Refusal::Notation(error)));
+        }
+        for text in ["10 5 26 chips:red", "10 chips: bleu", "10 5 25"] {
+            let error = parse_deal(text).expect_err("not a deal");
+            clean(&report::refusal(&ctx, &Refusal::Notation(error)));
+        }
+        for values in [
+            vec![("colour".to_string(), "red".to_string())],
+            vec![("dealer".to_string(), "x".to_string())],
+            Vec::new(),
+        ] {
+            let refusal = Privates
+                .setup(
+                    vec!["ann".into(), "bob".into()],
+                    &SetupOptions { values },
+                    SetupDice::Manual,
+                )
+                .expect_err("refused");
+            clean(&report::refusal(&ctx, &refusal));
+        }
+    }
+
+    #[test]
+    fn setups_store_their_draws_and_read_back() {
+        let seed = Seed::from_hex(&"ab".repeat(32)).expect("seed");
+        let source = DrawSource {
+            seed: &seed,
+            game_id: "g-1",
+        };
+        let names = || vec!["ann".to_string(), "bob".to_string(), "cat".to_string()];
+        let options = SetupOptions {
+            values: vec![("copies".into(), "5".into())],
+        };
+        let setup = Privates
+            .setup(names(), &options, SetupDice::Audited(source))
+            .expect("an audited setup");
+        let json = serde_json::to_value(&setup).expect("json");
+        assert_eq!(json["copies"], 5);
+        assert_eq!(json["deck"].as_array().map(Vec::len), Some(45));
+        assert_eq!(json["chips"].as_array().map(Vec::len), Some(7));
+        let back: TableSetup = serde_json::from_value(json).expect("reads back");
+        assert_eq!(back, setup);
+        let game = Privates.start(&setup).expect("starts");
+        assert_eq!(game.rounds(), 6);
+        assert!(matches!(Privates.to_act(&game), ToAct::Player { .. }));
+        let records = Privates.setup_records(&setup);
+        assert_eq!(records.len(), 3);
+        for record in &records {
+            let expected = Privates
+                .recompute(record, &seed, "g-1")
+                .expect("a Privates purpose")
+                .expect("valid");
+            assert_eq!(expected, record.result, "{record:?}");
+        }
+        let manual = SetupOptions {
+            values: vec![("dealer".into(), "3".into())],
+        };
+        let setup = Privates
+            .setup(names(), &manual, SetupDice::Manual)
+            .expect("a manual setup");
+        assert_eq!(setup.rules.dealer, 2);
+        assert!(Privates.setup_records(&setup).is_empty());
+        let json = serde_json::to_value(&setup).expect("json");
+        assert!(json.get("chips").is_none() && json["deck"].is_null());
+    }
+}
