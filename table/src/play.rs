@@ -174,49 +174,53 @@ impl Table {
         Ok((text, ends_turn, played.changes_picture))
     }
 
-    /// The message that keys a v2 draw at `index`: the draw's own message, except when an undone
-    /// draw at the same index had the same inputs — then that draw's message, so that taking an
-    /// action again after an undo never re-rolls (the draw is the one everybody saw).
-    fn redo_key(&self, current: &Current, draft: &Draft, index: u64, message_id: &str) -> String {
-        let earlier = current.log.iter().rev().find_map(|(entry, _)| match entry {
-            Entry::Draw {
-                manual: false,
-                index: i,
-                key: Some(key),
-                ..
-            } if *i == index => Some((entry, key.clone())),
-            _ => None,
-        });
-        let Some((earlier, key)) = earlier else {
-            return message_id.to_string();
-        };
-        let Some(dice) = self.dice(current, &key) else {
-            return message_id.to_string();
+    /// The message that keys a v2 draw: the draw's own message, except when an undone draw had
+    /// the same purpose, index and inputs — then that draw's message, so that taking an action
+    /// again after an undo never re-rolls (the draw is the one everybody saw).
+    fn redo_key(
+        &self,
+        current: &Current,
+        draft: &Draft,
+        history_index: u64,
+        message_id: &str,
+    ) -> String {
+        let own = message_id.to_string();
+        let Some(dice) = self.dice(current, message_id) else {
+            return own;
         };
         let render = self.render(current, false, None);
         let mut trial = draft.session.box_clone();
-        let same_inputs = match trial.audited_draw(dice, index, &render) {
-            Ok(Some(drawn)) => {
-                let again = Entry::Draw {
-                    manual: false,
-                    index: drawn.index,
-                    draw: drawn.draw,
-                    key: Some(key.clone()),
-                };
-                let inputs = |entry: &Entry| {
-                    current
-                        .session
-                        .draw_record(entry)
-                        .map(|r| (r.purpose, r.index, r.inputs))
-                };
-                inputs(&again).is_some() && inputs(&again) == inputs(earlier)
-            }
-            _ => false,
+        let Ok(Some(drawn)) = trial.audited_draw(dice, history_index, &render) else {
+            return own;
         };
-        if same_inputs {
-            key
-        } else {
-            message_id.to_string()
+        // A record's identity without the message that keyed it.
+        let identity = |entry: &Entry| {
+            current.session.draw_record(entry).map(|mut r| {
+                r.inputs.remove("message_id");
+                (r.purpose, r.index, r.inputs)
+            })
+        };
+        let wanted = identity(&Entry::Draw {
+            manual: false,
+            index: drawn.index,
+            draw: drawn.draw,
+            key: None,
+        });
+        if wanted.is_none() {
+            return own;
         }
+        current
+            .log
+            .iter()
+            .rev()
+            .find_map(|(entry, _)| match entry {
+                Entry::Draw {
+                    manual: false,
+                    key: Some(key),
+                    ..
+                } if identity(entry) == wanted => Some(key.clone()),
+                _ => None,
+            })
+            .unwrap_or(own)
     }
 }

@@ -7,7 +7,7 @@
 //! | `privates-deck` | 0 | the costs, lowest first, `copies` of each | all | `copies` |
 //! | `privates-chips` | the round | the bag's chips, red, yellow, green, blue, black | min(7, bag) | `bag` |
 
-use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource, Seed};
+use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource};
 use serde_json::Value;
 
 use crate::card::{Chip, ChipCounts, DEFAULT_COPIES, VARIANT_COPIES};
@@ -83,12 +83,7 @@ fn chips_value(chips: &[Chip]) -> Value {
 
 /// Recomputes a record of one of Privates' purposes; `None` for other purposes. A record with
 /// a wrong index or missing or out-of-range inputs is an error (docs/DICE.md §8).
-pub fn recompute(
-    record: &DrawRecord,
-    seed: &Seed,
-    game_id: &str,
-) -> Option<Result<Value, DiceError>> {
-    let source = DrawSource { seed, game_id };
+pub fn recompute(record: &DrawRecord, source: DrawSource<'_>) -> Option<Result<Value, DiceError>> {
     let result = match record.purpose.as_str() {
         PURPOSE_DEALER => {
             if record.index != 0 {
@@ -145,6 +140,7 @@ pub fn recompute(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gaugebot_table::dice::Seed;
     use gaugebot_table::dice::{draw_key, verify, AuditExport, Recompute};
     use std::path::PathBuf;
     use std::process::Command;
@@ -191,10 +187,9 @@ mod tests {
         fn recompute(
             &self,
             record: &DrawRecord,
-            seed: &Seed,
-            game_id: &str,
+            source: DrawSource<'_>,
         ) -> Option<Result<Value, DiceError>> {
-            recompute(record, seed, game_id)
+            recompute(record, source)
         }
     }
 
@@ -204,6 +199,8 @@ mod tests {
 
     fn source(seed: &Seed) -> DrawSource<'_> {
         DrawSource {
+            spec: gaugebot_table::dice::Spec::V1,
+            message_id: "",
             seed,
             game_id: TEST_GAME_ID,
         }
@@ -255,6 +252,8 @@ mod tests {
     fn draws_are_permutations_of_their_populations() {
         let seed = Seed::generate().expect("OS randomness");
         let source = DrawSource {
+            spec: gaugebot_table::dice::Spec::V1,
+            message_id: "",
             seed: &seed,
             game_id: "perm",
         };
@@ -276,7 +275,7 @@ mod tests {
     }
 
     fn sample_draws(seed: &Seed, game_id: &str) -> Vec<DrawRecord> {
-        let source = DrawSource { seed, game_id };
+        let source = DrawSource::v1(seed, game_id);
         let mut draws = vec![
             dealer_record(5, dealer(source, 5)),
             deck_record(6, &deck(source, 6)),
@@ -385,7 +384,7 @@ mod tests {
             );
         }
         let other = DrawRecord::new(0, "city-cubes", [], Value::Null);
-        assert!(recompute(&other, &seed, TEST_GAME_ID).is_none());
+        assert!(recompute(&other, DrawSource::v1(&seed, TEST_GAME_ID)).is_none());
     }
 
     #[test]
@@ -398,6 +397,8 @@ mod tests {
         let seed = Seed::generate().expect("OS randomness");
         let mut draws = sample_draws(&seed, "python-privates");
         let source = DrawSource {
+            spec: gaugebot_table::dice::Spec::V1,
+            message_id: "",
             seed: &seed,
             game_id: "python-privates",
         };

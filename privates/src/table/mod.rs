@@ -14,7 +14,7 @@ pub mod dice;
 pub mod refusal;
 pub mod report;
 
-use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource, Seed};
+use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource};
 use gaugebot_table::game::{
     Ctx, Decision, GameInfo, ReadMove, SetupDice, SetupOptions, TableGame, ToAct,
 };
@@ -158,6 +158,7 @@ impl TableGame for Privates {
     type Events = Vec<Event>;
     type Refusal = Refusal;
     type View = GameView;
+    type Notes = ();
 
     fn info(&self) -> GameInfo {
         GameInfo {
@@ -427,10 +428,9 @@ impl TableGame for Privates {
     fn recompute(
         &self,
         record: &DrawRecord,
-        seed: &Seed,
-        game_id: &str,
+        source: DrawSource<'_>,
     ) -> Option<Result<Value, DiceError>> {
-        dice::recompute(record, seed, game_id)
+        dice::recompute(record, source)
     }
 
     fn view(&self, state: &Game, _recent: &[Vec<Event>], _moderator: &str) -> GameView {
@@ -855,8 +855,10 @@ mod tests {
 
     #[test]
     fn setups_store_their_draws_and_read_back() {
-        let seed = Seed::from_hex(&"ab".repeat(32)).expect("seed");
+        let seed = gaugebot_table::dice::Seed::from_hex(&"ab".repeat(32)).expect("seed");
         let source = DrawSource {
+            spec: gaugebot_table::dice::Spec::V1,
+            message_id: "",
             seed: &seed,
             game_id: "g-1",
         };
@@ -880,7 +882,7 @@ mod tests {
         assert_eq!(records.len(), 3);
         for record in &records {
             let expected = Privates
-                .recompute(record, &seed, "g-1")
+                .recompute(record, DrawSource::v1(&seed, "g-1"))
                 .expect("a Privates purpose")
                 .expect("valid");
             assert_eq!(expected, record.result, "{record:?}");
