@@ -125,6 +125,7 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
             map_after_build: config.map.after_build,
             fixed_seed: None,
             moderator_name: "the moderator".to_string(),
+            report: config.report.into(),
         },
     )?;
     let tables = Tables::new(store.shared(), host);

@@ -7,10 +7,14 @@ pub mod dice;
 pub mod log;
 pub mod map;
 pub mod report;
+pub mod suggest;
 pub mod view;
 
 use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource, Seed};
-use gaugebot_table::game::{Ctx, Decision, GameInfo, SetupDice, SetupOptions, TableGame, ToAct};
+use gaugebot_table::game::{
+    Ctx, Decision, GameInfo, Query, QuickMove, SetupDice, SetupOptions, Suggestion, TableGame,
+    ToAct,
+};
 use gaugebot_table::registry::{arg, Access, ArgKind, CommandSpec, Form};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -383,5 +387,13 @@ impl TableGame for IrishGauge {
             .map(|c| c.name())
             .collect::<Vec<_>>()
             .join(" ")
+    }
+
+    fn suggest(&self, state: &Game, seat: Option<usize>, query: &Query<'_>) -> Vec<Suggestion> {
+        suggest::suggest(state, seat, query)
+    }
+
+    fn quick_moves(&self, state: &Game) -> Vec<QuickMove> {
+        suggest::quick_moves(state)
     }
 }
