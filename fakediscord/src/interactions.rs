@@ -92,6 +92,8 @@ pub struct InteractionRecord {
     pub followups: Vec<u64>,
     /// The autocomplete choices answered (type 8).
     pub choices: Vec<Value>,
+    /// For a click: the message whose button was clicked.
+    pub clicked: Option<u64>,
 }
 
 impl InteractionRecord {
@@ -613,10 +615,6 @@ async fn callback(
         let ephemeral = data["flags"].as_u64().unwrap_or(0) & EPHEMERAL != 0;
         let channel = p.record.channel_id;
         let interaction_kind = p.record.kind;
-        let clicked = match interaction_kind {
-            InteractionKind::Component => p.record.name.clone(),
-            _ => String::new(),
-        };
         let allowed = match interaction_kind {
             InteractionKind::Autocomplete => kind == 8,
             InteractionKind::Command => kind == 4 || kind == 5,
@@ -659,7 +657,7 @@ async fn callback(
                     .native
                     .interactions
                     .get(&interaction_id)
-                    .and_then(|p| p.record.original);
+                    .and_then(|p| p.record.clicked);
                 if let Some(m) = target {
                     apply_edit(s, m, &data, body.files.clone());
                 }
@@ -667,7 +665,6 @@ async fn callback(
             }
             _ => None,
         };
-        let _ = clicked;
         if let Some(p) = s.native.interactions.get_mut(&interaction_id) {
             p.record.callback = Some(Callback {
                 kind,
@@ -987,6 +984,7 @@ impl FakeDiscord {
                         original: None,
                         followups: Vec::new(),
                         choices: Vec::new(),
+                        clicked: None,
                     },
                     placeholder: false,
                     ephemeral: false,
@@ -1112,7 +1110,8 @@ impl FakeDiscord {
     }
 
     /// Clicks the button `custom_id` of message `message_id` as `user`. Panics if the message
-    /// has no such button.
+    /// has no such button and was never edited (a client may still show buttons the bot has
+    /// just removed: a click on them is allowed).
     pub fn click_button(
         &self,
         message_id: u64,
@@ -1130,7 +1129,7 @@ impl FakeDiscord {
                     .iter()
                     .any(|c| c["custom_id"] == custom_id)
             });
-            (m.channel_id, found)
+            (m.channel_id, found || m.edit_count > 0)
         };
         assert!(found, "message {message_id} has no button {custom_id}");
         let interaction = self.send_interaction(
@@ -1151,7 +1150,7 @@ impl FakeDiscord {
         );
         self.shared.write(|s| {
             if let Some(p) = s.native.interactions.get_mut(&interaction.id) {
-                p.record.original = Some(message_id);
+                p.record.clicked = Some(message_id);
             }
         });
         interaction
