@@ -157,8 +157,8 @@ async fn slash(
 fn prompt_message(fake: &FakeDiscord, channel: u64) -> Option<RecordedMessage> {
     fake.bot_messages(channel)
         .into_iter()
-        .filter(|m| !m.deleted && !m.components.is_empty())
-        .last()
+        .rev()
+        .find(|m| !m.deleted && !m.components.is_empty())
 }
 
 /// The custom ids of a message's buttons.

@@ -998,6 +998,7 @@ impl FakeDiscord {
         })
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn command_payload(
         s: &mut FakeState,
         id: u64,
