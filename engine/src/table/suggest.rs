@@ -226,3 +226,76 @@ pub fn quick_moves(game: &Game) -> Vec<QuickMove> {
         _ => Vec::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Setup;
+
+    fn game() -> Game {
+        let setup = Setup {
+            players: vec!["ann".into(), "bob".into(), "cat".into()],
+            order: vec![1, 2, 3],
+            cities: [5, 2, 3, 11, 4, 7, 9, 12],
+        };
+        Game::new(&setup).expect("a game")
+    }
+
+    fn query<'a>(command: &'a str, arg: &'a str, typed: &'a str, given: &'a [(String, String)]) -> Query<'a> {
+        Query {
+            command,
+            arg,
+            typed,
+            given,
+        }
+    }
+
+    #[test]
+    fn the_auction_suggests_the_least_bid_and_quick_moves_bid_or_pass() {
+        let game = game();
+        let bids = suggest(&game, Some(0), &query("bid", "amount", "", &[]));
+        assert_eq!(bids[0], Suggestion::new("£7 (the least bid)", "7"));
+        assert!(bids.len() <= MAX);
+        assert!(suggest(&game, Some(1), &query("bid", "amount", "", &[])).is_empty());
+        assert!(suggest(&game, None, &query("bid", "amount", "", &[])).is_empty());
+        let quick: Vec<String> = quick_moves(&game).into_iter().map(|m| m.notation).collect();
+        assert_eq!(quick, ["bid 7", "pass"]);
+    }
+
+    #[test]
+    fn every_suggested_build_is_legal() {
+        let mut game = game();
+        // The initial auctions of the complete manual game: ann owns CBSC.
+        for (seat, text) in [
+            (0, "bid 7"), (1, "pass"), (2, "pass"), (0, "pass"), (1, "bid 5"), (2, "pass"),
+            (1, "pass"), (2, "bid 9"), (0, "pass"), (2, "pass"), (0, "pass"), (1, "pass"),
+            (2, "bid 6"), (0, "pass"), (1, "pass"),
+        ] {
+            let action = crate::parse_action(text).expect("notation");
+            game.play(seat, &action).expect(text);
+        }
+        let railways = suggest(&game, Some(0), &query("build", "railway", "", &[]));
+        assert_eq!(railways.len(), 1);
+        assert_eq!(railways[0].value, "CBSC");
+        let given = [("railway".to_string(), "CBSC".to_string())];
+        let first = suggest(&game, Some(0), &query("build", "hexes", "", &given));
+        assert!(!first.is_empty());
+        for s in &first {
+            let hexes: Vec<HexId> = s
+                .value
+                .split_whitespace()
+                .filter_map(|w| Board::get().find(w))
+                .collect();
+            let build = Action::Build {
+                railway: Railway::Cbsc,
+                hexes,
+            };
+            assert!(game.is_legal(0, &build), "{s:?}");
+            assert!(s.label.contains("BP"), "{s:?}");
+        }
+        let second = suggest(&game, Some(0), &query("build", "hexes", "O3 ", &given));
+        assert!(second.iter().all(|s| s.value.starts_with("O3 ")), "{second:?}");
+        assert!(second.iter().any(|s| s.value == "O3 N5"), "{second:?}");
+        assert!(quick_moves(&game).iter().any(|m| m.notation == "dividends"));
+    }
+}
