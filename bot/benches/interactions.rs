@@ -84,7 +84,10 @@ async fn echo_series(rounds: usize) -> Series {
             .wait_for_bot_messages(CHANNEL, i + 1, WAIT)
             .await
             .expect("the echo");
-        let sent = fake.message(id).and_then(|m| m.dispatched_at).expect("sent");
+        let sent = fake
+            .message(id)
+            .and_then(|m| m.dispatched_at)
+            .expect("sent");
         if i >= WARM_UP {
             series
                 .samples
@@ -133,7 +136,11 @@ async fn game_series(rounds: usize) -> Vec<Series> {
     let moderator = FakeUser::new(101, "hal");
     fake.add_member(GUILD, &moderator, &[HELPER_ROLE]);
     let ann = FakeUser::new(1, "ann");
-    for user in [ann.clone(), FakeUser::new(2, "bob"), FakeUser::new(3, "cat")] {
+    for user in [
+        ann.clone(),
+        FakeUser::new(2, "bob"),
+        FakeUser::new(3, "cat"),
+    ] {
         fake.add_member(GUILD, &user, &[]);
     }
     let dir = tempfile::tempdir().expect("a temp dir");

@@ -241,7 +241,12 @@ mod tests {
         Game::new(&setup).expect("a game")
     }
 
-    fn query<'a>(command: &'a str, arg: &'a str, typed: &'a str, given: &'a [(String, String)]) -> Query<'a> {
+    fn query<'a>(
+        command: &'a str,
+        arg: &'a str,
+        typed: &'a str,
+        given: &'a [(String, String)],
+    ) -> Query<'a> {
         Query {
             command,
             arg,
@@ -267,9 +272,21 @@ mod tests {
         let mut game = game();
         // The initial auctions of the complete manual game: ann owns CBSC.
         for (seat, text) in [
-            (0, "bid 7"), (1, "pass"), (2, "pass"), (0, "pass"), (1, "bid 5"), (2, "pass"),
-            (1, "pass"), (2, "bid 9"), (0, "pass"), (2, "pass"), (0, "pass"), (1, "pass"),
-            (2, "bid 6"), (0, "pass"), (1, "pass"),
+            (0, "bid 7"),
+            (1, "pass"),
+            (2, "pass"),
+            (0, "pass"),
+            (1, "bid 5"),
+            (2, "pass"),
+            (1, "pass"),
+            (2, "bid 9"),
+            (0, "pass"),
+            (2, "pass"),
+            (0, "pass"),
+            (1, "pass"),
+            (2, "bid 6"),
+            (0, "pass"),
+            (1, "pass"),
         ] {
             let action = crate::parse_action(text).expect("notation");
             game.play(seat, &action).expect(text);
@@ -294,7 +311,10 @@ mod tests {
             assert!(s.label.contains("BP"), "{s:?}");
         }
         let second = suggest(&game, Some(0), &query("build", "hexes", "O3 ", &given));
-        assert!(second.iter().all(|s| s.value.starts_with("O3 ")), "{second:?}");
+        assert!(
+            second.iter().all(|s| s.value.starts_with("O3 ")),
+            "{second:?}"
+        );
         assert!(second.iter().any(|s| s.value == "O3 N5"), "{second:?}");
         assert!(quick_moves(&game).iter().any(|m| m.notation == "dividends"));
     }
