@@ -35,6 +35,13 @@
 //!   guild / DM message events; GUILD_CREATE is only sent with the GUILDS intent.
 //! - Sending a reply to a message that does not exist (or was deleted) fails with 400 unless
 //!   `fail_if_not_exists` is false; content over 2000 characters and empty messages fail with 400.
+//! - Interactions ([`interactions`]): the bot registers its application commands (checked as
+//!   Discord checks them); a test invokes them ([`FakeDiscord::slash_command`],
+//!   [`FakeDiscord::autocomplete`], [`FakeDiscord::click_button`]) and reads what the bot
+//!   answered ([`FakeDiscord::interaction`]). The first answer must come within 3 s and only
+//!   once; after a defer the first follow-up fills the deferred message; ephemeral messages are
+//!   never dispatched nor in the history. Pins are kept per channel ([`FakeDiscord::pins`]). An
+//!   application without the Message Content flags is refused that intent (close code 4014).
 
 #![warn(missing_docs)]
 
