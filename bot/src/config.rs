@@ -15,6 +15,16 @@ pub struct DiscordConfig {
     pub api_base: Option<String>,
     /// Role names whose members are moderators.
     pub moderator_roles: Vec<String>,
+    /// Whether to ask for the privileged Message Content intent.
+    pub message_content: MessageContent,
+    /// Register the command registry as slash commands.
+    pub slash_commands: bool,
+    /// Servers to register the slash commands in; empty: global commands.
+    pub command_guilds: Vec<u64>,
+    /// Buttons on the turn prompt.
+    pub buttons: bool,
+    /// One pinned status message per game, edited after every turn.
+    pub pinned_status: bool,
 }
 
 impl Default for DiscordConfig {
@@ -23,6 +33,44 @@ impl Default for DiscordConfig {
             token_env: "DISCORD_TOKEN".to_string(),
             api_base: None,
             moderator_roles: vec!["Moderator".to_string(), "Game Master".to_string()],
+            message_content: MessageContent::Auto,
+            slash_commands: true,
+            command_guilds: Vec::new(),
+            buttons: true,
+            pinned_status: true,
+        }
+    }
+}
+
+/// Whether the bot asks for the privileged Message Content intent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MessageContent {
+    /// Ask for it if the application has it (its flags, from the Developer Portal).
+    #[default]
+    Auto,
+    /// Ask for it (Discord refuses the connection if the application lacks it).
+    On,
+    /// Never: only slash commands, buttons and messages that mention the bot are read.
+    Off,
+}
+
+/// What is posted after each turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReportStyle {
+    /// The narration and the whole status report.
+    #[default]
+    Full,
+    /// The narration and who acts next (the pinned status has the rest).
+    Compact,
+}
+
+impl From<ReportStyle> for gaugebot_table::Report {
+    fn from(style: ReportStyle) -> Self {
+        match style {
+            ReportStyle::Full => gaugebot_table::Report::Full,
+            ReportStyle::Compact => gaugebot_table::Report::Compact,
         }
     }
 }
@@ -55,6 +103,8 @@ pub struct Config {
     pub templates_dir: Option<PathBuf>,
     /// Map settings.
     pub map: MapConfig,
+    /// What is posted after each turn.
+    pub report: ReportStyle,
 }
 
 impl Default for Config {
@@ -65,6 +115,7 @@ impl Default for Config {
             prefix: "!".to_string(),
             templates_dir: None,
             map: MapConfig::default(),
+            report: ReportStyle::Full,
         }
     }
 }
@@ -148,6 +199,19 @@ mod tests {
             defaults.discord.moderator_roles
         );
         assert!(config.map.after_build);
+        assert_eq!(config.discord.message_content, MessageContent::Auto);
+        assert_eq!(config.report, ReportStyle::Full);
+        assert!(config.discord.slash_commands && config.discord.buttons);
+        assert!(config.discord.pinned_status && config.discord.command_guilds.is_empty());
+    }
+
+    #[test]
+    fn the_intent_and_the_report_are_words() {
+        let config =
+            Config::from_yaml("discord: {message_content: off}\nreport: compact").expect("parses");
+        assert_eq!(config.discord.message_content, MessageContent::Off);
+        assert_eq!(config.report, ReportStyle::Compact);
+        assert!(Config::from_yaml("report: short").is_err());
     }
 
     #[test]

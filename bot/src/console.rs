@@ -123,6 +123,7 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
             map_after_build: options.map_after_build,
             fixed_seed,
             moderator_name: options.moderator.clone(),
+            ..TableSettings::default()
         },
     )?;
     let mut table = Table::load(CONSOLE_CHANNEL, store.shared(), host)

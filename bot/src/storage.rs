@@ -314,6 +314,30 @@ impl Store for SqliteStore {
         .map_err(failed)?;
         Ok(())
     }
+    /// The live status message of a game.
+    async fn status_message(&self, game_id: &str) -> Result<Option<String>, StoreError> {
+        Ok(
+            sqlx::query("SELECT message_id FROM status_message WHERE game_id = ?")
+                .bind(game_id)
+                .fetch_optional(&self.pool)
+                .await
+                .map_err(failed)?
+                .map(|r| r.get(0)),
+        )
+    }
+    /// Records the live status message of a game.
+    async fn set_status_message(&self, game_id: &str, message_id: &str) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO status_message (game_id, message_id) VALUES (?, ?)
+             ON CONFLICT (game_id) DO UPDATE SET message_id = excluded.message_id",
+        )
+        .bind(game_id)
+        .bind(message_id)
+        .execute(&self.pool)
+        .await
+        .map_err(failed)?;
+        Ok(())
+    }
     /// Closes the pool, flushing the WAL.
     async fn close(&self) {
         self.pool.close().await;

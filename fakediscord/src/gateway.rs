@@ -14,7 +14,7 @@ use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::WebSocketStream;
 
-use crate::state::{IdentifyRecord, Outgoing, SessionEntry, INTENT_GUILDS};
+use crate::state::{IdentifyRecord, Outgoing, SessionEntry, INTENT_GUILDS, INTENT_MESSAGE_CONTENT};
 use crate::{Shared, BOT_TOKEN};
 
 /// `{"op":11}`
@@ -123,6 +123,11 @@ async fn session(stream: TcpStream, shared: Arc<Shared>, mut shutdown: watch::Re
                             close(&mut ws, 4013, "Invalid intent(s)").await;
                             break;
                         };
+                        let allowed = shared.read().native.may_read_content();
+                        if intents & INTENT_MESSAGE_CONTENT != 0 && !allowed {
+                            close(&mut ws, 4014, "Disallowed intent(s)").await;
+                            break;
+                        }
                         rx = Some(register(&shared, conn, token, intents));
                     }
                     Some(6) => {

@@ -35,11 +35,19 @@
 //!   guild / DM message events; GUILD_CREATE is only sent with the GUILDS intent.
 //! - Sending a reply to a message that does not exist (or was deleted) fails with 400 unless
 //!   `fail_if_not_exists` is false; content over 2000 characters and empty messages fail with 400.
+//! - Interactions ([`interactions`]): the bot registers its application commands (checked as
+//!   Discord checks them); a test invokes them ([`FakeDiscord::slash_command`],
+//!   [`FakeDiscord::autocomplete`], [`FakeDiscord::click_button`]) and reads what the bot
+//!   answered ([`FakeDiscord::interaction`]). The first answer must come within 3 s and only
+//!   once; after a defer the first follow-up fills the deferred message; ephemeral messages are
+//!   never dispatched nor in the history. Pins are kept per channel ([`FakeDiscord::pins`]). An
+//!   application without the Message Content flags is refused that intent (close code 4014).
 
 #![warn(missing_docs)]
 
 mod echo;
 mod gateway;
+pub mod interactions;
 mod rest;
 mod state;
 
@@ -55,6 +63,10 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 pub use echo::{echo_intents, spawn_echo_bot, spawn_echo_bot_with_intents, EchoBotHandle};
+pub use interactions::{
+    Callback, FakeInteraction, InteractionKind, InteractionRecord, APP_FLAG_MESSAGE_CONTENT,
+    APP_FLAG_MESSAGE_CONTENT_LIMITED,
+};
 pub use state::IdentifyRecord;
 use state::{ChannelInfo, Fault, Outgoing, RoleInfo, State};
 
@@ -178,6 +190,10 @@ pub struct RecordedMessage {
     pub edit_count: u32,
     /// Whether it was deleted (deleted messages stay in the record).
     pub deleted: bool,
+    /// Whether only the invoking user sees it (an ephemeral interaction answer).
+    pub ephemeral: bool,
+    /// The interaction it answers, if it is an interaction response or follow-up.
+    pub interaction: Option<u64>,
     /// `edited_timestamp` in Unix milliseconds.
     pub(crate) edited_timestamp_ms: Option<u64>,
 }
@@ -213,6 +229,8 @@ impl RecordedMessage {
             edited_at: None,
             edit_count: 0,
             deleted: false,
+            ephemeral: false,
+            interaction: None,
             edited_timestamp_ms: None,
         }
     }
@@ -296,6 +314,26 @@ pub enum RouteKind {
     GetGuildChannels,
     /// `GET /attachments/...` (download of an uploaded file; no auth)
     Attachment,
+    /// `GET /applications/{a}/commands` (or the guild variant)
+    GetCommands,
+    /// `PUT /applications/{a}/commands` (or the guild variant): bulk overwrite
+    SetCommands,
+    /// `POST /interactions/{i}/{token}/callback`
+    InteractionCallback,
+    /// `POST /webhooks/{a}/{token}` (an interaction follow-up)
+    Followup,
+    /// `GET /webhooks/{a}/{token}/messages/{m}` (`@original` or a follow-up)
+    GetResponse,
+    /// `PATCH /webhooks/{a}/{token}/messages/{m}`
+    EditResponse,
+    /// `DELETE /webhooks/{a}/{token}/messages/{m}`
+    DeleteResponse,
+    /// `GET /channels/{c}/pins`
+    GetPins,
+    /// `PUT /channels/{c}/pins/{m}`
+    Pin,
+    /// `DELETE /channels/{c}/pins/{m}`
+    Unpin,
 }
 
 /// A wait that ran out of time. Its message says what was awaited and what was seen.
@@ -1052,6 +1090,11 @@ mod examples {
             );
             m.edited_timestamp_ms = Some(ts);
             m.edit_count = 1;
+            // A turn prompt's buttons, as serenity's builders send them.
+            m.components.push(json!({"type": 1, "components": [
+                {"type": 2, "style": 1, "label": "Bid £8", "custom_id": "gb|1001-1|3|bid 8"},
+                {"type": 2, "style": 2, "label": "Pass", "custom_id": "gb|1001-1|3|pass"},
+            ]}));
         }
         mk(&mut s, T, Some(G), &alice, "in a thread");
         (s, user_msg, dm_msg, bot_msg)
@@ -1093,6 +1136,11 @@ mod examples {
         // Reply whose target was deleted: referenced_message is null.
         s.messages.get_mut(&user_msg).unwrap().deleted = true;
         s.dispatch_message("MESSAGE_CREATE", bot_msg);
+        let alice = FakeUser::new(77, "alice");
+        let (interactions, _) = crate::interactions::examples::all(&mut s, C, G, &alice, bot_msg);
+        for d in interactions {
+            s.dispatch_interaction(d);
+        }
         let mut seq = 2;
         while let Ok(o) = rx.try_recv() {
             match o {
@@ -1105,7 +1153,9 @@ mod examples {
     }
 
     pub(super) fn rest() -> Vec<(String, Value)> {
-        let (s, user_msg, _, bot_msg) = sample_state();
+        let (mut s, user_msg, _, bot_msg) = sample_state();
+        let alice = FakeUser::new(77, "alice");
+        let (_, native) = crate::interactions::examples::all(&mut s, C, G, &alice, bot_msg);
         let name = |k: RouteKind, suffix: &str| format!("{k:?}{suffix}");
         let history: Vec<Value> = s
             .live_messages(C)
@@ -1160,12 +1210,16 @@ mod examples {
             ("Error".into(), rest::error_json(10_003, "Unknown Channel")),
             ("RateLimited".into(), rest::rate_limit_json(0.25, false)),
         ]
+        .into_iter()
+        .chain(native)
+        .collect()
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use serenity::model::application::CurrentApplicationInfo;
+    use serenity::model::application::{Command, CurrentApplicationInfo, Interaction};
+    use serenity::model::channel::MessageFlags;
     use serenity::model::channel::{Channel, GuildChannel, Message, PrivateChannel};
     use serenity::model::event::{Event, GatewayEvent};
     use serenity::model::gateway::{BotGateway, Gateway};
@@ -1184,6 +1238,36 @@ mod tests {
             match ev {
                 GatewayEvent::Dispatch(_, Event::Unknown(u)) => {
                     panic!("serenity parses {} as Unknown: {}", u.kind, v)
+                }
+                GatewayEvent::Dispatch(_, Event::InteractionCreate(e)) => {
+                    let kind = match e.interaction {
+                        Interaction::Command(c) => {
+                            assert_eq!(c.data.name, "bid");
+                            if c.guild_id.is_some() {
+                                let member = c.member.expect("a member");
+                                assert!(member.permissions.is_some());
+                                if c.data.options.len() == 3 {
+                                    assert_eq!(c.data.resolved.users.len(), 1);
+                                    assert_eq!(c.data.resolved.members.len(), 1);
+                                }
+                            } else {
+                                assert_eq!(c.user.id.get(), 77);
+                            }
+                            "command"
+                        }
+                        Interaction::Autocomplete(a) => {
+                            let focused = a.data.autocomplete().expect("a focused option");
+                            assert_eq!((focused.name, focused.value), ("amount", "1"));
+                            "autocomplete"
+                        }
+                        Interaction::Component(c) => {
+                            assert_eq!(c.data.custom_id, "gb|x|1|pass");
+                            assert_eq!(c.message.components.len(), 1);
+                            "component"
+                        }
+                        other => panic!("unexpected interaction {other:?}"),
+                    };
+                    kinds.insert(format!("INTERACTION_CREATE/{kind}"));
                 }
                 GatewayEvent::Dispatch(_, e) => {
                     kinds.insert(e.name().expect("named event"));
@@ -1215,6 +1299,9 @@ mod tests {
             "MESSAGE_CREATE",
             "MESSAGE_UPDATE",
             "MESSAGE_DELETE",
+            "INTERACTION_CREATE/command",
+            "INTERACTION_CREATE/autocomplete",
+            "INTERACTION_CREATE/component",
         ] {
             assert!(kinds.contains(k), "no example of {k}: {kinds:?}");
         }
@@ -1293,6 +1380,19 @@ mod tests {
                     "GetGuildRoles" => drop(serde_json::from_value::<Vec<Role>>(v)?),
                     "GetGuildMember" => drop(serde_json::from_value::<Member>(v)?),
                     "GetGuildChannels" => drop(serde_json::from_value::<Vec<GuildChannel>>(v)?),
+                    "Commands" => {
+                        let commands = serde_json::from_value::<Vec<Command>>(v)?;
+                        assert_eq!(commands[0].options.len(), 3);
+                        assert!(commands[0].default_member_permissions.is_some());
+                    }
+                    "Followup" => {
+                        let m = serde_json::from_value::<Message>(v)?;
+                        assert!(m.flags.is_some_and(|f| f.contains(MessageFlags::EPHEMERAL)));
+                    }
+                    "Pins" => {
+                        let pins = serde_json::from_value::<Vec<Message>>(v)?;
+                        assert!(pins[0].pinned || pins.len() == 1);
+                    }
                     "Error" | "RateLimited" => drop(serde_json::from_value::<
                         serenity::http::DiscordJsonError,
                     >(v)?),

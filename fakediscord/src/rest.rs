@@ -49,7 +49,7 @@ pub(crate) async fn serve(
 
 fn router(shared: Arc<Shared>) -> Router {
     const CH: &str = "/api/v10/channels/{channel_id}";
-    Router::new()
+    let router = Router::new()
         .route("/api/v10/gateway", get(gateway))
         .route("/api/v10/gateway/bot", get(gateway_bot))
         .route("/api/v10/users/@me", get(current_user))
@@ -82,7 +82,8 @@ fn router(shared: Arc<Shared>) -> Router {
         .route(
             "/attachments/{channel_id}/{attachment_id}/{filename}",
             get(attachment),
-        )
+        );
+    crate::interactions::routes(router)
         .route_layer(middleware::from_fn_with_state(shared.clone(), gatekeeper))
         .fallback(fallback)
         .layer(DefaultBodyLimit::max(26 * 1024 * 1024))
@@ -116,7 +117,7 @@ fn route_kind(method: &Method, path: &str) -> Option<RouteKind> {
         ("GET", "/guilds/{guild_id}/channels") => GetGuildChannels,
         ("GET", "/guilds/{guild_id}/members/{user_id}") => GetGuildMember,
         ("GET", "/attachments/{channel_id}/{attachment_id}/{filename}") => Attachment,
-        _ => return None,
+        (m, p) => return crate::interactions::route_kind(m, p),
     })
 }
 
@@ -179,7 +180,7 @@ pub(crate) fn error_json(code: u32, message: &str) -> Value {
     json!({"code": code, "message": message})
 }
 
-fn error(status: StatusCode, code: u32, message: &str) -> Response {
+pub(crate) fn error(status: StatusCode, code: u32, message: &str) -> Response {
     (status, Json(error_json(code, message))).into_response()
 }
 
@@ -248,19 +249,19 @@ fn fault_response(f: Fault) -> Response {
         .into_response()
 }
 
-fn unknown_channel() -> Response {
+pub(crate) fn unknown_channel() -> Response {
     error(StatusCode::NOT_FOUND, 10_003, "Unknown Channel")
 }
 
-fn unknown_message() -> Response {
+pub(crate) fn unknown_message() -> Response {
     error(StatusCode::NOT_FOUND, 10_008, "Unknown Message")
 }
 
-fn no_content() -> Response {
+pub(crate) fn no_content() -> Response {
     StatusCode::NO_CONTENT.into_response()
 }
 
-fn invalid_form(field: &str, code: &str, message: &str) -> Response {
+pub(crate) fn invalid_form(field: &str, code: &str, message: &str) -> Response {
     (
         StatusCode::BAD_REQUEST,
         Json(json!({
@@ -439,12 +440,12 @@ async fn get_message(
 }
 
 /// A message body: JSON, or multipart with `files[n]` parts and `payload_json`.
-struct Body {
-    json: Value,
-    files: Vec<(usize, RecordedAttachment)>,
+pub(crate) struct Body {
+    pub(crate) json: Value,
+    pub(crate) files: Vec<(usize, RecordedAttachment)>,
 }
 
-async fn read_body(req: Request) -> Result<Body, Response> {
+pub(crate) async fn read_body(req: Request) -> Result<Body, Response> {
     let is_multipart = req
         .headers()
         .get(header::CONTENT_TYPE)
@@ -507,11 +508,11 @@ async fn read_body(req: Request) -> Result<Body, Response> {
     Ok(Body { json, files })
 }
 
-fn json_list(v: &Value) -> Vec<Value> {
+pub(crate) fn json_list(v: &Value) -> Vec<Value> {
     v.as_array().cloned().unwrap_or_default()
 }
 
-fn parse_id(v: &Value) -> Option<u64> {
+pub(crate) fn parse_id(v: &Value) -> Option<u64> {
     match v {
         Value::String(s) => s.parse().ok(),
         Value::Number(n) => n.as_u64(),
@@ -520,7 +521,7 @@ fn parse_id(v: &Value) -> Option<u64> {
 }
 
 /// Checks the parts Discord validates on create/edit.
-fn validate_content(content: &str) -> Result<(), Response> {
+pub(crate) fn validate_content(content: &str) -> Result<(), Response> {
     if content.chars().count() > MAX_CONTENT_CHARS {
         return Err(invalid_form(
             "content",

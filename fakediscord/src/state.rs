@@ -127,6 +127,8 @@ pub(crate) struct State {
     pub heartbeat_interval_ms: u64,
     pub requests: Vec<RequestRecord>,
     pub unhandled: Vec<String>,
+    /// Application commands, interactions and pins.
+    pub native: crate::interactions::Native,
 }
 
 impl State {
@@ -154,6 +156,7 @@ impl State {
             heartbeat_interval_ms: 41_250,
             requests: Vec::new(),
             unhandled: Vec::new(),
+            native: crate::interactions::Native::default(),
         }
     }
 
@@ -246,7 +249,7 @@ impl State {
             "owner": self.user_json(GUILD_OWNER_ID),
             "verify_key": "0000000000000000000000000000000000000000000000000000000000000000",
             "team": null,
-            "flags": 1 << 19,
+            "flags": self.native.flags(),
         })
     }
 
@@ -485,9 +488,9 @@ impl State {
             "attachments": m.attachments.iter().map(|a| self.attachment_json(m.channel_id, a)).collect::<Vec<_>>(),
             "embeds": embeds,
             "reactions": [],
-            "pinned": false,
-            "type": if m.referenced_message.is_some() { 19 } else { 0 },
-            "flags": 0,
+            "pinned": self.native.pins.get(&m.channel_id).is_some_and(|p| p.contains(&m.id)),
+            "type": if m.interaction.is_some() { 20 } else if m.referenced_message.is_some() { 19 } else { 0 },
+            "flags": if m.ephemeral { crate::interactions::EPHEMERAL } else { 0 },
             "components": m.components,
         });
         if let Some(r) = m.referenced_message {
@@ -503,6 +506,10 @@ impl State {
                 }
                 _ => Value::Null,
             };
+        }
+        if m.interaction.is_some() {
+            v["application_id"] = json!(self.bot.id.to_string());
+            v["webhook_id"] = json!(self.bot.id.to_string());
         }
         if gateway {
             if let Some(g) = m.guild_id {
@@ -616,7 +623,7 @@ impl State {
     pub(crate) fn live_messages(&self, channel_id: u64) -> Vec<&RecordedMessage> {
         self.messages
             .values()
-            .filter(|m| m.channel_id == channel_id && !m.deleted)
+            .filter(|m| m.channel_id == channel_id && !m.deleted && !m.ephemeral)
             .collect()
     }
 }

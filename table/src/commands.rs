@@ -429,7 +429,7 @@ impl Table {
         let text = format!(
             "{}\n{}",
             self.message("undone", context! { what }),
-            current.session.status(&self.render(current, true, None))
+            self.after_turn(current, &self.render(current, true, None))
         );
         Response::new(Verdict::Accepted).say(text)
     }
@@ -473,7 +473,7 @@ impl Table {
         let text = format!(
             "{}\n{}",
             drawn.text,
-            current.session.status(&self.render(current, true, None))
+            self.after_turn(current, &self.render(current, true, None))
         );
         Response::new(Verdict::Accepted).say(text)
     }

@@ -198,6 +198,58 @@ impl<M> ReadMove<M> {
     }
 }
 
+/// What an autocomplete asks: the command, the argument being typed, what is typed so far, and
+/// the arguments already given (name, value).
+#[derive(Debug, Clone, Copy)]
+pub struct Query<'a> {
+    /// The command's name, e.g. `build`.
+    pub command: &'a str,
+    /// The argument being typed, e.g. `hexes`.
+    pub arg: &'a str,
+    /// What is typed so far.
+    pub typed: &'a str,
+    /// The other arguments already given, by name.
+    pub given: &'a [(String, String)],
+}
+
+impl Query<'_> {
+    /// The value given for another argument, if any.
+    pub fn given(&self, name: &str) -> Option<&str> {
+        self.given
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// One answer to an autocomplete: what the player reads and what the argument becomes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Suggestion {
+    /// What is shown, e.g. `K3 Shannon — 1 BP`.
+    pub label: String,
+    /// The argument's value, e.g. `K3`.
+    pub value: String,
+}
+
+impl Suggestion {
+    /// A suggestion.
+    pub fn new(label: impl Into<String>, value: impl Into<String>) -> Self {
+        Suggestion {
+            label: label.into(),
+            value: value.into(),
+        }
+    }
+}
+
+/// A move the player to act can make with one click (a button on the turn prompt).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuickMove {
+    /// The button's text, e.g. `Bid £8`.
+    pub label: String,
+    /// The move in the players' notation, e.g. `bid 8`.
+    pub notation: String,
+}
+
 /// A game plug-in. The rules live in the game's engine; this adapts them to the table.
 ///
 /// Every method is pure: no I/O, no clock, no randomness but the [`DrawSource`] given.
@@ -353,5 +405,24 @@ pub trait TableGame: Send + Sync + 'static {
     ) -> Option<String> {
         let _ = (ctx, state, command, args);
         None
+    }
+
+    /// Legal values for an argument being typed (slash-command autocomplete), best first;
+    /// `seat` is the asker's seat if seated. By default nothing is suggested.
+    fn suggest(
+        &self,
+        state: &Self::State,
+        seat: Option<usize>,
+        query: &Query<'_>,
+    ) -> Vec<Suggestion> {
+        let _ = (state, seat, query);
+        Vec::new()
+    }
+
+    /// The moves the player to act can make with one click (pass, the minimum bid...); each is
+    /// checked like any move when clicked. By default none.
+    fn quick_moves(&self, state: &Self::State) -> Vec<QuickMove> {
+        let _ = state;
+        Vec::new()
     }
 }

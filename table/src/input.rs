@@ -90,6 +90,8 @@ pub struct Response {
     pub replies: Vec<Reply>,
     /// What happened.
     pub verdict: Verdict,
+    /// The moves applied, in canonical notation (`bid 7`), for transports that echo them.
+    pub moves: Vec<String>,
 }
 
 impl Response {
@@ -98,6 +100,7 @@ impl Response {
         Response {
             replies: Vec::new(),
             verdict,
+            moves: Vec::new(),
         }
     }
 

@@ -16,6 +16,7 @@ pub mod game;
 pub mod input;
 pub mod log;
 pub mod play;
+pub mod prompt;
 pub mod record;
 pub mod registry;
 pub mod session;
@@ -26,11 +27,13 @@ pub mod tables;
 pub mod templates;
 
 pub use game::{
-    Ctx, Decision, DiceMode, GameInfo, Names, PlayerInfo, SetupDice, SetupOptions, TableGame, ToAct,
+    Ctx, Decision, DiceMode, GameInfo, Names, PlayerInfo, Query, QuickMove, SetupDice,
+    SetupOptions, Suggestion, TableGame, ToAct,
 };
 pub use input::{Attachment, Author, Incoming, Mention, Reply, Response, Verdict, MESSAGE_LIMIT};
+pub use prompt::Prompt;
 pub use session::{plugin, SharedPlugin};
 pub use store::{GameRow, LogRow, Store, StoreError};
-pub use table::{Host, Table, TableError, TableSettings};
+pub use table::{Host, Report, Table, TableError, TableSettings};
 pub use tables::Tables;
 pub use templates::Templates;

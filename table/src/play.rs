@@ -6,7 +6,7 @@ use minijinja::context;
 use crate::dice::{is_message_id, DrawSource, Spec};
 use crate::input::{Incoming, Response, Verdict};
 use crate::log::Entry;
-use crate::table::{Current, Draft, Loaded, Table};
+use crate::table::{Current, Draft, Loaded, Report, Table};
 
 impl Table {
     /// Handles the bold segments of a message.
@@ -35,10 +35,12 @@ impl Table {
         let mut refusal = None;
         let mut turn_ended = false;
         let mut picture_changed = false;
+        let mut canonical = Vec::new();
         for (i, segment) in segments.iter().enumerate() {
             match self.one_move(current, &mut draft, segment, msg) {
-                Ok((text, ends_turn, changes_picture)) => {
+                Ok((text, ends_turn, changes_picture, notation)) => {
                     narration.push(text);
+                    canonical.push(notation);
                     turn_ended |= ends_turn;
                     picture_changed |= changes_picture;
                 }
@@ -87,7 +89,7 @@ impl Table {
         let author_seat = current.seat_of(&msg.author);
         let ping = current.session.to_act() != before || turn_ended;
         let render = self.render(current, ping, author_seat);
-        let body = if turn_ended {
+        let body = if turn_ended && self.host.settings.report == Report::Full {
             current.session.status(&render)
         } else {
             current.session.prompt(&render)
@@ -105,18 +107,20 @@ impl Table {
         };
         // Something was stored, so the message counts as accepted; a later refused command in
         // it is explained in the text.
-        Response::new(Verdict::Accepted).say(text).attach(picture)
+        let mut response = Response::new(Verdict::Accepted).say(text).attach(picture);
+        response.moves = canonical;
+        response
     }
 
-    /// Applies one bold command to the draft: (narration, ends a turn, changes the picture);
-    /// the error is the refusal's reason.
+    /// Applies one bold command to the draft: (narration, ends a turn, changes the picture,
+    /// canonical notation); the error is the refusal's reason.
     fn one_move(
         &self,
         current: &Current,
         draft: &mut Draft,
         segment: &str,
         msg: &Incoming,
-    ) -> Result<(String, bool, bool), String> {
+    ) -> Result<(String, bool, bool, String), String> {
         if draft.session.is_finished() {
             return Err(self.message("game_over", context! {}));
         }
@@ -171,7 +175,7 @@ impl Table {
                 ends_turn |= drawn.ends_turn;
             }
         }
-        Ok((text, ends_turn, played.changes_picture))
+        Ok((text, ends_turn, played.changes_picture, played.canonical))
     }
 
     /// The message that keys a v2 draw: the draw's own message, except when an undone draw had

@@ -7,7 +7,10 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::dice::{DiceError, DrawRecord, DrawSource};
-use crate::game::{Ctx, GameInfo, Names, PlayerInfo, SetupDice, SetupOptions, TableGame, ToAct};
+use crate::game::{
+    Ctx, GameInfo, Names, PlayerInfo, Query, QuickMove, SetupDice, SetupOptions, Suggestion,
+    TableGame, ToAct,
+};
 use crate::log::Entry;
 use crate::registry::CommandSpec;
 
@@ -116,6 +119,10 @@ pub trait Session: Send + Sync {
     fn setup_records(&self) -> Vec<DrawRecord>;
     /// The audit record of an audited draw entry.
     fn draw_record(&self, entry: &Entry) -> Option<DrawRecord>;
+    /// Legal values for an argument being typed, for a seat (or an onlooker).
+    fn suggest(&self, seat: Option<usize>, query: &Query<'_>) -> Vec<Suggestion>;
+    /// One-click moves of the player to act.
+    fn quick_moves(&self) -> Vec<QuickMove>;
 }
 
 /// A registered game: makes sessions.
@@ -424,6 +431,14 @@ impl<G: TableGame> Session for GameSession<G> {
             }),
             _ => None,
         }
+    }
+
+    fn suggest(&self, seat: Option<usize>, query: &Query<'_>) -> Vec<Suggestion> {
+        self.game.suggest(&self.state, seat, query)
+    }
+
+    fn quick_moves(&self) -> Vec<QuickMove> {
+        self.game.quick_moves(&self.state)
     }
 }
 

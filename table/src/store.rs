@@ -101,6 +101,21 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// Moves a channel's cursor forward (never back: snowflakes compare as numbers).
     async fn advance_cursor(&self, channel: &str, message_id: &str) -> Result<(), StoreError>;
 
+    /// The message that shows a game's live status (pinned in its channel), if one was posted.
+    ///
+    /// The default keeps nothing: a store without it makes the adapter post a new status
+    /// message after a restart.
+    async fn status_message(&self, game_id: &str) -> Result<Option<String>, StoreError> {
+        let _ = game_id;
+        Ok(None)
+    }
+
+    /// Records the message that shows a game's live status.
+    async fn set_status_message(&self, game_id: &str, message_id: &str) -> Result<(), StoreError> {
+        let _ = (game_id, message_id);
+        Ok(())
+    }
+
     /// Flushes and closes.
     async fn close(&self);
 }

@@ -33,6 +33,19 @@ pub struct TableSettings {
     pub fixed_seed: Option<Seed>,
     /// Who is named as next actor while a manual draw is pending.
     pub moderator_name: String,
+    /// What is posted after a turn ends: the full status report, or only who acts next (when
+    /// a live status is pinned elsewhere).
+    pub report: Report,
+}
+
+/// The post after a turn.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Report {
+    /// The narration and the full status report (the forum moderator's format).
+    #[default]
+    Full,
+    /// The narration and who acts next.
+    Compact,
 }
 
 impl Default for TableSettings {
@@ -42,6 +55,7 @@ impl Default for TableSettings {
             map_after_build: true,
             fixed_seed: None,
             moderator_name: "the moderator".to_string(),
+            report: Report::Full,
         }
     }
 }

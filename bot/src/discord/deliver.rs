@@ -4,12 +4,12 @@ use std::future::Future;
 use std::time::Duration;
 
 use serenity::all::{
-    CreateAllowedMentions, CreateAttachment, CreateMessage, Http, HttpError, MessageId,
-    MessageReference, Nonce, ReactionType,
+    CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateMessage, Http, HttpError,
+    MessageId, MessageReference, Nonce, ReactionType,
 };
 use serenity::model::id::ChannelId;
 
-use gaugebot_table::input::{Response, Verdict};
+use gaugebot_table::input::{Reply, Response, Verdict};
 
 /// Attempts per Discord request (the first try included).
 pub(crate) const MAX_ATTEMPTS: u32 = 5;
@@ -87,7 +87,7 @@ where
 
 /// Users may be pinged (the player to act), roles and @everyone never; the author of the
 /// command is not pinged by the reply itself.
-fn mentions() -> CreateAllowedMentions {
+pub(crate) fn mentions() -> CreateAllowedMentions {
     CreateAllowedMentions::new()
         .all_users(true)
         .all_roles(false)
@@ -95,45 +95,84 @@ fn mentions() -> CreateAllowedMentions {
         .replied_user(false)
 }
 
-/// Posts a table's replies (the first as a reply to the command, attachments uploaded), then
-/// adds ✅ for an accepted command or ❌ for a refused one. The action is already stored: a
-/// failed post is logged, never undone.
+/// Posts a table's replies (the first as a reply to the command, attachments uploaded, the
+/// buttons on the last), then adds ✅ for an accepted command or ❌ for a refused one. The
+/// action is already stored: a failed post is logged, never undone. Returns the message that
+/// carries the buttons, if posted.
 pub(crate) async fn respond(
     http: &Http,
     channel: ChannelId,
     command: MessageId,
     response: &Response,
-) {
+    components: Vec<CreateActionRow>,
+) -> Option<MessageId> {
+    let posted = post(
+        http,
+        channel,
+        Some(command),
+        command.get(),
+        &response.replies,
+        components,
+    )
+    .await;
+    react(http, channel, command, response).await;
+    posted
+}
+
+/// Posts replies in order: the first as a reply to `reply_to` (if any), the buttons on the
+/// last. `nonce` makes the posts' nonces (a retried post that did arrive is dropped). Returns
+/// the message that carries the buttons, if posted.
+pub(crate) async fn post(
+    http: &Http,
+    channel: ChannelId,
+    reply_to: Option<MessageId>,
+    nonce: u64,
+    replies: &[Reply],
+    components: Vec<CreateActionRow>,
+) -> Option<MessageId> {
     let mut first = true;
-    for (index, reply) in response.replies.iter().enumerate() {
-        if reply.text.trim().is_empty() && reply.attachment.is_none() {
-            continue;
-        }
-        // The nonce lets Discord drop a retried post that did arrive the first time.
+    let shown: Vec<&Reply> = replies
+        .iter()
+        .filter(|r| !r.text.trim().is_empty() || r.attachment.is_some())
+        .collect();
+    let mut with_buttons = None;
+    for (index, reply) in shown.iter().enumerate() {
         let mut builder = CreateMessage::new()
             .allowed_mentions(mentions())
-            .nonce(Nonce::String(format!("{}-{index}", command.get())))
+            .nonce(Nonce::String(format!("{nonce}-{index}")))
             .enforce_nonce(true);
         if !reply.text.is_empty() {
             builder = builder.content(reply.text.clone());
         }
-        if first {
+        if let (true, Some(command)) = (first, reply_to) {
             builder = builder.reference_message(
                 MessageReference::from((channel, command)).fail_if_not_exists(false),
             );
-            first = false;
         }
+        first = false;
         if let Some(attachment) = &reply.attachment {
             builder = builder.add_file(CreateAttachment::bytes(
                 attachment.bytes.clone(),
                 attachment.filename.clone(),
             ));
         }
-        let _ = retry("post a reply", channel, || {
+        let last = index + 1 == shown.len();
+        if last && !components.is_empty() {
+            builder = builder.components(components.clone());
+        }
+        let sent = retry("post a reply", channel, || {
             channel.send_message(http, builder.clone())
         })
         .await;
+        if let (true, false, Ok(message)) = (last, components.is_empty(), sent) {
+            with_buttons = Some(message.id);
+        }
     }
+    with_buttons
+}
+
+/// Adds ✅ to an accepted command, ❌ to a refused one.
+async fn react(http: &Http, channel: ChannelId, command: MessageId, response: &Response) {
     let emoji = match response.verdict {
         Verdict::Accepted => "✅",
         Verdict::Refused => "❌",

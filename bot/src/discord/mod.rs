@@ -19,8 +19,13 @@
 //! - On every READY (start-up and each reconnect) each channel with an active game reads its
 //!   history after its cursor and applies what it missed, oldest first.
 
+mod buttons;
 mod deliver;
+mod invoke;
+mod mention;
 mod perms;
+mod pin;
+mod slash;
 mod worker;
 
 use std::sync::Arc;
@@ -28,8 +33,8 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use serenity::all::{
-    ClientBuilder, Context, EventHandler, GatewayIntents, GuildId, Http, HttpBuilder, Message,
-    MessageId, MessageUpdateEvent, Ready, ResumedEvent, ShardManager,
+    ClientBuilder, Context, EventHandler, GatewayIntents, GuildId, Http, HttpBuilder, Interaction,
+    Message, MessageId, MessageUpdateEvent, Ready, ResumedEvent, ShardManager,
 };
 use serenity::async_trait;
 use serenity::model::id::ChannelId;
@@ -37,7 +42,7 @@ use tokio::task::JoinHandle;
 
 use gaugebot_table::{TableSettings, Tables};
 
-use crate::config::Config;
+use crate::config::{Config, MessageContent};
 use crate::games;
 use crate::storage::SqliteStore;
 
@@ -54,9 +59,43 @@ pub const TICK_INTERVAL: Duration = Duration::from_secs(30);
 /// GUILDS is not requested: roles and channel permissions are fetched over REST and cached, and
 /// without guilds in serenity's cache its local permission checks never refuse a send.
 pub fn intents() -> GatewayIntents {
-    GatewayIntents::GUILD_MESSAGES
-        | GatewayIntents::DIRECT_MESSAGES
-        | GatewayIntents::MESSAGE_CONTENT
+    intents_with(true)
+}
+
+/// The gateway intents, with or without the privileged Message Content intent (without it the
+/// bot reads slash commands, buttons and messages that mention it).
+pub fn intents_with(message_content: bool) -> GatewayIntents {
+    let intents = GatewayIntents::GUILD_MESSAGES | GatewayIntents::DIRECT_MESSAGES;
+    if message_content {
+        intents | GatewayIntents::MESSAGE_CONTENT
+    } else {
+        intents
+    }
+}
+
+/// Whether to ask for the Message Content intent: as configured, or (auto) if the application
+/// has it, per its flags.
+async fn wants_message_content(config: &Config, http: &Http) -> bool {
+    use serenity::all::ApplicationFlags;
+    match config.discord.message_content {
+        MessageContent::On => true,
+        MessageContent::Off => false,
+        MessageContent::Auto => {
+            match deliver::retry("read the application", ChannelId::new(1), || {
+                http.get_current_application_info()
+            })
+            .await
+            {
+                Ok(info) => info.flags.is_some_and(|f| {
+                    f.intersects(
+                        ApplicationFlags::GATEWAY_MESSAGE_CONTENT
+                            | ApplicationFlags::GATEWAY_MESSAGE_CONTENT_LIMITED,
+                    )
+                }),
+                Err(_) => false,
+            }
+        }
+    }
 }
 
 /// A running bot: connected, READY seen and the first catch-up done.
@@ -71,6 +110,13 @@ impl BotHandle {
     /// The bot's tables (and through them its database).
     pub fn tables(&self) -> &Tables {
         &self.shared.tables
+    }
+
+    /// Whether the bot asked for the Message Content intent (configured, or detected from the
+    /// application's flags); without it only slash commands, buttons and messages that mention
+    /// the bot are read.
+    pub fn reads_message_content(&self) -> bool {
+        self.shared.content_intent
     }
 
     /// Disconnects cleanly, lets every channel worker finish the jobs it already has, and
@@ -125,20 +171,31 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
             map_after_build: config.map.after_build,
             fixed_seed: None,
             moderator_name: "the moderator".to_string(),
+            report: config.report.into(),
         },
     )?;
     let tables = Tables::new(store.shared(), host);
     // One REST client for the adapter's own requests, one for serenity's gateway client.
     let http = Arc::new(build_http(&config, &token));
-    let shared = Shared::new(tables, http, &config);
+    let content = wants_message_content(&config, &http).await;
+    if !content {
+        tracing::info!("without the Message Content intent: slash commands, buttons and messages that mention the bot");
+    }
+    let shared = Shared::new(tables, http, &config, content);
     let mut caught_up = shared.subscribe_caught_up();
 
-    let mut client = ClientBuilder::new_with_http(build_http(&config, &token), intents())
-        .event_handler(Handler {
-            shared: shared.clone(),
-        })
-        .await
-        .context("building the Discord client")?;
+    let mut builder =
+        ClientBuilder::new_with_http(build_http(&config, &token), intents_with(content))
+            .event_handler(Handler {
+                shared: shared.clone(),
+            });
+    if config.discord.slash_commands {
+        builder = builder.framework(slash::framework(
+            shared.clone(),
+            config.discord.command_guilds.clone(),
+        ));
+    }
+    let mut client = builder.await.context("building the Discord client")?;
     let shard_manager = client.shard_manager.clone();
     let (stopped_tx, mut stopped_rx) = tokio::sync::oneshot::channel::<String>();
     let client_task = tokio::spawn(async move {
@@ -222,7 +279,14 @@ impl EventHandler for Handler {
             guilds = ready.guilds.len(),
             "READY"
         );
-        self.shared.on_ready(&ctx).await;
+        self.shared.on_ready(&ctx, &ready).await;
+    }
+
+    async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
+        // Slash commands and autocomplete are poise's; clicks are the buttons'.
+        if let Interaction::Component(click) = interaction {
+            buttons::on_click(self.shared.clone(), ctx.http.clone(), click).await;
+        }
     }
 
     async fn resume(&self, _ctx: Context, _event: ResumedEvent) {

@@ -106,6 +106,45 @@ impl Perms {
         }
     }
 
+    /// Whether a member who used a slash command may run moderator commands: Manage Messages
+    /// or Administrator in the channel (Discord computes `permissions` for interactions), a
+    /// moderator role, or the server owner. Nobody in DMs.
+    pub(crate) async fn is_moderator_member(
+        &self,
+        channel: ChannelId,
+        guild: Option<GuildId>,
+        user: UserId,
+        roles: &[RoleId],
+        permissions: Option<Permissions>,
+    ) -> bool {
+        let Some(guild) = guild else {
+            return false;
+        };
+        if permissions.is_some_and(|p| {
+            p.intersects(Permissions::MANAGE_MESSAGES | Permissions::ADMINISTRATOR)
+        }) {
+            return true;
+        }
+        let facts = match self.guild(channel, guild, false).await {
+            Ok(facts) if roles.iter().all(|r| facts.roles.contains_key(r)) => Ok(facts),
+            _ => self.guild(channel, guild, true).await,
+        };
+        match facts {
+            Ok(facts) => {
+                facts.owner == user
+                    || roles.iter().any(|r| {
+                        facts.roles.get(r).is_some_and(|(name, _)| {
+                            self.role_names.contains(&name.trim().to_lowercase())
+                        })
+                    })
+            }
+            Err(error) => {
+                tracing::warn!(%channel, %user, %error, "cannot check moderator rights; treating as a player");
+                false
+            }
+        }
+    }
+
     async fn check(&self, message: &Message) -> serenity::Result<bool> {
         let (guild, overwrites) = match self.channel(message.channel_id).await? {
             ChannelFacts::Private => return Ok(false),

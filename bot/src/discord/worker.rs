@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use serenity::all::{Context, GetMessages, Http, Message, MessageId, PartialMember, User};
+use serenity::all::{Context, GetMessages, Http, Message, MessageId, PartialMember, Ready, User};
 use serenity::futures::FutureExt;
 use serenity::gateway::CollectorCallback;
 use serenity::model::event::Event;
@@ -45,6 +45,8 @@ pub(crate) enum Job {
     },
     /// Catch up on the channel's history; signal when done.
     CatchUp(oneshot::Sender<()>),
+    /// A slash command or a button click, as input for the table.
+    Interaction(Box<super::invoke::Invocation>),
     /// A message was edited (`Some(new text)`) or deleted (`None`).
     Changed {
         /// The message.
@@ -95,9 +97,17 @@ struct Queues {
 /// Everything the event handler, the collectors and the workers share.
 pub(crate) struct Shared {
     pub(crate) tables: Tables,
-    http: Arc<Http>,
-    prefix: String,
-    perms: Perms,
+    pub(crate) http: Arc<Http>,
+    pub(crate) prefix: String,
+    pub(crate) perms: Perms,
+    /// The bot's own user id (from READY), to read messages that mention it.
+    pub(crate) bot_id: AtomicU64,
+    /// Whether the session reads message content (the privileged intent).
+    pub(crate) content_intent: bool,
+    /// Buttons on the turn prompt.
+    pub(crate) buttons: bool,
+    /// One pinned status message per game.
+    pub(crate) pinned_status: bool,
     queues: Mutex<Queues>,
     closing: AtomicBool,
     collected: Mutex<RecentIds>,
@@ -112,12 +122,21 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Shared {
-    pub(crate) fn new(tables: Tables, http: Arc<Http>, config: &Config) -> Arc<Shared> {
+    pub(crate) fn new(
+        tables: Tables,
+        http: Arc<Http>,
+        config: &Config,
+        content_intent: bool,
+    ) -> Arc<Shared> {
         Arc::new(Shared {
             tables,
             perms: Perms::new(http.clone(), &config.discord.moderator_roles),
             http,
             prefix: config.prefix.clone(),
+            bot_id: AtomicU64::new(0),
+            content_intent,
+            buttons: config.discord.buttons,
+            pinned_status: config.discord.pinned_status,
             queues: Mutex::new(Queues {
                 senders: HashMap::new(),
                 workers: Vec::new(),
@@ -186,7 +205,10 @@ impl Shared {
 
     /// A new session: register a collector on its shard, catch up every channel with an
     /// active game, then count the READY as caught up.
-    pub(crate) async fn on_ready(self: &Arc<Self>, ctx: &Context) {
+    pub(crate) async fn on_ready(self: &Arc<Self>, ctx: &Context, ready: &Ready) {
+        self.bot_id.store(ready.user.id.get(), Ordering::SeqCst);
+        // Interaction follow-ups from this client need the application id.
+        self.http.set_application_id(ready.application.id);
         let epoch = self.epoch.fetch_add(1, Ordering::SeqCst) + 1;
         let me = self.clone();
         ctx.shard
@@ -259,19 +281,12 @@ impl Shared {
     async fn run_job(&self, state: &mut ChannelState, job: Job) {
         match job {
             Job::Live { message, epoch } => {
-                let current = self.epoch.load(Ordering::SeqCst);
-                let stale = match epoch {
-                    None => true,
-                    Some(_) => state.synced_epoch < current,
-                };
-                if stale {
-                    if self.has_game(&state.key).await {
-                        self.catch_up(state).await;
-                    } else {
-                        state.synced_epoch = current;
-                    }
-                }
+                self.sync(state, epoch.is_none()).await;
                 self.process(state, &message).await;
+            }
+            Job::Interaction(invocation) => {
+                self.sync(state, false).await;
+                self.invoke(state, *invocation).await;
             }
             Job::CatchUp(done) => {
                 if state.synced_epoch < self.epoch.load(Ordering::SeqCst) {
@@ -280,6 +295,18 @@ impl Shared {
                 let _ = done.send(());
             }
             Job::Changed { id, edited } => self.changed(state, id, edited).await,
+        }
+    }
+
+    /// Catches the channel up first if it was not since the last READY (or `force`).
+    async fn sync(&self, state: &mut ChannelState, force: bool) {
+        let current = self.epoch.load(Ordering::SeqCst);
+        if force || state.synced_epoch < current {
+            if self.has_game(&state.key).await {
+                self.catch_up(state).await;
+            } else {
+                state.synced_epoch = current;
+            }
         }
     }
 
@@ -370,7 +397,13 @@ impl Shared {
         if message.author.bot || state.done.contains(message.id.get()) {
             return false;
         }
-        let text = message.content.clone();
+        let text = super::mention::rewrite(
+            &message.content,
+            self.bot_id.load(Ordering::SeqCst),
+            &self.prefix,
+            &self.tables.host().registry,
+        )
+        .unwrap_or_else(|| message.content.clone());
         let is_moderator = match extract(&text, &self.prefix) {
             Commands::Bang { .. } => self.perms.is_moderator(message).await,
             _ => false,
@@ -402,6 +435,8 @@ impl Shared {
         };
         let response = table.handle(&incoming).await;
         let active = table.game_id().is_some();
+        let after = self.after(&table, &response);
+        drop(table);
         state.done.insert(message.id.get());
         if matches!(response.verdict, Verdict::Accepted | Verdict::Refused) {
             state.remember(message.id.get(), &incoming.text, response.verdict);
@@ -415,7 +450,10 @@ impl Shared {
                 "command"
             );
         }
-        deliver::respond(&self.http, state.channel, message.id, &response).await;
+        let components = after.components();
+        let prompt =
+            deliver::respond(&self.http, state.channel, message.id, &response, components).await;
+        self.settle(state, after, prompt).await;
         if active {
             if let Err(error) = self
                 .tables
@@ -511,9 +549,11 @@ struct Original {
 }
 
 /// One channel's worker state.
-struct ChannelState {
-    channel: ChannelId,
-    key: String,
+pub(crate) struct ChannelState {
+    pub(crate) channel: ChannelId,
+    pub(crate) key: String,
+    /// The last message posted with buttons (stripped of them when the game moves on).
+    pub(crate) last_prompt: Option<MessageId>,
     /// The epoch of the last catch-up (or of the check that none was needed).
     synced_epoch: u64,
     /// Messages processed in this run.
@@ -530,6 +570,7 @@ impl ChannelState {
         ChannelState {
             channel,
             key: channel.to_string(),
+            last_prompt: None,
             synced_epoch: 0,
             done: RecentIds::new(),
             commands: HashMap::new(),
@@ -567,7 +608,7 @@ async fn worker(shared: Arc<Shared>, channel: ChannelId, mut jobs: mpsc::Unbound
 }
 
 /// The name shown for a user: server nickname, global display name, or username.
-fn display_name(user: &User, member: Option<&PartialMember>) -> String {
+pub(crate) fn display_name(user: &User, member: Option<&PartialMember>) -> String {
     member
         .and_then(|m| m.nick.clone())
         .or_else(|| user.global_name.clone())

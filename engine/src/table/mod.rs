@@ -7,11 +7,13 @@ pub mod dice;
 pub mod log;
 pub mod map;
 pub mod report;
+pub mod suggest;
 pub mod view;
 
 use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource};
 use gaugebot_table::game::{
-    Ctx, Decision, GameInfo, ReadMove, SetupDice, SetupOptions, TableGame, ToAct,
+    Ctx, Decision, GameInfo, Query, QuickMove, ReadMove, SetupDice, SetupOptions, Suggestion,
+    TableGame, ToAct,
 };
 use gaugebot_table::registry::{arg, Access, ArgKind, CommandSpec, Form};
 use serde::{Deserialize, Serialize};
@@ -459,6 +461,14 @@ impl TableGame for IrishGauge {
             .map(|c| c.name())
             .collect::<Vec<_>>()
             .join(" ")
+    }
+
+    fn suggest(&self, state: &Game, seat: Option<usize>, query: &Query<'_>) -> Vec<Suggestion> {
+        suggest::suggest(state, seat, query)
+    }
+
+    fn quick_moves(&self, state: &Game) -> Vec<QuickMove> {
+        suggest::quick_moves(state)
     }
 }
 

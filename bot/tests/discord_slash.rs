@@ -1,0 +1,723 @@
+//! End to end, Discord-native play: the real serenity client (with poise) of
+//! `gaugebot::discord` against the fake Discord on 127.0.0.1 — slash commands derived from the
+//! command registry, autocomplete, buttons on the turn prompt, the pinned live status, and the
+//! bot without the Message Content intent.
+
+use std::path::Path;
+use std::time::Duration;
+
+use fakediscord::{
+    permissions, within, FakeDiscord, FakeInteraction, FakeUser, InteractionRecord, RecordedMessage,
+};
+use gaugebot::config::{Config, MessageContent};
+use gaugebot::discord::{self, BotHandle};
+use serde_json::Value;
+use tempfile::TempDir;
+
+const GUILD: u64 = 500;
+const CHANNEL: u64 = 501;
+const OTHER_CHANNEL: u64 = 502;
+const MODERATOR_ROLE: u64 = 600;
+const HELPER_ROLE: u64 = 601;
+const WAIT: Duration = Duration::from_secs(15);
+
+const OPTIONS: &str = "dice:manual order:1,2,3 cities:5,2,3,11,4,7,9,12";
+const SETUP: &str = "!setup <@1> <@2> <@3> dice:manual order:1,2,3 cities:5,2,3,11,4,7,9,12";
+
+fn ann() -> FakeUser {
+    FakeUser::new(1, "ann")
+}
+fn bob() -> FakeUser {
+    FakeUser::new(2, "bob")
+}
+fn cat() -> FakeUser {
+    FakeUser::new(3, "cat")
+}
+/// Has a role named "Moderator" (no permission bits).
+fn moderator() -> FakeUser {
+    FakeUser::new(100, "mona")
+}
+/// Has Manage Messages (a role named nothing special): may use the moderator slash commands.
+fn helper() -> FakeUser {
+    FakeUser::new(101, "hal")
+}
+
+fn user_named(name: &str) -> FakeUser {
+    match name {
+        "ann" => ann(),
+        "bob" => bob(),
+        "cat" => cat(),
+        "mod" => helper(),
+        other => panic!("unknown player {other}"),
+    }
+}
+
+async fn world() -> (FakeDiscord, TempDir) {
+    let fake = FakeDiscord::start().await;
+    fake.add_guild(GUILD, "Irish Gauge");
+    fake.add_channel(GUILD, CHANNEL, "game-1");
+    fake.add_channel(GUILD, OTHER_CHANNEL, "game-2");
+    fake.add_role(GUILD, MODERATOR_ROLE, "Moderator", 0);
+    fake.add_role(GUILD, HELPER_ROLE, "Helpers", permissions::MANAGE_MESSAGES);
+    fake.add_member(GUILD, &moderator(), &[MODERATOR_ROLE]);
+    fake.add_member(GUILD, &helper(), &[HELPER_ROLE]);
+    for user in [ann(), bob(), cat()] {
+        fake.add_member(GUILD, &user, &[]);
+    }
+    (fake, tempfile::tempdir().expect("temp dir"))
+}
+
+fn config(fake: &FakeDiscord, dir: &Path) -> Config {
+    let mut config = Config::default();
+    config.discord.api_base = Some(fake.api_base());
+    config.database = dir.join("gaugebot.db");
+    config
+}
+
+async fn start_with(fake: &FakeDiscord, config: Config) -> BotHandle {
+    let bot = within(
+        Duration::from_secs(30),
+        "the bot starts",
+        discord::start(config, fake.token().to_string()),
+    )
+    .await
+    .expect("the bot starts");
+    fake.wait_for_commands(WAIT)
+        .await
+        .expect("the slash commands are registered");
+    bot
+}
+
+async fn stop(bot: BotHandle) {
+    within(Duration::from_secs(20), "the bot stops", bot.shutdown()).await;
+}
+
+/// What the bot did about one interaction: its private answer and its posts in the channel.
+struct Answer {
+    record: InteractionRecord,
+    /// The text the user was answered (the deferred message, filled).
+    private: String,
+    /// What the bot posted in the channel for everyone after the interaction.
+    public: Vec<RecordedMessage>,
+}
+
+impl Answer {
+    fn public_text(&self) -> String {
+        self.public
+            .iter()
+            .map(|m| m.content.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn accepted(&self) -> bool {
+        self.private.starts_with('✅')
+    }
+}
+
+/// Waits for the answer to an interaction (the first follow-up fills the deferred message).
+async fn answered(fake: &FakeDiscord, channel: u64, interaction: &FakeInteraction) -> Answer {
+    let record = fake
+        .wait_for_interaction(interaction.id, WAIT, "the answer", |f, r| {
+            r.original
+                .and_then(|m| f.message(m))
+                .is_some_and(|m| m.edit_count > 0)
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let original = record
+        .original
+        .and_then(|m| fake.message(m))
+        .expect("the answer");
+    let public = fake
+        .bot_messages(channel)
+        .into_iter()
+        .filter(|m| m.id > interaction.id && !m.ephemeral && m.interaction.is_none())
+        .collect();
+    Answer {
+        private: original.content.clone(),
+        record,
+        public,
+    }
+}
+
+/// A slash command and its answer.
+async fn slash(
+    fake: &FakeDiscord,
+    channel: u64,
+    user: &FakeUser,
+    name: &str,
+    options: &[(&str, &str)],
+) -> Answer {
+    let interaction = fake.slash_command(channel, user, name, options);
+    answered(fake, channel, &interaction).await
+}
+
+/// The latest message of the bot in the channel that carries buttons, if any.
+fn prompt_message(fake: &FakeDiscord, channel: u64) -> Option<RecordedMessage> {
+    fake.bot_messages(channel)
+        .into_iter()
+        .rev()
+        .find(|m| !m.deleted && !m.components.is_empty())
+}
+
+/// The custom ids of a message's buttons.
+fn button_ids(message: &RecordedMessage) -> Vec<String> {
+    message
+        .components
+        .iter()
+        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+        .filter_map(|b| b["custom_id"].as_str().map(str::to_string))
+        .collect()
+}
+
+/// A move in the players' notation as a slash command: (name, options).
+fn as_slash(text: &str) -> (String, Vec<(String, String)>) {
+    let text = text.trim_matches('*').trim();
+    if let Some(cubes) = text.strip_prefix("!draw ") {
+        return ("draw".into(), vec![("cubes".into(), cubes.into())]);
+    }
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let opt = |n: &str, v: &str| (n.to_string(), v.to_string());
+    match words.as_slice() {
+        ["bid", n] => ("bid".into(), vec![opt("amount", n)]),
+        ["pass"] => ("pass".into(), vec![]),
+        ["dividends"] | ["call", "for", "dividends"] | ["call", "dividends"] => {
+            ("dividends".into(), vec![])
+        }
+        ["auction", r] => ("auction".into(), vec![opt("railway", r)]),
+        ["auction", r, n] => ("auction".into(), vec![opt("railway", r), opt("amount", n)]),
+        ["build", r, hexes @ ..] => (
+            "build".into(),
+            vec![opt("railway", r), opt("hexes", &hexes.join(" "))],
+        ),
+        ["interest", town, colour] => (
+            "interest".into(),
+            vec![opt("town", town), opt("colour", colour)],
+        ),
+        _ => panic!("no slash form for {text}"),
+    }
+}
+
+/// The button for a move on the latest prompt, if the prompt has one.
+fn button_for(fake: &FakeDiscord, channel: u64, text: &str) -> Option<(u64, String)> {
+    let notation = match text.trim_matches('*').trim() {
+        "call for dividends" | "call dividends" => "dividends".to_string(),
+        other => other.to_string(),
+    };
+    let prompt = prompt_message(fake, channel)?;
+    button_ids(&prompt)
+        .into_iter()
+        .find(|id| id.ends_with(&format!("|{notation}")))
+        .map(|id| (prompt.id, id))
+}
+
+/// The moves of the complete manual game (without its setup).
+fn transcript() -> Vec<(String, String)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/games/complete_manual.txt");
+    std::fs::read_to_string(path)
+        .expect("read the transcript")
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, t)| (n.trim().to_string(), t.trim().to_string()))
+        .filter(|(_, t)| !t.starts_with("!setup"))
+        .collect()
+}
+
+async fn slash_setup(fake: &FakeDiscord, channel: u64) -> Answer {
+    let setup = slash(
+        fake,
+        channel,
+        &helper(),
+        "setup",
+        &[
+            ("player1", "1"),
+            ("player2", "2"),
+            ("player3", "3"),
+            ("options", OPTIONS),
+        ],
+    )
+    .await;
+    assert!(
+        setup.accepted(),
+        "{} / {}",
+        setup.private,
+        setup.public_text()
+    );
+    setup
+}
+
+/// The state dump of a channel's game, without what names the game.
+async fn dump(bot: &BotHandle, channel: u64) -> Value {
+    let table = bot
+        .tables()
+        .table(&channel.to_string())
+        .await
+        .expect("the table");
+    table.dump().expect("a running game")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_complete_game_is_played_with_slash_commands_and_buttons_only() {
+    let (fake, dir) = world().await;
+    let bot = start_with(&fake, config(&fake, dir.path())).await;
+    assert!(bot.reads_message_content());
+
+    // The registry's commands, registered once, each with its options.
+    let commands = fake.global_commands();
+    let names: Vec<&str> = commands.iter().filter_map(|c| c["name"].as_str()).collect();
+    for name in [
+        "bid",
+        "pass",
+        "auction",
+        "build",
+        "interest",
+        "dividends",
+        "status",
+        "moves",
+        "map",
+        "log",
+        "audit",
+        "help",
+        "setup",
+        "undo",
+        "draw",
+        "reveal",
+    ] {
+        assert!(names.contains(&name), "/{name} missing: {names:?}");
+    }
+    let command = |name: &str| commands.iter().find(|c| c["name"] == name).expect(name);
+    assert_eq!(command("setup")["default_member_permissions"], "8192");
+    assert_eq!(command("undo")["default_member_permissions"], "8192");
+    assert!(command("bid")["default_member_permissions"].is_null());
+    let build_options: Vec<(&str, bool)> = command("build")["options"]
+        .as_array()
+        .expect("options")
+        .iter()
+        .map(|o| (o["name"].as_str().unwrap_or(""), o["autocomplete"] == true))
+        .collect();
+    assert_eq!(build_options, [("railway", true), ("hexes", true)]);
+
+    let setup = slash_setup(&fake, CHANNEL).await;
+    let text = setup.public_text();
+    assert!(
+        text.starts_with("hal: `!setup @ann @bob @cat dice:manual"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Player order (3p3): {1, 2, 3} — ann, bob, cat"),
+        "{text}"
+    );
+    // The new game's live status is pinned.
+    let pins = fake.pins(CHANNEL);
+    assert_eq!(pins.len(), 1);
+    let status_id = pins[0];
+
+    let mut clicks = 0;
+    let mut slashes = 0;
+    let mut last = None;
+    for (name, text) in transcript() {
+        let user = user_named(&name);
+        let answer = match button_for(&fake, CHANNEL, &text) {
+            Some((message, id)) if name != "mod" => {
+                clicks += 1;
+                let click = fake.click_button(message, &user, &id);
+                answered(&fake, CHANNEL, &click).await
+            }
+            _ => {
+                slashes += 1;
+                let (command, options) = as_slash(&text);
+                let options: Vec<(&str, &str)> = options
+                    .iter()
+                    .map(|(n, v)| (n.as_str(), v.as_str()))
+                    .collect();
+                slash(&fake, CHANNEL, &user, &command, &options).await
+            }
+        };
+        assert!(
+            answer.accepted(),
+            "{name}: {text}: {}\n{}",
+            answer.private,
+            answer.public_text()
+        );
+        let latency = answer.record.ack_latency().expect("acknowledged");
+        assert!(latency < Duration::from_secs(3), "{latency:?}");
+        assert_eq!(answer.record.callback_statuses, [204]);
+        assert!(answer.record.deferred());
+        // The channel reads like the forum record: the mover and the move in bold.
+        let public = answer.public_text();
+        if name != "mod" {
+            assert!(public.starts_with(&format!("{name}: **")), "{public}");
+        }
+        last = Some(answer);
+    }
+    assert!(clicks >= 15, "{clicks} clicks");
+    assert!(slashes >= 10, "{slashes} slash commands");
+    let scores = last.expect("moves").public_text();
+    assert!(scores.contains("cat wins with £59"), "{scores}");
+
+    // One status message, edited in place after every turn, still pinned.
+    assert_eq!(fake.pins(CHANNEL), [status_id]);
+    let status = fake.message(status_id).expect("the status message");
+    assert!(status.edit_count >= 30, "{} edits", status.edit_count);
+    assert!(status.content.contains("Live status"), "{}", status.content);
+    assert!(status.content.contains("cat £59") || status.content.contains("**Player Status**"));
+    // Only the latest prompt has buttons (none at the end: nobody acts).
+    assert!(prompt_message(&fake, CHANNEL).is_none());
+
+    // Information: public by default, private on request, /moves always private.
+    let public = slash(&fake, CHANNEL, &ann(), "status", &[]).await;
+    let public_answer = fake
+        .message(public.record.original.expect("answer"))
+        .expect("answer");
+    assert!(!public_answer.ephemeral && public.private.contains("**Player Status**"));
+    let private = slash(&fake, CHANNEL, &ann(), "status", &[("private", "true")]).await;
+    assert!(
+        fake.message(private.record.original.expect("answer"))
+            .expect("answer")
+            .ephemeral
+    );
+    let log = slash(&fake, CHANNEL, &bob(), "log", &[("n", "3")]).await;
+    assert!(
+        log.private.contains("cat: **dividends**"),
+        "{}",
+        log.private
+    );
+    assert!(
+        fake.unhandled_requests().is_empty(),
+        "{:?}",
+        fake.unhandled_requests()
+    );
+    stop(bot).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_are_private_and_stale_buttons_do_nothing() {
+    let (fake, dir) = world().await;
+    let bot = start_with(&fake, config(&fake, dir.path())).await;
+    // Only moderators set up, even if a server admin let everyone see /setup.
+    let refused = slash(
+        &fake,
+        CHANNEL,
+        &ann(),
+        "setup",
+        &[("player1", "1"), ("player2", "2"), ("player3", "3")],
+    )
+    .await;
+    assert!(
+        refused.private.contains("only a moderator"),
+        "{}",
+        refused.private
+    );
+    assert!(refused.public.is_empty());
+    // A moderator by role name (no permission bits) may.
+    let setup = slash(
+        &fake,
+        CHANNEL,
+        &moderator(),
+        "setup",
+        &[
+            ("player1", "1"),
+            ("player2", "2"),
+            ("player3", "3"),
+            ("options", OPTIONS),
+        ],
+    )
+    .await;
+    assert!(setup.accepted(), "{}", setup.private);
+
+    // ann is to bid: bob's click on her prompt is refused privately; nothing changes.
+    let prompt = prompt_message(&fake, CHANNEL).expect("the prompt has buttons");
+    let ids = button_ids(&prompt);
+    assert!(ids.iter().any(|id| id.ends_with("|bid 7")), "{ids:?}");
+    let pass = ids.iter().find(|id| id.ends_with("|pass")).expect("pass");
+    let wrong = fake.click_button(prompt.id, &bob(), pass);
+    let wrong = answered(&fake, CHANNEL, &wrong).await;
+    assert!(
+        wrong.private.contains("❌ bob: **pass**"),
+        "{}",
+        wrong.private
+    );
+    assert!(wrong.public.is_empty());
+    let out_of_turn = slash(&fake, CHANNEL, &cat(), "bid", &[("amount", "9")]).await;
+    assert!(
+        out_of_turn.private.contains("❌ cat: **bid 9**"),
+        "{}",
+        out_of_turn.private
+    );
+
+    // ann bids by writing; the old prompt's buttons go, and a click on them is stale.
+    let id = fake.post_user_message(CHANNEL, Some(GUILD), &ann(), "**bid 7**");
+    fake.wait_for_reactions(id, 1, WAIT)
+        .await
+        .expect("a reaction");
+    let stale = fake.click_button(prompt.id, &ann(), pass);
+    let stale = answered(&fake, CHANNEL, &stale).await;
+    assert!(
+        stale.private.contains("earlier prompt"),
+        "{}",
+        stale.private
+    );
+    fake.wait_for(WAIT, |f| {
+        if f.message(prompt.id)
+            .is_some_and(|m| m.components.is_empty())
+        {
+            Ok(())
+        } else {
+            Err("the old prompt loses its buttons".into())
+        }
+    })
+    .await
+    .expect("old buttons removed");
+    let log = bot
+        .tables()
+        .store()
+        .log(&format!("{CHANNEL}-1"))
+        .await
+        .expect("the log");
+    assert_eq!(log.len(), 1);
+    stop(bot).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn autocomplete_answers_with_the_legal_moves() {
+    let (fake, dir) = world().await;
+    let bot = start_with(&fake, config(&fake, dir.path())).await;
+    let id = fake.post_user_message(CHANNEL, Some(GUILD), &helper(), SETUP);
+    fake.wait_for_reactions(id, 1, WAIT).await.expect("setup");
+
+    let choices = |r: &InteractionRecord| -> Vec<(String, String)> {
+        r.choices
+            .iter()
+            .map(|c| {
+                (
+                    c["name"].as_str().unwrap_or("").to_string(),
+                    c["value"].to_string(),
+                )
+            })
+            .collect()
+    };
+    // The least bid first, as a number.
+    let ask = fake.autocomplete(CHANNEL, &ann(), "bid", &[("amount", "")], "amount");
+    let record = fake.wait_for_ack(ask.id, WAIT).await.expect("answered");
+    assert_eq!(record.callback.as_ref().map(|c| c.kind), Some(8));
+    let bids = choices(&record);
+    assert_eq!(bids[0], ("£7 (the least bid)".to_string(), "7".to_string()));
+    assert!(record.ack_latency().expect("answered") < Duration::from_secs(3));
+    // Someone not to act gets nothing.
+    let ask = fake.autocomplete(CHANNEL, &bob(), "bid", &[("amount", "")], "amount");
+    assert!(choices(&fake.wait_for_ack(ask.id, WAIT).await.expect("answered")).is_empty());
+
+    // Play the initial auctions to ann's first turn.
+    for (name, text) in transcript()
+        .into_iter()
+        .take_while(|(_, t)| !t.contains("build"))
+    {
+        let id = fake.post_user_message(CHANNEL, Some(GUILD), &user_named(&name), &text);
+        let r = fake
+            .wait_for_reactions(id, 1, WAIT)
+            .await
+            .expect("a reaction");
+        assert_eq!(r, ["✅"], "{name}: {text}");
+    }
+    let ask = fake.autocomplete(CHANNEL, &ann(), "build", &[("railway", "")], "railway");
+    let railways = choices(&fake.wait_for_ack(ask.id, WAIT).await.expect("answered"));
+    assert_eq!(railways.len(), 1, "{railways:?}");
+    assert!(railways[0].0.starts_with("CBSC"), "{railways:?}");
+    let ask = fake.autocomplete(
+        CHANNEL,
+        &ann(),
+        "build",
+        &[("railway", "CBSC"), ("hexes", "")],
+        "hexes",
+    );
+    let hexes = choices(&fake.wait_for_ack(ask.id, WAIT).await.expect("answered"));
+    assert!(!hexes.is_empty());
+    assert!(
+        hexes.iter().all(|(label, _)| label.contains("BP")),
+        "{hexes:?}"
+    );
+    assert!(hexes.iter().any(|(_, v)| v == "\"O3\""), "{hexes:?}");
+    // A second hex after the first: the build so far, then the next.
+    let ask = fake.autocomplete(
+        CHANNEL,
+        &ann(),
+        "build",
+        &[("railway", "CBSC"), ("hexes", "O3 N")],
+        "hexes",
+    );
+    let next = choices(&fake.wait_for_ack(ask.id, WAIT).await.expect("answered"));
+    assert!(next.iter().any(|(_, v)| v == "\"O3 N5\""), "{next:?}");
+    assert!(
+        next.iter().all(|(_, v)| v.starts_with("\"O3 N")),
+        "{next:?}"
+    );
+    let ask = fake.autocomplete(CHANNEL, &ann(), "auction", &[("railway", "")], "railway");
+    let auctions = choices(&fake.wait_for_ack(ask.id, WAIT).await.expect("answered"));
+    assert!(
+        auctions.iter().any(|(l, _)| l.starts_with("WLW")),
+        "{auctions:?}"
+    );
+    let ask = fake.autocomplete(
+        CHANNEL,
+        &ann(),
+        "interest",
+        &[("town", "x"), ("colour", "p")],
+        "colour",
+    );
+    let colours = choices(&fake.wait_for_ack(ask.id, WAIT).await.expect("answered"));
+    assert!(colours.iter().all(|(_, v)| v == "\"pink\""), "{colours:?}");
+    // The suggested build is accepted as is.
+    let built = slash(
+        &fake,
+        CHANNEL,
+        &ann(),
+        "build",
+        &[("railway", "CBSC"), ("hexes", "O3 N5")],
+    )
+    .await;
+    assert!(built.accepted(), "{}", built.private);
+    assert!(built.public_text().starts_with("ann: **build CBSC O3 N5**"));
+    assert!(
+        built.public.iter().any(|m| !m.attachments.is_empty()),
+        "the map"
+    );
+    stop(bot).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mixed_game_reaches_the_state_of_the_bold_game() {
+    let (fake, dir) = world().await;
+    let bot = start_with(&fake, config(&fake, dir.path())).await;
+    let id = fake.post_user_message(CHANNEL, Some(GUILD), &helper(), SETUP);
+    fake.wait_for_reactions(id, 1, WAIT).await.expect("setup");
+    slash_setup(&fake, OTHER_CHANNEL).await;
+    for (i, (name, text)) in transcript().into_iter().enumerate() {
+        let user = user_named(&name);
+        let id = fake.post_user_message(CHANNEL, Some(GUILD), &user, &text);
+        let bold = fake
+            .wait_for_reactions(id, 1, WAIT)
+            .await
+            .expect("a reaction");
+        assert_eq!(bold, ["✅"], "{name}: {text}");
+        if i % 2 == 0 {
+            let id = fake.post_user_message(OTHER_CHANNEL, Some(GUILD), &user, &text);
+            let r = fake
+                .wait_for_reactions(id, 1, WAIT)
+                .await
+                .expect("a reaction");
+            assert_eq!(r, ["✅"], "{name}: {text}");
+        } else {
+            let (command, options) = as_slash(&text);
+            let options: Vec<(&str, &str)> = options
+                .iter()
+                .map(|(n, v)| (n.as_str(), v.as_str()))
+                .collect();
+            let answer = slash(&fake, OTHER_CHANNEL, &user, &command, &options).await;
+            assert!(answer.accepted(), "{name}: {text}: {}", answer.private);
+        }
+    }
+    assert_eq!(dump(&bot, CHANNEL).await, dump(&bot, OTHER_CHANNEL).await);
+    let status = |channel: u64| {
+        let bot = &bot;
+        async move {
+            bot.tables()
+                .table(&channel.to_string())
+                .await
+                .expect("table")
+                .status_text()
+                .expect("status")
+        }
+    };
+    // The same report, but for the game's id in its title.
+    assert_eq!(
+        status(CHANNEL)
+            .await
+            .replace(&format!("{CHANNEL}-1"), "game"),
+        status(OTHER_CHANNEL)
+            .await
+            .replace(&format!("{OTHER_CHANNEL}-1"), "game")
+    );
+    // Each slash move is in the log under its interaction, with its author.
+    let log = bot
+        .tables()
+        .store()
+        .log(&format!("{OTHER_CHANNEL}-1"))
+        .await
+        .expect("the log");
+    assert!(log
+        .iter()
+        .any(|r| r.text == "**bid 5**" && r.author_name == "bob"));
+    stop(bot).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_the_message_content_intent_mentions_slash_commands_and_buttons_work() {
+    let (fake, dir) = world().await;
+    // The application has no Message Content intent: auto detects it and does not ask.
+    fake.set_application_flags(0);
+    let bot = start_with(&fake, config(&fake, dir.path())).await;
+    assert!(!bot.reads_message_content());
+    let intents = fake.last_intents().expect("identified");
+    assert_eq!(
+        intents & (1 << 15),
+        0,
+        "the privileged intent was asked for"
+    );
+
+    let setup = slash_setup(&fake, CHANNEL).await;
+    assert!(setup.public_text().contains("ann, bob, cat"));
+    // Bold without a mention arrives empty: nothing is read.
+    let unread = fake.post_user_message(CHANNEL, Some(GUILD), &ann(), "**bid 7**");
+    // A mention is read: the move, then a command by its name.
+    let mention = format!("<@{}> bid 7", fake.bot_user_id());
+    let id = fake.post_user_message(CHANNEL, Some(GUILD), &ann(), &mention);
+    assert_eq!(
+        fake.wait_for_reactions(id, 1, WAIT)
+            .await
+            .expect("a reaction"),
+        ["✅"]
+    );
+    assert!(fake.reactions(unread).is_empty());
+    let asked = format!("<@{}> status", fake.bot_user_id());
+    let id = fake.post_user_message(CHANNEL, Some(GUILD), &cat(), &asked);
+    let reply = fake
+        .wait_for(WAIT, |f| {
+            f.bot_messages(CHANNEL)
+                .into_iter()
+                .find(|m| m.referenced_message == Some(id))
+                .ok_or_else(|| "the status".to_string())
+        })
+        .await
+        .expect("answered");
+    assert!(
+        reply.content.contains("high bid £7 by ann"),
+        "{}",
+        reply.content
+    );
+    // A button and a slash command.
+    let (message, pass) = button_for(&fake, CHANNEL, "pass").expect("a pass button");
+    let click = fake.click_button(message, &bob(), &pass);
+    assert!(answered(&fake, CHANNEL, &click).await.accepted());
+    let passed = slash(&fake, CHANNEL, &cat(), "pass", &[]).await;
+    assert!(passed.accepted(), "{}", passed.private);
+    assert!(
+        passed
+            .public_text()
+            .contains("ann wins the CBSC £7 share for £7"),
+        "{}",
+        passed.public_text()
+    );
+    stop(bot).await;
+
+    // Switched off in the configuration, whatever the application may.
+    fake.set_application_flags(fakediscord::APP_FLAG_MESSAGE_CONTENT_LIMITED);
+    let mut off = config(&fake, dir.path());
+    off.discord.message_content = MessageContent::Off;
+    let bot = start_with(&fake, off).await;
+    assert!(!bot.reads_message_content());
+    assert_eq!(fake.last_intents().expect("identified") & (1 << 15), 0);
+    stop(bot).await;
+}

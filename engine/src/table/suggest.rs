@@ -1,0 +1,321 @@
+//! What Discord's slash commands and buttons ask of Irish Gauge: the legal values of an argument
+//! being typed (autocomplete), from [`Game::legal_actions`] and trial moves on a copy, and the
+//! moves the player to act can make with one click.
+
+use gaugebot_table::game::{Query, QuickMove, Suggestion};
+
+use crate::build::format_half_points;
+use crate::game::LegalActions;
+use crate::{Action, Board, Event, Game, HexId, Railway};
+
+/// The most suggestions Discord shows.
+const MAX: usize = 25;
+
+/// Whether `candidate` starts with what is typed (case and spaces ignored).
+fn matches(candidate: &str, typed: &str) -> bool {
+    let typed = typed.trim().to_lowercase();
+    typed.is_empty() || candidate.to_lowercase().starts_with(&typed)
+}
+
+/// A hex as players read it: `K3 Shannon`, or `K3` for a hex without a name.
+fn hex_label(hex: HexId) -> String {
+    match &hex.hex().name {
+        Some(name) => format!("{} {name}", hex.label()),
+        None => hex.label().to_string(),
+    }
+}
+
+/// Keeps the suggestions whose label or value starts with what is typed, at most [`MAX`].
+fn filtered(all: Vec<Suggestion>, typed: &str) -> Vec<Suggestion> {
+    let mut out: Vec<Suggestion> = all
+        .iter()
+        .filter(|s| matches(&s.value, typed) || matches(&s.label, typed))
+        .cloned()
+        .collect();
+    if out.is_empty() {
+        // Typed something else (a town's name in the middle, a typo): show everything.
+        out = all;
+    }
+    out.truncate(MAX);
+    out
+}
+
+/// Legal values of an argument being typed by `seat` (only the player to act gets any).
+pub fn suggest(game: &Game, seat: Option<usize>, query: &Query<'_>) -> Vec<Suggestion> {
+    let legal = game.legal_actions();
+    let mine = match &legal {
+        LegalActions::Bidding { player, .. } | LegalActions::Turn { player, .. } => {
+            seat == Some(*player)
+        }
+        _ => false,
+    };
+    if !mine {
+        return Vec::new();
+    }
+    let all = match (query.command, query.arg, &legal) {
+        ("bid", "amount", LegalActions::Bidding { min, max, .. }) => {
+            let mut amounts = vec![Suggestion::new(
+                format!("£{min} (the least bid)"),
+                min.to_string(),
+            )];
+            amounts.extend(
+                (min + 1..=*max)
+                    .take(MAX - 1)
+                    .map(|a| Suggestion::new(format!("£{a}"), a.to_string())),
+            );
+            amounts
+        }
+        ("auction", "railway", LegalActions::Turn { auctions, .. }) => auctions
+            .iter()
+            .map(|a| {
+                Suggestion::new(
+                    format!("{} — share £{}", a.railway.code(), a.face),
+                    a.railway.code(),
+                )
+            })
+            .collect(),
+        ("auction", "amount", LegalActions::Turn { auctions, .. }) => {
+            let railway = query
+                .given("railway")
+                .and_then(|r| r.parse::<Railway>().ok());
+            auctions
+                .iter()
+                .filter(|a| railway.is_none_or(|r| r == a.railway))
+                .take(1)
+                .flat_map(|a| {
+                    (a.face..=a.max_bid).take(MAX).map(move |v| {
+                        let label = if v == a.face {
+                            format!("£{v} (face value)")
+                        } else {
+                            format!("£{v}")
+                        };
+                        Suggestion::new(label, v.to_string())
+                    })
+                })
+                .collect()
+        }
+        ("build", "railway", LegalActions::Turn { builds, .. }) => builds
+            .iter()
+            .map(|b| {
+                Suggestion::new(
+                    format!(
+                        "{} — {} locomotives left, {} hexes next to its track",
+                        b.railway.code(),
+                        b.unplaced,
+                        b.hexes.len()
+                    ),
+                    b.railway.code(),
+                )
+            })
+            .collect(),
+        ("build", "hexes", LegalActions::Turn { player, .. }) => {
+            return build_targets(game, *player, query);
+        }
+        ("interest", "town", LegalActions::Turn { interests, .. }) => interests
+            .iter()
+            .map(|i| Suggestion::new(hex_label(i.town), i.town.display_name()))
+            .collect(),
+        ("interest", "colour", LegalActions::Turn { interests, .. }) => interests
+            .first()
+            .map(|i| {
+                i.colours
+                    .iter()
+                    .map(|c| {
+                        Suggestion::new(
+                            format!("{} ({} in the supply)", c.name(), game.supply().get(*c)),
+                            c.name(),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    filtered(all, query.typed)
+}
+
+/// The hexes a build can go on next: the hexes already typed, then one more, each checked by
+/// playing the build on a copy; labelled with the hex's cost and the build's total.
+fn build_targets(game: &Game, seat: usize, query: &Query<'_>) -> Vec<Suggestion> {
+    let Some(railway) = query
+        .given("railway")
+        .and_then(|r| r.parse::<Railway>().ok())
+    else {
+        return Vec::new();
+    };
+    let board = Board::get();
+    // Everything before the last space is settled; the last word is being typed.
+    let typed = query.typed.trim_start();
+    let (settled, partial) = match typed.rsplit_once(char::is_whitespace) {
+        Some((before, last)) => (before, last),
+        None => ("", typed),
+    };
+    let mut before = Vec::new();
+    for word in settled.split_whitespace() {
+        match board.find(word) {
+            Some(hex) => before.push(hex),
+            None => return Vec::new(),
+        }
+    }
+    let prefix: String = before.iter().map(|h| format!("{} ", h.label())).collect();
+    let mut out = Vec::new();
+    for hex in board.ids() {
+        if before.contains(&hex) {
+            continue;
+        }
+        let label = hex_label(hex);
+        if !matches(&label, partial) && !matches(hex.display_name(), partial) {
+            continue;
+        }
+        let mut hexes = before.clone();
+        hexes.push(hex);
+        let mut trial = game.clone();
+        let Ok(events) = trial.play(seat, &Action::Build { railway, hexes }) else {
+            continue;
+        };
+        let cost = events.iter().find_map(|e| match e {
+            Event::LocomotivesPlaced {
+                hexes, half_points, ..
+            } => Some((
+                hexes.iter().find(|(h, _)| *h == hex).map(|(_, c)| *c),
+                *half_points,
+            )),
+            _ => None,
+        });
+        let text = match cost {
+            Some((Some(own), total)) if !before.is_empty() => format!(
+                "{prefix}{label} — {} BP, {} BP in all",
+                format_half_points(own),
+                format_half_points(total)
+            ),
+            Some((_, total)) => format!("{prefix}{label} — {} BP", format_half_points(total)),
+            None => format!("{prefix}{label}"),
+        };
+        out.push(Suggestion::new(text, format!("{prefix}{}", hex.label())));
+        if out.len() == MAX {
+            break;
+        }
+    }
+    out
+}
+
+/// The one-click moves of the player to act: pass and the least bid in an auction; calling
+/// dividends on a turn.
+pub fn quick_moves(game: &Game) -> Vec<QuickMove> {
+    match game.legal_actions() {
+        LegalActions::Bidding { min, max, .. } => {
+            let mut moves = Vec::new();
+            if min <= max {
+                moves.push(QuickMove {
+                    label: format!("Bid £{min}"),
+                    notation: format!("bid {min}"),
+                });
+            }
+            moves.push(QuickMove {
+                label: "Pass".to_string(),
+                notation: "pass".to_string(),
+            });
+            moves
+        }
+        LegalActions::Turn { player, .. } if game.is_legal(player, &Action::CallDividends) => {
+            vec![QuickMove {
+                label: "Call dividends".to_string(),
+                notation: "dividends".to_string(),
+            }]
+        }
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Setup;
+
+    fn game() -> Game {
+        let setup = Setup {
+            players: vec!["ann".into(), "bob".into(), "cat".into()],
+            order: vec![1, 2, 3],
+            cities: [5, 2, 3, 11, 4, 7, 9, 12],
+        };
+        Game::new(&setup).expect("a game")
+    }
+
+    fn query<'a>(
+        command: &'a str,
+        arg: &'a str,
+        typed: &'a str,
+        given: &'a [(String, String)],
+    ) -> Query<'a> {
+        Query {
+            command,
+            arg,
+            typed,
+            given,
+        }
+    }
+
+    #[test]
+    fn the_auction_suggests_the_least_bid_and_quick_moves_bid_or_pass() {
+        let game = game();
+        let bids = suggest(&game, Some(0), &query("bid", "amount", "", &[]));
+        assert_eq!(bids[0], Suggestion::new("£7 (the least bid)", "7"));
+        assert!(bids.len() <= MAX);
+        assert!(suggest(&game, Some(1), &query("bid", "amount", "", &[])).is_empty());
+        assert!(suggest(&game, None, &query("bid", "amount", "", &[])).is_empty());
+        let quick: Vec<String> = quick_moves(&game).into_iter().map(|m| m.notation).collect();
+        assert_eq!(quick, ["bid 7", "pass"]);
+    }
+
+    #[test]
+    fn every_suggested_build_is_legal() {
+        let mut game = game();
+        // The initial auctions of the complete manual game: ann owns CBSC.
+        for (seat, text) in [
+            (0, "bid 7"),
+            (1, "pass"),
+            (2, "pass"),
+            (0, "pass"),
+            (1, "bid 5"),
+            (2, "pass"),
+            (1, "pass"),
+            (2, "bid 9"),
+            (0, "pass"),
+            (2, "pass"),
+            (0, "pass"),
+            (1, "pass"),
+            (2, "bid 6"),
+            (0, "pass"),
+            (1, "pass"),
+        ] {
+            let action = crate::parse_action(text).expect("notation");
+            game.play(seat, &action).expect(text);
+        }
+        let railways = suggest(&game, Some(0), &query("build", "railway", "", &[]));
+        assert_eq!(railways.len(), 1);
+        assert_eq!(railways[0].value, "CBSC");
+        let given = [("railway".to_string(), "CBSC".to_string())];
+        let first = suggest(&game, Some(0), &query("build", "hexes", "", &given));
+        assert!(!first.is_empty());
+        for s in &first {
+            let hexes: Vec<HexId> = s
+                .value
+                .split_whitespace()
+                .filter_map(|w| Board::get().find(w))
+                .collect();
+            let build = Action::Build {
+                railway: Railway::Cbsc,
+                hexes,
+            };
+            assert!(game.is_legal(0, &build), "{s:?}");
+            assert!(s.label.contains("BP"), "{s:?}");
+        }
+        let second = suggest(&game, Some(0), &query("build", "hexes", "O3 ", &given));
+        assert!(
+            second.iter().all(|s| s.value.starts_with("O3 ")),
+            "{second:?}"
+        );
+        assert!(second.iter().any(|s| s.value == "O3 N5"), "{second:?}");
+        assert!(quick_moves(&game).iter().any(|m| m.notation == "dividends"));
+    }
+}
