@@ -24,7 +24,8 @@ pub fn host(
     Ok(Arc::new(Host::new(games, templates, settings)))
 }
 
-/// Recomputes audit records with every registered game's purposes.
+/// Recomputes audit records with every registered game's purposes and the table core's own
+/// (`signup-pick`).
 pub struct AllGames(pub Vec<SharedPlugin>);
 
 impl gaugebot_table::dice::Recompute for AllGames {
@@ -37,6 +38,7 @@ impl gaugebot_table::dice::Recompute for AllGames {
         self.0
             .iter()
             .find_map(|g| g.recompute(record, seed, game_id))
+            .or_else(|| gaugebot_table::signup::recompute(record, seed, game_id))
     }
 }
 

@@ -10,6 +10,12 @@ use crate::table::{Current, Draft, Loaded, Table};
 impl Table {
     /// Handles the bold segments of a message.
     pub(crate) async fn moves(&mut self, segments: &[String], msg: &Incoming) -> Response {
+        if !self.is_playing() {
+            // No game being played: **sign up** while signups are open.
+            if let Some(response) = self.signup_bold(segments, msg).await {
+                return response;
+            }
+        }
         let Loaded::Running(current) = &self.loaded else {
             return self.no_game();
         };
@@ -51,14 +57,28 @@ impl Table {
             }
             return self.refuse(refusal.unwrap_or_default());
         }
+        // The next players' presets and absences answer their auction decisions at once.
+        let mut proxied = crate::pace::Proxied::default();
+        let now = crate::pace::time_of(msg);
+        let mut meta = Self::meta_of(current);
+        for (i, entry) in draft.entries.iter().enumerate() {
+            meta.add(draft.next_seq + i as i64, entry, Some(now));
+        }
+        self.auto_proxies(current, &mut draft, &meta, now, &mut proxied)
+            .await;
+        narration.append(&mut proxied.texts);
+        turn_ended |= proxied.ends_turn;
+        picture_changed |= proxied.changes_picture;
         if draft.session.is_finished() && current.audited() && !draft.revealed {
             draft.entries.push(Entry::Reveal);
             draft.revealed = true;
         }
         let before = current.session.to_act();
+        let game_id = current.row.id.clone();
         if let Err(e) = self.commit(draft, msg).await {
             return self.storage_refusal(&e);
         }
+        self.save_spent(&game_id, &proxied).await;
         let Loaded::Running(current) = &self.loaded else {
             return self.no_game();
         };

@@ -3,7 +3,7 @@
 
 use minijinja::context;
 
-use crate::dice::{DrawSource, Seed};
+use crate::dice::{DrawRecord, DrawSource, Seed};
 use crate::game::{DiceMode, PlayerInfo, SetupDice, SetupOptions};
 use crate::input::{Incoming, Mention, Response, Verdict};
 use crate::log::effective;
@@ -158,6 +158,22 @@ impl Table {
                 },
             },
         };
+        self.start_game(parsed, game_id, seed, &msg.message_id, &msg.at, None)
+            .await
+    }
+
+    /// Sets up a game with these players (already checked), id and seed, stored as made by
+    /// message `message_id` at time `at`; `signup` is the draw that picked the players.
+    pub(crate) async fn start_game(
+        &mut self,
+        parsed: SetupArgs,
+        game_id: String,
+        seed: Option<Seed>,
+        message_id: &str,
+        at: &str,
+        signup: Option<DrawRecord>,
+    ) -> Response {
+        let host = self.host.clone();
         let dice = match &seed {
             Some(seed) => SetupDice::Audited(DrawSource {
                 seed,
@@ -187,20 +203,21 @@ impl Table {
             players: parsed.players,
             setup,
             dice: parsed.dice,
+            signup,
         };
         let row = GameRow {
             id: game_id.clone(),
             channel: self.channel.clone(),
             kind: info.kind.to_string(),
             engine_version: info.engine_version.to_string(),
-            created_at: msg.at.clone(),
+            created_at: at.to_string(),
             setup_json: serde_json::to_string(&stored).unwrap_or_default(),
             seed_hex: seed.as_ref().map(|s| s.to_hex()),
             commitment: seed.as_ref().map(|s| s.commitment()),
             revealed: false,
             active: true,
         };
-        if let Err(e) = self.store.create_game(&row, &msg.message_id).await {
+        if let Err(e) = self.store.create_game(&row, message_id).await {
             return self.storage_refusal(&e);
         }
         let current = Current {

@@ -26,6 +26,8 @@ struct Memory {
     games: Mutex<Vec<GameRow>>,
     logs: Mutex<HashMap<String, Vec<LogRow>>>,
     seen: Mutex<Vec<(String, String)>>,
+    states: Mutex<HashMap<String, String>>,
+    presets: Mutex<HashMap<(String, String), String>>,
 }
 
 #[async_trait]
@@ -125,6 +127,51 @@ impl Store for Memory {
         Ok(None)
     }
     async fn advance_cursor(&self, _channel: &str, _message_id: &str) -> Result<(), StoreError> {
+        Ok(())
+    }
+    async fn channel_state(&self, channel: &str) -> Result<Option<String>, StoreError> {
+        Ok(self.states.lock().unwrap().get(channel).cloned())
+    }
+    async fn set_channel_state(
+        &self,
+        channel: &str,
+        state: Option<&str>,
+        message_id: &str,
+    ) -> Result<(), StoreError> {
+        {
+            let mut states = self.states.lock().unwrap();
+            match state {
+                Some(state) => states.insert(channel.into(), state.into()),
+                None => states.remove(channel),
+            };
+        }
+        self.mark_seen(channel, message_id).await
+    }
+    async fn state_channels(&self) -> Result<Vec<String>, StoreError> {
+        Ok(self.states.lock().unwrap().keys().cloned().collect())
+    }
+    async fn presets(&self, game_id: &str) -> Result<Vec<(String, String)>, StoreError> {
+        Ok(self
+            .presets
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|((g, _), _)| g == game_id)
+            .map(|((_, p), v)| (p.clone(), v.clone()))
+            .collect())
+    }
+    async fn set_presets(
+        &self,
+        game_id: &str,
+        player_id: &str,
+        presets: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let key = (game_id.to_string(), player_id.to_string());
+        let mut all = self.presets.lock().unwrap();
+        match presets {
+            Some(p) => all.insert(key, p.into()),
+            None => all.remove(&key),
+        };
         Ok(())
     }
     async fn close(&self) {}

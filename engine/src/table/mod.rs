@@ -6,11 +6,14 @@
 pub mod dice;
 pub mod log;
 pub mod map;
+pub mod presets;
 pub mod report;
 pub mod view;
 
 use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource, Seed};
-use gaugebot_table::game::{Ctx, Decision, GameInfo, SetupDice, SetupOptions, TableGame, ToAct};
+use gaugebot_table::game::{
+    Ctx, Decision, GameInfo, Preset, PresetAnswer, Proxy, SetupDice, SetupOptions, TableGame, ToAct,
+};
 use gaugebot_table::registry::{arg, Access, ArgKind, CommandSpec, Form};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -49,6 +52,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ),
     ("setup.md.j2", include_str!("../../templates/setup.md.j2")),
     ("help.md.j2", include_str!("../../templates/help.md.j2")),
+    ("preset.md.j2", include_str!("../../templates/preset.md.j2")),
 ];
 
 const BID_ARGS: &[gaugebot_table::registry::ArgSpec] =
@@ -383,5 +387,40 @@ impl TableGame for IrishGauge {
             .map(|c| c.name())
             .collect::<Vec<_>>()
             .join(" ")
+    }
+
+    fn auto_move(&self, state: &Game, seat: usize) -> Option<Action> {
+        presets::auto_move(state, seat)
+    }
+
+    fn read_preset(
+        &self,
+        state: &Game,
+        seat: usize,
+        text: &str,
+    ) -> Option<Result<Preset, Refusal>> {
+        Some(presets::read(state, seat, text).map_err(Refusal::Preset))
+    }
+
+    fn preset_answer(&self, state: &Game, seat: usize, orders: &[Value]) -> PresetAnswer<Action> {
+        presets::answer(state, seat, orders)
+    }
+
+    fn render_preset(&self, ctx: &Ctx<'_>, order: &Value) -> String {
+        report::preset(ctx, order)
+    }
+
+    fn render_proxy_events(
+        &self,
+        ctx: &Ctx<'_>,
+        state: &Game,
+        events: &Vec<Event>,
+        proxy: &Proxy,
+    ) -> String {
+        report::narrate_with(ctx, state, events, Some(proxy))
+    }
+
+    fn rename(&self, state: &mut Game, seat: usize, name: &str) {
+        state.rename_player(seat, name);
     }
 }
