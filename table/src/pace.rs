@@ -227,6 +227,15 @@ fn clock_token(
     Ok(true)
 }
 
+/// Removes the presets at these positions.
+fn drop_spent(list: &mut Vec<StoredPreset>, spent: &[usize]) {
+    let mut i = 0;
+    list.retain(|_| {
+        i += 1;
+        !spent.contains(&(i - 1))
+    });
+}
+
 /// The name of the player who had a seat at log position `seq` (before later substitutions).
 fn name_at(meta: &Meta, seated: &[PlayerInfo], seat: usize, seq: i64) -> String {
     meta.subs
@@ -408,6 +417,31 @@ impl Table {
         now: DateTime<Utc>,
         done: &mut Proxied,
     ) {
+        self.answer_auctions(current, draft, meta, now, done).await;
+        // Presets that can never answer again (their share was sold) are dropped.
+        if let Some(book) = done.book.as_mut() {
+            for (seat, player) in draft.session.seated().iter().enumerate() {
+                let Some(list) = book.get_mut(&player.id) else {
+                    continue;
+                };
+                let orders: Vec<Value> = list.iter().map(|p| p.order.clone()).collect();
+                let spent = draft.session.spent_presets(seat, &orders);
+                if !spent.is_empty() {
+                    drop_spent(list, &spent);
+                    done.dirty.push(player.id.clone());
+                }
+            }
+        }
+    }
+
+    async fn answer_auctions(
+        &self,
+        current: &Current,
+        draft: &mut Draft,
+        meta: &Meta,
+        now: DateTime<Utc>,
+        done: &mut Proxied,
+    ) {
         for _ in 0..MAX_PROXY_MOVES {
             let ToAct::Player {
                 seat,
@@ -443,11 +477,7 @@ impl Table {
                             if let Some(list) =
                                 done.book.as_mut().and_then(|b| b.get_mut(&player.id))
                             {
-                                let mut i = 0;
-                                list.retain(|_| {
-                                    i += 1;
-                                    !spent.contains(&(i - 1))
-                                });
+                                drop_spent(list, &spent);
                             }
                             done.dirty.push(player.id.clone());
                         }
@@ -994,6 +1024,8 @@ impl Table {
             .await
             .remove(&author.id)
             .unwrap_or_default();
+        let orders: Vec<Value> = list.iter().map(|p| p.order.clone()).collect();
+        drop_spent(&mut list, &current.session.spent_presets(seat, &orders));
         let render = self.render(current, false, None);
         let text = text.trim();
         let (verdict, kind, described) = match text.to_ascii_lowercase().as_str() {

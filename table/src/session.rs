@@ -153,6 +153,8 @@ pub trait Session: Send + Sync {
     ) -> Option<Result<Preset, String>>;
     /// A stored preset in words (for its owner).
     fn render_preset(&self, order: &Value, render: &Render<'_>) -> String;
+    /// Which of `seat`'s presets can never answer again.
+    fn spent_presets(&self, seat: usize, presets: &[Value]) -> Vec<usize>;
     /// Gives a seat to another player.
     fn substitute(&mut self, seat: usize, player: PlayerInfo);
     /// A stored move in canonical notation, if it reads.
@@ -501,6 +503,10 @@ impl<G: TableGame> Session for GameSession<G> {
 
     fn render_preset(&self, order: &Value, render: &Render<'_>) -> String {
         self.game.render_preset(&self.ctx(render), order)
+    }
+
+    fn spent_presets(&self, seat: usize, presets: &[Value]) -> Vec<usize> {
+        self.game.preset_answer(&self.state, seat, presets).spent
     }
 
     fn substitute(&mut self, seat: usize, player: PlayerInfo) {
