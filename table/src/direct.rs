@@ -9,6 +9,7 @@ use crate::extract::{extract, Commands};
 use crate::input::{Incoming, Response, Verdict};
 use crate::meta::DecisionClock;
 use crate::pace::{decision_data, time_of, TEMPLATE};
+use crate::registry::Access;
 use crate::tables::Tables;
 
 /// How a channel is named in a text: `<#id>` on Discord (a numeric id), `#name` otherwise.
@@ -47,19 +48,24 @@ impl Tables {
         let prefix = self.host().settings.prefix.clone();
         match extract(&msg.text, &prefix) {
             Commands::Bang { name, args } => {
-                let command = self
-                    .host()
-                    .registry
-                    .bang(&name, None)
-                    .map(|c| c.name)
-                    .unwrap_or("");
+                let spec = self.host().registry.bang_of_any_game(&name).cloned();
+                let command = spec.as_ref().map(|c| c.name).unwrap_or("");
                 match (command, dm) {
                     ("waiting", _) => Some(self.waiting(msg).await),
                     ("preset", true) => Some(self.preset(&args, msg).await),
-                    (_, true) => Some(
-                        Response::new(Verdict::Refused)
-                            .say(self.text("dm_help", context! { command => name })),
-                    ),
+                    (_, true) => {
+                        let mut text = String::new();
+                        if spec.is_some_and(|c| c.access == Access::Moderator) {
+                            // Nobody is a moderator in a direct message.
+                            text = self.host().templates.message(
+                                "moderator_only",
+                                context! { author => msg.author.name, command, p => prefix },
+                            );
+                            text.push('\n');
+                        }
+                        text.push_str(&self.text("dm_help", context! { command => name }));
+                        Some(Response::new(Verdict::Refused).say(text))
+                    }
                     _ => None,
                 }
             }

@@ -397,7 +397,7 @@ impl Shared {
         };
         // Direct messages (`!preset`, `!waiting`) and `!waiting` anywhere are answered across
         // the tables, never by this channel's own table.
-        let dm = message.guild_id.is_none();
+        let dm = self.perms.is_direct(message).await;
         if let Some(response) = self.tables.across(dm, &incoming).await {
             state.done.insert(message.id.get());
             deliver::respond(&self.http, state.channel, message.id, &response).await;
