@@ -466,7 +466,10 @@ impl Table {
             chosen.sort_unstable();
             let players: Vec<PlayerInfo> = chosen
                 .iter()
-                .filter_map(|&n| state.players.get(n as usize - 1).cloned())
+                .filter_map(|&n| {
+                    let index = usize::try_from(n).ok()?.checked_sub(1)?;
+                    state.players.get(index).cloned()
+                })
                 .collect();
             let names: Vec<String> = state.players.iter().map(|p| p.name.clone()).collect();
             (players, Some(pick_record(&names, wanted, &drawn)), drawn)

@@ -401,6 +401,14 @@ impl Shared {
         if let Some(response) = self.tables.across(dm, &incoming).await {
             state.done.insert(message.id.get());
             deliver::respond(&self.http, state.channel, message.id, &response).await;
+            if !dm && self.has_game(&state.key).await {
+                // `!waiting` in a game channel: not answered again by a catch-up.
+                let _ = self
+                    .tables
+                    .store()
+                    .advance_cursor(&state.key, &incoming.message_id)
+                    .await;
+            }
             if dm && response.verdict == Verdict::Accepted {
                 // A new preset may answer an auction at once.
                 self.tick(chrono::Utc::now()).await;
