@@ -757,7 +757,7 @@ async fn clocks_reminders_and_moderator_moves_work_for_a_game_that_opts_into_not
         .await
         .expect("loads");
     assert_eq!(r.verdict, Verdict::Accepted, "{}", r.text());
-    let who = to_act(&*tables.table("c").await.expect("table"));
+    let who = to_act(&tables.table("c").await.expect("table"));
     let tick = |hours| tables.tick(start + chrono::Duration::hours(hours));
     assert!(tick(11).await.is_empty());
     let reminder = tick(12).await;
