@@ -201,7 +201,7 @@ impl Table {
                 .text(name, context! { topic, p => prefix }),
             _ => String::new(),
         };
-        let mut topics = vec!["setup", "dice", "undo"];
+        let mut topics = vec!["setup", "dice", "undo", "weeks"];
         topics.extend(
             visible
                 .iter()

@@ -224,7 +224,7 @@ fn pace_commands() -> Vec<CommandSpec> {
                 &["signups"],
                 Anyone,
                 SIGNUP_ARGS,
-                "signups for the next game: open, close, cancel (moderators), status",
+                "signups for the next game: moderators open, close or cancel them; status for anyone",
             )
         },
         table_command(
@@ -232,7 +232,7 @@ fn pace_commands() -> Vec<CommandSpec> {
             &["signmeup"],
             Anyone,
             &[],
-            "sign up for the next game (or post **sign up**)",
+            "sign up for the next game; or post **sign up**",
         ),
         table_command("leave", &[], Anyone, &[], "withdraw your signup"),
         CommandSpec {
@@ -252,7 +252,7 @@ fn pace_commands() -> Vec<CommandSpec> {
                 &["actfor"],
                 Moderator,
                 ACT_ARGS,
-                "make a move for a seat (logged with both names)",
+                "make a move for a seat, logged with both names",
             )
         },
         CommandSpec {
