@@ -84,7 +84,7 @@ async fn a_v1_database_migrates_replays_and_plays_on() {
         .iter()
         .map(|r| r.get(0))
         .collect();
-    assert_eq!(versions, [1, 2]);
+    assert_eq!(versions, [1, 2, 3]);
     conn.close().await.expect("closed");
 }
 
