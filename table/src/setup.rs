@@ -158,8 +158,19 @@ impl Table {
                 },
             },
         };
-        self.start_game(parsed, game_id, seed, &msg.message_id, &msg.at, None)
-            .await
+        let response = self
+            .start_game(parsed, game_id, seed, &msg.message_id, &msg.at, None)
+            .await;
+        if response.verdict != Verdict::Accepted {
+            return response;
+        }
+        // A game set up by hand ends the channel's open signups.
+        match self.end_signups(&msg.message_id).await {
+            Some(note) => {
+                Response::new(Verdict::Accepted).say(format!("{note}\n{}", response.text()))
+            }
+            None => response,
+        }
     }
 
     /// Sets up a game with these players (already checked), id and seed, stored as made by

@@ -348,6 +348,24 @@ impl Table {
         ))
     }
 
+    /// Ends the channel's open signups (a game was set up by hand); the note to post, if there
+    /// were any.
+    pub(crate) async fn end_signups(&mut self, message_id: &str) -> Option<String> {
+        match self.signups().await {
+            Ok(Some(_)) => {}
+            Ok(None) => return None,
+            Err(error) => {
+                tracing::error!(channel = %self.channel, %error, "cannot read the signups");
+                return None;
+            }
+        }
+        if let Err(error) = self.save_signups(None, message_id).await {
+            tracing::error!(channel = %self.channel, %error, "cannot close the signups");
+            return None;
+        }
+        Some(self.pace("signup_dropped", context! {}))
+    }
+
     /// Bold text while no game is being played: a signup, or chat, if signups are open;
     /// `None` when they are not.
     pub(crate) async fn signup_bold(

@@ -88,9 +88,9 @@ impl Tables {
         Ok(table.handle(message).await)
     }
 
-    /// Time-driven work up to `now` of every table with an active game or open signups (loaded
-    /// first if need be, so that what fell due while the bot was down happens once at start):
-    /// the replies to post, by channel.
+    /// Time-driven work up to `now` of every table with an active game or open signups (the
+    /// only ones that can have any; loaded if need be, so that what fell due while the bot was
+    /// down happens once at start): the replies to post, by channel.
     pub async fn tick(&self, now: DateTime<Utc>) -> Vec<(String, Response)> {
         let mut due = self.store.active_channels().await.unwrap_or_else(|error| {
             tracing::error!(%error, "cannot list the active games for the tick");
@@ -100,23 +100,20 @@ impl Tables {
             tracing::error!(%error, "cannot list the open signups for the tick");
             Vec::new()
         }));
-        for channel in due {
-            if let Err(error) = self.table(&channel).await {
-                tracing::error!(%channel, %error, "a table does not load for the tick");
-            }
-        }
-        let slots: Vec<(String, Slot)> = {
-            let slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
-            slots.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
-        };
+        due.sort();
+        due.dedup();
         let mut out = Vec::new();
-        for (channel, slot) in slots {
-            let mut guard = slot.lock().await;
-            if let Some(table) = guard.as_mut() {
-                let response = table.tick(now).await;
-                if !response.replies.is_empty() {
-                    out.push((channel, response));
+        for channel in due {
+            let mut table = match self.table(&channel).await {
+                Ok(table) => table,
+                Err(error) => {
+                    tracing::error!(%channel, %error, "a table does not load for the tick");
+                    continue;
                 }
+            };
+            let response = table.tick(now).await;
+            if !response.replies.is_empty() {
+                out.push((channel, response));
             }
         }
         out
