@@ -396,3 +396,44 @@ fn verify_names_a_missing_file_and_exits_2() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("no-such-audit.json"), "{stderr}");
 }
+
+#[test]
+fn a_game_over_weeks_runs_on_the_console_clock() {
+    let (_dir, db) = temp_db();
+    let (out, state) = play(&db, &transcript("weeks.txt"), &["--seed", SEED]);
+    let channel: Vec<&str> = out.lines().filter(|l| !l.starts_with("(to ")).collect();
+    let channel = channel.join("\n");
+    for line in [
+        "📝 Signups extended: 2 of 4 signed up (ann, bob).",
+        "📝 **Signups closed**: 3 signed up (ann, bob, cat).",
+        "⏰ @bob: your bid or pass in console-1 has waited since",
+        "cat bids £8 (preset).",
+        "ann is passed automatically: ann is away.",
+        "bob is passed automatically: the auction clock ran out.",
+        "cat wins the CBSC £7 share for £8.",
+        "🔁 dan takes ann's seat (seat 3), with its cash and shares (by mod).",
+        "bob passes (preset).",
+        "#7 ann: **pass** (passed automatically: away)",
+        "#10 mod: dan takes ann's seat (seat 3)",
+    ] {
+        assert!(channel.contains(line), "{line}\n{out}");
+    }
+    // Presets are answered privately; the channel never shows a limit.
+    assert!(out.contains("(to cat) ❌ a limit of £30 is more than the £20 you have"));
+    assert!(out
+        .contains("(to cat) 🤫 Saved for console-1 (#console): bid the minimum needed, up to £9"));
+    assert!(!channel.contains("up to £"), "{channel}");
+    assert!(out.contains("(to ann) ann, no game is waiting for you."));
+    assert_eq!(out.matches("⏰").count(), 1, "one reminder:\n{out}");
+    assert!(!channel.contains('❌'), "{channel}");
+    let names: Vec<&str> = state["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .filter_map(|p| p["name"].as_str())
+        .collect();
+    assert_eq!(names, ["bob", "cat", "dan"]);
+    // Restarted on the same database at the same time: nothing is repeated.
+    let (again, _) = play(&db, "@2025-03-06T01:00:00Z\n", &[]);
+    assert_eq!(again.trim(), "", "{again}");
+}

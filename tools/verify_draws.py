@@ -44,6 +44,10 @@ PRIVATES_COPIES = (6, 5)
 CHIP_COLOURS = ("red", "yellow", "green", "blue", "black")
 CHIPS_PER_ROUND = 7
 
+# The table core: signups before a game (any game)
+PURPOSE_SIGNUP_PICK = "signup-pick"
+MAX_SIGNUPS = 1000
+
 HEX64 = re.compile(r"\A[0-9a-fA-F]{64}\Z")
 DECIMAL = re.compile(r"\A[0-9]+\Z")
 MASK32 = 0xFFFFFFFF
@@ -226,6 +230,13 @@ def privates_chips(seed, game_id, round_number, bag, version=VERSION_V1, message
     return stream.pick_without_replacement(chips, min(CHIPS_PER_ROUND, len(chips)))
 
 
+def signup_pick(seed, game_id, signups, picks, version=VERSION_V1, message_id=None):
+    """The players drawn among the signups: sign-up numbers 1..signups, picks of them, in
+    drawn order."""
+    stream = draw_stream(seed, game_id, 0, PURPOSE_SIGNUP_PICK, version, message_id)
+    return stream.pick_without_replacement(range(1, signups + 1), picks)
+
+
 # --------------------------------------------------------------------------- verification
 
 
@@ -304,6 +315,17 @@ def _expected_for(record, seed, game_id, version=VERSION_V1):
                 "privates-chips needs a bag of red, yellow, green, blue and black counts 0..=255"
             )
         return privates_chips(seed, game_id, index, bag, **key)
+    if purpose == PURPOSE_SIGNUP_PICK:
+        _index_zero(index, purpose)
+        signups, picks = record.get("signups"), record.get("picks")
+        if (
+            not _is_int(signups)
+            or not 1 <= signups <= MAX_SIGNUPS
+            or not _is_int(picks)
+            or not 1 <= picks <= signups
+        ):
+            raise BadRecord("signup-pick needs signups (1 to 1000) and picks (1 to signups)")
+        return signup_pick(seed, game_id, signups, picks, **key)
     raise BadRecord("unknown purpose %r" % (purpose,))
 
 
@@ -567,6 +589,11 @@ EXPECTED_V2_PRIVATES_DECK = [
     50, 40, 15, 35, 35, 15, 30, 5, 30, 10, 30, 30, 35, 35, 40, 20, 35, 40,
 ]
 EXPECTED_V2_PRIVATES_CHIPS_1 = ["blue", "yellow", "green", "black", "red", "blue", "black"]
+# Signups (the table core), game id TEST_GAME_ID; v2 with the `!signup open` message's id.
+EXPECTED_KEY_SIGNUP_PICK = "d0dd6564cf0f8fdfe2cadb0ec6519ac7e3eee4f3ce21e774c684ea6521fb7049"
+EXPECTED_SIGNUP_PICK = {(6, 4): [5, 3, 1, 2], (5, 3): [3, 5, 1], (7, 4): [5, 7, 4, 3]}
+EXPECTED_V2_KEY_SIGNUP_PICK = "b96385eb569272888dd7e49277a961bdcf442005bb9f3b2c77063aece63f264c"
+EXPECTED_V2_SIGNUP_PICK_6_4 = [4, 2, 3, 1]
 
 
 def openssl_keystream(key, length):
@@ -630,6 +657,13 @@ def _selftest_exports():
          "message_id": TEST_PRIVATES_ROUND_MESSAGE, "result": EXPECTED_V2_PRIVATES_CHIPS_1},
     ])
 
+    signups_v1 = dict(v1, draws=[
+        {"index": 0, "purpose": PURPOSE_SIGNUP_PICK, "signups": 6, "picks": 4,
+         "signed_up": ["a", "b", "c", "d", "e", "f"], "result": EXPECTED_SIGNUP_PICK[(6, 4)]},
+        {"index": 0, "purpose": PURPOSE_PLAYER_ORDER, "players": 4,
+         "result": EXPECTED_PLAYER_ORDER[4]},
+    ])
+
     def changed(export, position=None, **fields):
         copy = json.loads(json.dumps(export))
         if position is None:
@@ -653,6 +687,10 @@ def _selftest_exports():
         ("a seed not yet revealed is invalid", changed(v1, seed=None), EXIT_INVALID),
         ("an unknown version is invalid", changed(v1, version="gaugebot-dice-v0"), EXIT_INVALID),
         ("a malformed record is invalid", changed(privates_v1, 1, copies=4), EXIT_INVALID),
+        ("a signup pick verifies", signups_v1, EXIT_VERIFIED),
+        ("a changed signup pick mismatches", changed(signups_v1, 0, result=[1, 2, 3, 4]),
+         EXIT_MISMATCH),
+        ("more picks than signups is invalid", changed(signups_v1, 0, picks=7), EXIT_INVALID),
         ("a v2 record without message_id is invalid", no_message, EXIT_INVALID),
         ("a file that is not JSON is invalid", '{"version": ', EXIT_INVALID),
     ]
@@ -869,6 +907,31 @@ def selftest(out=None):
             "v2 privates-chips index 1 bag 2/2/2/2/2",
             privates_chips(seed, game, 1, TEST_BAG_ROUND_1, v2, round_id),
             EXPECTED_V2_PRIVATES_CHIPS_1,
+        )
+
+        game = TEST_GAME_ID
+        print("== Signups (the table core), %s and %s (same seed, game id %s)"
+              % (VERSION_V1, v2, game), file=out)
+        check(
+            "draw key signup-pick index 0",
+            draw_key(seed, game, 0, PURPOSE_SIGNUP_PICK).hex(),
+            EXPECTED_KEY_SIGNUP_PICK,
+        )
+        for (signups, picks), expected in sorted(EXPECTED_SIGNUP_PICK.items()):
+            check(
+                "signup-pick signups=%d picks=%d" % (signups, picks),
+                signup_pick(seed, game, signups, picks),
+                expected,
+            )
+        check(
+            "v2 draw key signup-pick index 0",
+            draw_key(seed, game, 0, PURPOSE_SIGNUP_PICK, v2, TEST_V2_SETUP_MESSAGE).hex(),
+            EXPECTED_V2_KEY_SIGNUP_PICK,
+        )
+        check(
+            "v2 signup-pick signups=6 picks=4",
+            signup_pick(seed, game, 6, 4, v2, TEST_V2_SETUP_MESSAGE),
+            EXPECTED_V2_SIGNUP_PICK_6_4,
         )
 
         # Every stream read above, against OpenSSL's ChaCha20, over the blocks it used.

@@ -1,16 +1,25 @@
 //! The console table: `gaugebot play`. Each input line is `name: message` (blank lines and
 //! `#` lines are skipped), from a transcript file or standard input; replies go to stdout.
 //! A line may start with `[ID]` to give its message id (ids otherwise come from the clock).
+//!
+//! Play over weeks in a transcript:
+//! - `dm:name: message` is a direct message to the bot (`dm:ann: !preset max WLW 12`); its
+//!   reply is printed as `(to ann) …`.
+//! - `@2025-03-01T12:00:00Z` sets the console's clock, `@+25h` (any duration: `30m`, `3d`)
+//!   moves it on; from then on every line is sent at the console's clock instead of the wall
+//!   clock, and the tables' time-driven work (reminders, deadlines, signups) runs at once.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 
+use chrono::{DateTime, Utc};
 use gaugebot_table::dice::Seed;
+use gaugebot_table::duration::{parse_duration, parse_time, store_time};
 use gaugebot_table::input::{Author, Incoming, Response};
 use gaugebot_table::Store as _;
-use gaugebot_table::{Table, TableSettings};
+use gaugebot_table::{TableSettings, Tables};
 
 use crate::games;
 use crate::storage::SqliteStore;
@@ -53,9 +62,34 @@ pub struct Line {
     pub author: String,
     /// The message.
     pub text: String,
+    /// Whether it is a direct message to the bot (`dm:name: …`).
+    pub dm: bool,
 }
 
-/// Reads `[id] name: message`; `None` for blank and `#` lines; an error for other lines.
+/// A line that sets the console's clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClockLine {
+    /// `@2025-03-01T12:00:00Z`: this time.
+    At(DateTime<Utc>),
+    /// `@+25h`: this much later.
+    Advance(chrono::Duration),
+}
+
+/// Reads `@<RFC 3339 time>` or `@+<duration>`; `None` for a line that does not start with `@`.
+pub fn parse_clock_line(line: &str) -> Option<Result<ClockLine, String>> {
+    let rest = line.trim().strip_prefix('@')?;
+    Some(match rest.strip_prefix('+') {
+        Some(duration) => parse_duration(duration)
+            .map(ClockLine::Advance)
+            .map_err(|e| e.to_string()),
+        None => parse_time(rest)
+            .map(ClockLine::At)
+            .ok_or_else(|| format!("'{rest}' is not an RFC 3339 time")),
+    })
+}
+
+/// Reads `[id] name: message` (or `dm:name: message`); `None` for blank and `#` lines; an
+/// error for other lines.
 pub fn parse_line(line: &str) -> Option<Result<Line, String>> {
     let trimmed = line.trim();
     if trimmed.is_empty() || trimmed.starts_with('#') {
@@ -64,6 +98,10 @@ pub fn parse_line(line: &str) -> Option<Result<Line, String>> {
     let (id, rest) = match trimmed.strip_prefix('[').and_then(|r| r.split_once(']')) {
         Some((id, rest)) => (Some(id.trim().to_string()), rest.trim_start()),
         None => (None, trimmed),
+    };
+    let (dm, rest) = match rest.strip_prefix("dm:") {
+        Some(rest) => (true, rest.trim_start()),
+        None => (false, rest),
     };
     let Some((author, text)) = rest.split_once(':') else {
         return Some(Err(format!(
@@ -78,6 +116,7 @@ pub fn parse_line(line: &str) -> Option<Result<Line, String>> {
         id,
         author: author.to_string(),
         text: text.trim().to_string(),
+        dm,
     }))
 }
 
@@ -126,12 +165,16 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
             ..TableSettings::default()
         },
     )?;
-    let mut table = Table::load(CONSOLE_CHANNEL, store.shared(), host)
-        .await
-        .context("loading the console table")?;
-    if let Some(frozen) = table.frozen() {
-        // The table starts anyway: moderators can export the record or start a new game.
-        eprintln!("{frozen}");
+    let tables = Tables::new(store.shared(), host);
+    {
+        let table = tables
+            .table(CONSOLE_CHANNEL)
+            .await
+            .context("loading the console table")?;
+        if let Some(frozen) = table.frozen() {
+            // The table starts anyway: moderators can export the record or start a new game.
+            eprintln!("{frozen}");
+        }
     }
     let mut out = tokio::io::stdout();
     let input: Box<dyn tokio::io::AsyncRead + Unpin> = match &options.transcript {
@@ -144,7 +187,29 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
     };
     let mut lines = BufReader::new(input).lines();
     let mut clock = Clock { last: 0 };
+    // The console's clock, once a transcript sets it; the wall clock until then.
+    let mut virtual_now: Option<DateTime<Utc>> = None;
+    let dir = options.attachments.as_deref();
     while let Some(raw) = lines.next_line().await? {
+        if let Some(set) = parse_clock_line(&raw) {
+            match set {
+                Ok(ClockLine::At(at)) => virtual_now = Some(at),
+                Ok(ClockLine::Advance(by)) => {
+                    virtual_now = Some(virtual_now.unwrap_or_else(Utc::now) + by)
+                }
+                Err(e) => {
+                    out.write_all(format!("(ignored: {e})\n\n").as_bytes())
+                        .await?;
+                    continue;
+                }
+            }
+            let now = virtual_now.unwrap_or_else(Utc::now);
+            for (_, due) in tables.tick(now).await {
+                print_response(&mut out, &due, dir).await?;
+            }
+            end_marker(&mut out, &options).await?;
+            continue;
+        }
         let line = match parse_line(&raw) {
             None => continue,
             Some(Err(e)) => {
@@ -159,30 +224,59 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
             author: Author {
                 id: line.author.to_lowercase(),
                 name: line.author.clone(),
-                is_moderator: line.author.eq_ignore_ascii_case(&options.moderator),
+                // Nobody is a moderator in a direct message (as on Discord).
+                is_moderator: !line.dm && line.author.eq_ignore_ascii_case(&options.moderator),
             },
             text: line.text,
-            at: now_rfc3339(),
+            at: virtual_now.map(store_time).unwrap_or_else(now_rfc3339),
             mentions: Vec::new(),
         };
-        let now = message.time().unwrap_or_else(chrono::Utc::now);
-        let response = table.handle(&message).await;
-        print_response(&mut out, &response, options.attachments.as_deref()).await?;
-        let due = table.tick(now).await;
-        print_response(&mut out, &due, options.attachments.as_deref()).await?;
-        if let Some(marker) = &options.end_marker {
-            out.write_all(format!("{marker}\n").as_bytes()).await?;
-            out.flush().await?;
+        let now = message.time().unwrap_or_else(Utc::now);
+        if line.dm {
+            let response = tables
+                .across(true, &message)
+                .await
+                .unwrap_or_else(|| Response::new(gaugebot_table::Verdict::Ignored));
+            let mut private = response.clone();
+            for reply in &mut private.replies {
+                reply.text = format!("(to {}) {}", line.author, reply.text);
+            }
+            print_response(&mut out, &private, dir).await?;
+        } else {
+            let response = tables
+                .handle(CONSOLE_CHANNEL, &message)
+                .await
+                .context("loading the console table")?;
+            print_response(&mut out, &response, dir).await?;
         }
+        for (_, due) in tables.tick(now).await {
+            print_response(&mut out, &due, dir).await?;
+        }
+        end_marker(&mut out, &options).await?;
     }
     if let Some(path) = &options.dump_state {
-        let dump = table.dump();
+        let dump = tables
+            .table(CONSOLE_CHANNEL)
+            .await
+            .context("loading the console table")?
+            .dump();
         let json = serde_json::to_string_pretty(&dump)?;
         tokio::fs::write(path, json)
             .await
             .with_context(|| format!("writing {}", path.display()))?;
     }
     store.close().await;
+    Ok(())
+}
+
+async fn end_marker(
+    out: &mut (impl AsyncWrite + Unpin),
+    options: &PlayOptions,
+) -> anyhow::Result<()> {
+    if let Some(marker) = &options.end_marker {
+        out.write_all(format!("{marker}\n").as_bytes()).await?;
+        out.flush().await?;
+    }
     Ok(())
 }
 
@@ -244,7 +338,8 @@ mod tests {
             Some(Ok(Line {
                 id: None,
                 author: "alice".into(),
-                text: "**bid 7**".into()
+                text: "**bid 7**".into(),
+                dm: false,
             }))
         );
         assert_eq!(
@@ -252,9 +347,36 @@ mod tests {
             Some(Ok(Line {
                 id: Some("42".into()),
                 author: "mod".into(),
-                text: "!status".into()
+                text: "!status".into(),
+                dm: false,
+            }))
+        );
+        assert_eq!(
+            parse_line("dm:ann: !preset max WLW 12"),
+            Some(Ok(Line {
+                id: None,
+                author: "ann".into(),
+                text: "!preset max WLW 12".into(),
+                dm: true,
             }))
         );
         assert!(matches!(parse_line("no colon here"), Some(Err(_))));
+    }
+
+    #[test]
+    fn clock_lines_set_or_advance_the_console_clock() {
+        assert_eq!(parse_clock_line("ann: hi"), None);
+        assert_eq!(
+            parse_clock_line("@+25h"),
+            Some(Ok(ClockLine::Advance(chrono::Duration::hours(25))))
+        );
+        assert_eq!(
+            parse_clock_line(" @2025-03-01T12:00:00Z"),
+            Some(Ok(ClockLine::At(
+                parse_time("2025-03-01T12:00:00Z").expect("time")
+            )))
+        );
+        assert!(matches!(parse_clock_line("@+forever"), Some(Err(_))));
+        assert!(matches!(parse_clock_line("@tomorrow"), Some(Err(_))));
     }
 }

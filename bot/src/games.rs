@@ -27,7 +27,8 @@ pub fn host(
     Ok(Arc::new(Host::new(games, templates, settings)))
 }
 
-/// Recomputes audit records with every registered game's purposes.
+/// Recomputes audit records with every registered game's purposes and the table core's own
+/// (`signup-pick`).
 pub struct AllGames(pub Vec<SharedPlugin>);
 
 impl gaugebot_table::dice::Recompute for AllGames {
@@ -36,7 +37,10 @@ impl gaugebot_table::dice::Recompute for AllGames {
         record: &gaugebot_table::dice::DrawRecord,
         source: gaugebot_table::dice::DrawSource<'_>,
     ) -> Option<Result<serde_json::Value, gaugebot_table::dice::DiceError>> {
-        self.0.iter().find_map(|g| g.recompute(record, source))
+        self.0
+            .iter()
+            .find_map(|g| g.recompute(record, source))
+            .or_else(|| gaugebot_table::signup::recompute(record, source))
     }
 }
 

@@ -11,6 +11,7 @@ pub mod discord;
 pub mod games;
 pub mod records;
 pub mod storage;
+mod storage_async;
 
 /// The table core's message types and table, under the paths of the first version.
 pub mod table {

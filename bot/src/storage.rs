@@ -338,6 +338,46 @@ impl Store for SqliteStore {
         .map_err(failed)?;
         Ok(())
     }
+
+    /// A channel's state outside any game.
+    async fn channel_state(&self, channel: &str) -> Result<Option<String>, StoreError> {
+        crate::storage_async::channel_state(&self.pool, channel).await
+    }
+    /// Replaces a channel's state and marks the message seen, in one transaction.
+    async fn set_channel_state(
+        &self,
+        channel: &str,
+        state: Option<&str>,
+        message_id: &str,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.begin().await?;
+        let result = async {
+            crate::storage_async::set_channel_state(&mut conn, channel, state).await?;
+            mark_seen(&mut conn, channel, message_id).await
+        }
+        .await;
+        self.finish(conn, result).await
+    }
+    /// Channels with a state.
+    async fn state_channels(&self) -> Result<Vec<String>, StoreError> {
+        crate::storage_async::state_channels(&self.pool).await
+    }
+    /// A game's secret presets.
+    async fn presets(&self, game_id: &str) -> Result<Vec<(String, String)>, StoreError> {
+        crate::storage_async::presets(&self.pool, game_id).await
+    }
+    /// Replaces one player's presets.
+    async fn set_presets(
+        &self,
+        game_id: &str,
+        player_id: &str,
+        presets: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.begin().await?;
+        let result =
+            crate::storage_async::set_presets(&mut conn, game_id, player_id, presets).await;
+        self.finish(conn, result).await
+    }
     /// Closes the pool, flushing the WAL.
     async fn close(&self) {
         self.pool.close().await;

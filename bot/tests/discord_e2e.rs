@@ -746,3 +746,116 @@ async fn failed_posts_are_retried_and_the_action_is_not_repeated() {
     );
     stop(bot).await;
 }
+
+/// The bot's messages in `channel` whose text contains `needle`, waited for.
+async fn bot_said(fake: &FakeDiscord, channel: u64, needle: &str) -> Vec<RecordedMessage> {
+    fake.wait_for(WAIT, |f| {
+        let found: Vec<RecordedMessage> = f
+            .bot_messages(channel)
+            .into_iter()
+            .filter(|m| m.content.contains(needle))
+            .collect();
+        if found.is_empty() {
+            Err(format!("the bot to say {needle:?} in {channel}"))
+        } else {
+            Ok(found)
+        }
+    })
+    .await
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reminder_pings_the_player_and_secret_presets_resolve_an_auction() {
+    let (fake, dir) = world().await;
+    let bot = start(&fake, dir.path()).await;
+    assert!(command(&fake, CHANNEL, &moderator(), SETUP)
+        .await
+        .accepted());
+    let clock = command(
+        &fake,
+        CHANNEL,
+        &moderator(),
+        "!clock turn:48h auction:24h remind:50%",
+    )
+    .await;
+    assert!(clock.accepted(), "{}", clock.text());
+
+    // The reminder: the tick runs with an injected time, 13 hours on.
+    let now = chrono::Utc::now();
+    let before = fake.bot_messages(CHANNEL).len();
+    bot.tick(now + chrono::Duration::hours(13)).await;
+    let reminder = bot_said(&fake, CHANNEL, "⏰").await;
+    assert_eq!(reminder.len(), 1);
+    let reminder = &reminder[0];
+    assert!(
+        reminder.content.starts_with("⏰ <@1>: your bid or pass"),
+        "{}",
+        reminder.content
+    );
+    assert!(reminder.content.contains("<t:"), "{}", reminder.content);
+    assert!(reminder.mentions.contains(&1), "a real ping");
+    let allowed = reminder.allowed_mentions.clone().expect("allowed_mentions");
+    assert!(
+        allowed["parse"]
+            .as_array()
+            .is_some_and(|p| p.iter().any(|v| v == "users") && !p.iter().any(|v| v == "roles")),
+        "{allowed}"
+    );
+    bot.tick(now + chrono::Duration::hours(14)).await;
+    assert_eq!(
+        fake.bot_messages(CHANNEL).len(),
+        before + 1,
+        "the reminder is not repeated"
+    );
+
+    // Secret presets by direct message; the last one lets the tick resolve the auction.
+    let before = fake.bot_messages(CHANNEL).len();
+    let dms = [
+        (9_101, bob(), "!preset pass"),
+        (9_102, cat(), "!preset max CBSC 9"),
+        (9_103, ann(), "!preset max CBSC 10"),
+    ];
+    for (dm, user, text) in &dms {
+        fake.add_dm_channel(*dm, user);
+        let id = fake.post_user_message(*dm, None, user, text);
+        let saved = reacted(&fake, *dm, id).await;
+        assert!(saved.accepted(), "{}", saved.text());
+        assert!(saved.text().contains("Saved for"), "{}", saved.text());
+    }
+    let won = bot_said(&fake, CHANNEL, "ann wins the CBSC £7 share for £9").await;
+    let channel: Vec<String> = fake
+        .bot_messages(CHANNEL)
+        .into_iter()
+        .skip(before)
+        .map(|m| m.content)
+        .collect();
+    let channel = channel.join("\n");
+    for line in [
+        "ann bids £7 (preset).",
+        "bob passes (preset).",
+        "cat bids £8 (preset).",
+        "ann bids £9 (preset).",
+        "cat passes (preset).",
+    ] {
+        assert!(channel.contains(line), "{line}:\n{channel}");
+    }
+    assert!(
+        !channel.contains("£10") && !channel.contains("up to"),
+        "the limits stay secret:\n{channel}"
+    );
+    assert_eq!(won.len(), 1, "the auction is resolved once");
+    // Only ann's DM shows ann's limit.
+    assert!(fake
+        .bot_messages(9_103)
+        .iter()
+        .any(|m| m.content.contains("up to £10")));
+    assert!(!fake
+        .bot_messages(9_101)
+        .iter()
+        .chain(fake.bot_messages(9_102).iter())
+        .any(|m| m.content.contains("£10")));
+    let status = ask(&fake, CHANNEL, &bob(), "!status").await.text();
+    assert!(status.contains("ann: £11, CBSC £7"), "{status}");
+    stop(bot).await;
+}

@@ -281,6 +281,14 @@ impl Game {
         &self.players[seat].name
     }
 
+    /// Gives a seat to another player (a substitute): the seat keeps its cash and shares, only
+    /// the name changes. A seat out of range changes nothing.
+    pub fn rename_player(&mut self, seat: Seat, name: &str) {
+        if let Some(player) = self.players.get_mut(seat) {
+            player.name = name.to_string();
+        }
+    }
+
     /// A railway's state.
     pub fn railway(&self, railway: Railway) -> &RailwayState {
         &self.railways[railway.index()]

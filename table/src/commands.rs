@@ -112,13 +112,28 @@ impl Table {
         let in_force: std::collections::HashSet<i64> =
             current.stack.iter().map(|e| e.seq).collect();
         let start = current.log.len().saturating_sub(count);
+        let meta = Self::meta_of(current);
         let lines: Vec<LogLine> = current.log[start..]
             .iter()
-            .map(|(entry, row)| LogLine {
-                seq: row.seq,
-                undone: entry.is_play() && !in_force.contains(&row.seq),
-                what: self.describe_entry(current, entry, &row.author_name),
-                at: row.at.clone(),
+            .enumerate()
+            .filter_map(|(i, (entry, row))| {
+                let previous = (start + i)
+                    .checked_sub(1)
+                    .and_then(|p| current.log.get(p))
+                    .map(|(e, _)| e);
+                let what = match entry {
+                    Entry::Table(event) => self.describe_table_event(event, &row.author_name)?,
+                    Entry::Action { .. } => {
+                        self.describe_move(current, &meta, row.seq, entry, previous)
+                    }
+                    _ => self.describe_entry(current, entry, &row.author_name),
+                };
+                Some(LogLine {
+                    seq: row.seq,
+                    undone: entry.is_play() && !in_force.contains(&row.seq),
+                    what,
+                    at: row.at.clone(),
+                })
             })
             .collect();
         Response::new(Verdict::Answered).say(self.message(
@@ -137,6 +152,7 @@ impl Table {
             ),
             Entry::Undo => self.message("log_undo", context! { author }),
             Entry::Reveal => "seed revealed".to_string(),
+            Entry::Table(event) => self.describe_table_event(event, author).unwrap_or_default(),
         }
     }
 
@@ -187,7 +203,7 @@ impl Table {
                 .text(name, context! { topic, p => prefix }),
             _ => String::new(),
         };
-        let mut topics = vec!["setup", "dice", "undo"];
+        let mut topics = vec!["setup", "dice", "undo", "weeks"];
         topics.extend(
             visible
                 .iter()
@@ -208,7 +224,9 @@ impl Table {
             return None;
         };
         let commitment = current.row.commitment.clone()?;
-        let mut draws: Vec<DrawRecord> = current.session.setup_records();
+        // The signup pick (if the players were drawn) comes first: it was drawn first.
+        let mut draws: Vec<DrawRecord> = current.stored.signup.iter().cloned().collect();
+        draws.extend(current.session.setup_records());
         if let (crate::dice::Spec::V2, Some(setup_message)) =
             (current.stored.spec, &current.stored.setup_message)
         {
@@ -406,6 +424,7 @@ impl Table {
                 return self.refuse(self.message("undo_does_not_replay", context! { reason }));
             }
         }
+        crate::pace::substitute_all(&mut *session, &current.log);
         let what: Vec<String> = undone
             .entries
             .iter()

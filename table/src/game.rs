@@ -86,6 +86,44 @@ pub enum ToAct {
     Nobody,
 }
 
+/// A move the table makes for a seat: a preset's, an automatic pass, a moderator's `!act`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Proxy {
+    /// Whether it is the game's automatic move (the seat did not answer: clock, absence), not
+    /// a move chosen for the player.
+    pub automatic: bool,
+    /// Why, in the table's words: `preset`, `the auction clock ran out`, `by mona`.
+    pub note: String,
+}
+
+/// A player's secret standing order for decisions to come (`!preset …` in a direct message),
+/// as the game read it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Preset {
+    /// A new preset replaces a stored one of the same key (`pass`, `max:WLW`).
+    pub key: String,
+    /// The order as the game stores it (kept secret until the game ends).
+    pub order: Value,
+}
+
+/// What a player's presets answer to the decision they face now.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PresetAnswer<M> {
+    /// The move to make for them, if a preset answers.
+    pub action: Option<M>,
+    /// The positions (in the list given) of presets that can never answer again.
+    pub spent: Vec<usize>,
+}
+
+impl<M> Default for PresetAnswer<M> {
+    fn default() -> Self {
+        PresetAnswer {
+            action: None,
+            spent: Vec::new(),
+        }
+    }
+}
+
 /// The `key:value` options of `!setup` that the table does not read itself, in order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SetupOptions {
@@ -424,5 +462,68 @@ pub trait TableGame: Send + Sync + 'static {
     fn quick_moves(&self, state: &Self::State) -> Vec<QuickMove> {
         let _ = state;
         Vec::new()
+    }
+
+    // ----- play over weeks (every method has a default: a game opts in) -----
+
+    /// The move made for `seat` when it does not answer in time (its auction clock ran out) or
+    /// is away, if the game has one for the decision it faces (Irish Gauge: `pass` in an
+    /// auction). `None` (the default): nothing is automatic; moderators are told instead.
+    fn auto_move(&self, state: &Self::State, seat: usize) -> Option<Self::Move> {
+        let _ = (state, seat);
+        None
+    }
+
+    /// Reads a secret preset of `seat` (the text after `!preset`), checking it against the
+    /// position (e.g. a bid limit above the player's cash is refused). `None` (the default):
+    /// the game has no presets.
+    fn read_preset(
+        &self,
+        state: &Self::State,
+        seat: usize,
+        text: &str,
+    ) -> Option<Result<Preset, Self::Refusal>> {
+        let _ = (state, seat, text);
+        None
+    }
+
+    /// What `seat`'s presets (their stored orders, oldest first) answer to the decision it
+    /// faces now.
+    fn preset_answer(
+        &self,
+        state: &Self::State,
+        seat: usize,
+        presets: &[Value],
+    ) -> PresetAnswer<Self::Move> {
+        let _ = (state, seat, presets);
+        PresetAnswer::default()
+    }
+
+    /// A stored preset in words, for its owner only (a direct message).
+    fn render_preset(&self, ctx: &Ctx<'_>, order: &Value) -> String {
+        let _ = ctx;
+        order.to_string()
+    }
+
+    /// The narration of a move the table made for a seat. By default the game's narration
+    /// with the note in front.
+    fn render_proxy_events(
+        &self,
+        ctx: &Ctx<'_>,
+        state: &Self::State,
+        events: &Self::Events,
+        proxy: &Proxy,
+    ) -> String {
+        format!(
+            "({}) {}",
+            proxy.note,
+            self.render_events(ctx, state, events)
+        )
+    }
+
+    /// A seat passed to another player (`!sub`): the game's own copy of the name, if it keeps
+    /// one, follows. The default does nothing.
+    fn rename(&self, state: &mut Self::State, seat: usize, name: &str) {
+        let _ = (state, seat, name);
     }
 }

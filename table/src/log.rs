@@ -3,7 +3,9 @@
 //! Moves and draws are the game's own JSON; the log knows only their place. Stored entries keep
 //! the layout of the first version: `{"entry":"action","seat":0,"action":{…}}`,
 //! `{"entry":"draw","manual":false,"index":14,…the draw's fields…}`, `{"entry":"undo"}`,
-//! `{"entry":"reveal"}`.
+//! `{"entry":"reveal"}`. Table-level entries (clocks, absences, substitutions, moves made for a
+//! seat, reminders: [`crate::meta`]) are `{"entry":"table","event":…}`; they are not moves, so
+//! an undo never takes them back.
 
 use serde_json::{Map, Value};
 
@@ -33,6 +35,8 @@ pub enum Entry {
     Undo,
     /// The seed was revealed.
     Reveal,
+    /// A table-level entry (not a move): clocks, absences, substitutions, proxies, reminders.
+    Table(crate::meta::TableEvent),
 }
 
 /// Why a stored entry cannot be read.
@@ -71,6 +75,12 @@ impl Entry {
             }
             Entry::Reveal => {
                 object.insert("entry".into(), "reveal".into());
+            }
+            Entry::Table(event) => {
+                if let Ok(Value::Object(fields)) = serde_json::to_value(event) {
+                    object = fields;
+                }
+                object.insert("entry".into(), "table".into());
             }
         }
         Value::Object(object)
@@ -124,6 +134,13 @@ impl Entry {
             }
             "undo" => Ok(Entry::Undo),
             "reveal" => Ok(Entry::Reveal),
+            "table" => {
+                let mut fields = object.clone();
+                fields.remove("entry");
+                serde_json::from_value(Value::Object(fields))
+                    .map(Entry::Table)
+                    .map_err(|e| EntryError(format!("a table entry does not read: {e}")))
+            }
             other => Err(EntryError(format!("unknown entry kind '{other}'"))),
         }
     }
@@ -162,7 +179,7 @@ pub fn effective<'a>(log: impl IntoIterator<Item = (i64, &'a Entry)>) -> Vec<Eff
             Entry::Undo => {
                 pop_unit(&mut stack);
             }
-            Entry::Reveal => {}
+            Entry::Reveal | Entry::Table(_) => {}
         }
     }
     stack

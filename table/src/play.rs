@@ -11,6 +11,12 @@ use crate::table::{Current, Draft, Loaded, Report, Table};
 impl Table {
     /// Handles the bold segments of a message.
     pub(crate) async fn moves(&mut self, segments: &[String], msg: &Incoming) -> Response {
+        if !self.is_playing() {
+            // No game being played: **sign up** while signups are open.
+            if let Some(response) = self.signup_bold(segments, msg).await {
+                return response;
+            }
+        }
         let Loaded::Running(current) = &self.loaded else {
             // Without a game, bold chat (as the default game reads it) is nobody's business.
             let default_game = self.host.games.first();
@@ -62,14 +68,28 @@ impl Table {
             }
             return self.refuse(refusal.unwrap_or_default());
         }
+        // The next players' presets and absences answer their auction decisions at once.
+        let mut proxied = crate::pace::Proxied::default();
+        let now = crate::pace::time_of(msg);
+        let mut meta = Self::meta_of(current);
+        for (i, entry) in draft.entries.iter().enumerate() {
+            meta.add(draft.next_seq + i as i64, entry, Some(now));
+        }
+        self.auto_proxies(current, &mut draft, &meta, now, &mut proxied)
+            .await;
+        narration.append(&mut proxied.texts);
+        turn_ended |= proxied.ends_turn;
+        picture_changed |= proxied.changes_picture;
         if draft.session.is_finished() && current.audited() && !draft.revealed {
             draft.entries.push(Entry::Reveal);
             draft.revealed = true;
         }
         let before = current.session.to_act();
+        let game_id = current.row.id.clone();
         if let Err(e) = self.commit(draft, msg).await {
             return self.storage_refusal(&e);
         }
+        self.save_spent(&game_id, &proxied).await;
         let Loaded::Running(current) = &self.loaded else {
             // Without a game, bold chat (as the default game reads it) is nobody's business.
             let default_game = self.host.games.first();
@@ -149,33 +169,61 @@ impl Table {
             };
         }
         let mut ends_turn = played.ends_turn;
-        if let (Some(dice), false) = (self.dice(current, &msg.message_id), draft.revealed) {
-            // Audited dice answer at once; the index is the draw's position in the history.
-            let index = draft.stack.len() as u64;
-            let key = match dice.spec {
-                Spec::V1 => None,
-                Spec::V2 if !is_message_id(&msg.message_id) => {
-                    return Err(self.message("no_message_key", context! {}))
-                }
-                Spec::V2 => Some(self.redo_key(current, draft, index, &msg.message_id)),
-            };
-            let dice = DrawSource {
-                message_id: key.as_deref().unwrap_or(dice.message_id),
-                ..dice
-            };
-            if let Some(drawn) = draft.session.audited_draw(dice, index, &render)? {
-                draft.push(Entry::Draw {
-                    manual: false,
-                    index: drawn.index,
-                    draw: drawn.draw,
-                    key,
-                });
-                text.push('\n');
-                text.push_str(&drawn.text);
-                ends_turn |= drawn.ends_turn;
-            }
+        if let Some((drawn, ended)) = self.draw_after(current, draft, &msg.message_id, &render)? {
+            text.push('\n');
+            text.push_str(&drawn);
+            ends_turn |= ended;
         }
         Ok((text, ends_turn, played.changes_picture, played.canonical))
+    }
+
+    /// Makes the audited draw the game asks for after a move on the draft, if any: its
+    /// narration and whether it ended a turn. Under dice spec v2 the draw is keyed by the
+    /// message that caused it; a move the table makes itself at a clock's tick has no message,
+    /// and its draw is keyed by the game's `!setup` message.
+    pub(crate) fn draw_after(
+        &self,
+        current: &Current,
+        draft: &mut Draft,
+        message_id: &str,
+        render: &crate::session::Render<'_>,
+    ) -> Result<Option<(String, bool)>, String> {
+        let message_id = if is_message_id(message_id) {
+            message_id
+        } else {
+            current
+                .stored
+                .setup_message
+                .as_deref()
+                .filter(|m| is_message_id(m))
+                .unwrap_or(message_id)
+        };
+        let (Some(dice), false) = (self.dice(current, message_id), draft.revealed) else {
+            return Ok(None);
+        };
+        // Audited dice answer at once; the index is the draw's position in the history.
+        let index = draft.stack.len() as u64;
+        let key = match dice.spec {
+            Spec::V1 => None,
+            Spec::V2 if !is_message_id(message_id) => {
+                return Err(self.message("no_message_key", context! {}))
+            }
+            Spec::V2 => Some(self.redo_key(current, draft, index, message_id)),
+        };
+        let dice = DrawSource {
+            message_id: key.as_deref().unwrap_or(dice.message_id),
+            ..dice
+        };
+        let Some(drawn) = draft.session.audited_draw(dice, index, render)? else {
+            return Ok(None);
+        };
+        draft.push(Entry::Draw {
+            manual: false,
+            index: drawn.index,
+            draw: drawn.draw,
+            key,
+        });
+        Ok(Some((drawn.text, drawn.ends_turn)))
     }
 
     /// The message that keys a v2 draw: the draw's own message, except when an undone draw had

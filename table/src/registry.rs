@@ -166,6 +166,136 @@ const REVEAL_ARGS: &[ArgSpec] = &[arg(
     "reveal before the end",
 )];
 
+const SIGNUP_ARGS: &[ArgSpec] = &[
+    arg(
+        "action",
+        ArgKind::Choice(&["open", "close", "cancel", "status"]),
+        false,
+        "open, close or cancel (moderators); status (anyone)",
+    ),
+    arg(
+        "options",
+        ArgKind::Text,
+        false,
+        "[game] players:3-4 closes:24h extend:24h start-after:72h",
+    ),
+];
+const CLOCK_ARGS: &[ArgSpec] = &[arg(
+    "settings",
+    ArgKind::Text,
+    false,
+    "turn:48h auction:24h remind:50% away-cap:7d (off to clear); none: show",
+)];
+const ACT_ARGS: &[ArgSpec] = &[
+    arg("player", ArgKind::User, true, "the seat's player"),
+    arg("move", ArgKind::Text, true, "the move in bold"),
+];
+const SUB_ARGS: &[ArgSpec] = &[
+    arg("old", ArgKind::User, true, "the player leaving"),
+    arg("new", ArgKind::User, true, "the player taking the seat"),
+];
+const AWAY_ARGS: &[ArgSpec] = &[
+    arg("for", ArgKind::Text, true, "how long: 3d, 36h, 1w"),
+    arg("reason", ArgKind::Text, false, "why, for the others"),
+];
+const PRESET_ARGS: &[ArgSpec] = &[
+    arg(
+        "game",
+        ArgKind::Text,
+        false,
+        "which game, when you play several",
+    ),
+    arg(
+        "order",
+        ArgKind::Text,
+        true,
+        "pass · max WLW 12 · clear (empty: list yours)",
+    ),
+];
+
+/// The table's commands of play over weeks.
+fn pace_commands() -> Vec<CommandSpec> {
+    use Access::*;
+    vec![
+        CommandSpec {
+            example: "signup open [players:3-4] [closes:24h] [extend:24h] [start-after:72h]",
+            ..table_command(
+                "signup",
+                &["signups"],
+                Anyone,
+                SIGNUP_ARGS,
+                "signups for the next game: moderators open, close or cancel them; status for anyone",
+            )
+        },
+        table_command(
+            "join",
+            &["signmeup"],
+            Anyone,
+            &[],
+            "sign up for the next game; or post **sign up**",
+        ),
+        table_command("leave", &[], Anyone, &[], "withdraw your signup"),
+        CommandSpec {
+            example: "clock turn:48h auction:24h remind:50% [away-cap:7d]",
+            ..table_command(
+                "clock",
+                &["clocks"],
+                Moderator,
+                CLOCK_ARGS,
+                "set the turn and auction clocks and reminders",
+            )
+        },
+        CommandSpec {
+            example: "act @player **dividends**",
+            ..table_command(
+                "act",
+                &["actfor"],
+                Moderator,
+                ACT_ARGS,
+                "make a move for a seat, logged with both names",
+            )
+        },
+        CommandSpec {
+            example: "sub @old @new",
+            ..table_command(
+                "sub",
+                &["substitute"],
+                Moderator,
+                SUB_ARGS,
+                "give a seat, with its cash and shares, to another player",
+            )
+        },
+        CommandSpec {
+            example: "away 3d [reason]",
+            ..table_command(
+                "away",
+                &["vacation"],
+                Anyone,
+                AWAY_ARGS,
+                "you are away: no reminders, auctions pass, your turn clock pauses",
+            )
+        },
+        table_command("back", &[], Anyone, &[], "you are back"),
+        CommandSpec {
+            example: "preset pass · !preset max WLW 12 · !preset clear",
+            ..table_command(
+                "preset",
+                &["presets"],
+                Anyone,
+                PRESET_ARGS,
+                "secret auction orders: send them to the bot in a direct message",
+            )
+        },
+        table_command(
+            "waiting",
+            &["wait"],
+            Anyone,
+            &[],
+            "every game where you are to act, and for how long",
+        ),
+    ]
+}
+
 /// The table's own commands.
 pub fn table_commands() -> Vec<CommandSpec> {
     use Access::*;
@@ -226,6 +356,9 @@ pub fn table_commands() -> Vec<CommandSpec> {
             "reveal the dice seed",
         ),
     ]
+    .into_iter()
+    .chain(pace_commands())
+    .collect()
 }
 
 /// All commands: the table's and every registered game's.

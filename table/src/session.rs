@@ -8,8 +8,8 @@ use serde_json::{Map, Value};
 
 use crate::dice::{DiceError, DrawRecord, DrawSource};
 use crate::game::{
-    Ctx, GameInfo, Names, PlayerInfo, Query, QuickMove, SetupDice, SetupOptions, Suggestion,
-    TableGame, ToAct,
+    Ctx, GameInfo, Names, PlayerInfo, Preset, Proxy, Query, QuickMove, SetupDice, SetupOptions,
+    Suggestion, TableGame, ToAct,
 };
 use crate::log::Entry;
 use crate::registry::CommandSpec;
@@ -42,6 +42,26 @@ pub struct Drawn {
     pub text: String,
     /// Whether a turn ended.
     pub ends_turn: bool,
+}
+
+/// What a move made for a seat comes from.
+#[derive(Debug, Clone, Copy)]
+pub enum ProxySource<'a> {
+    /// The game's automatic move (the seat did not answer in time, or is away).
+    Auto,
+    /// The first of the seat's presets (stored orders) that answers.
+    Presets(&'a [Value]),
+    /// A move in notation (a moderator's `!act`).
+    Text(&'a str),
+}
+
+/// A move made for a seat, if one was.
+#[derive(Debug, Clone, Default)]
+pub struct ProxyPlayed {
+    /// The move, if one was made.
+    pub played: Option<Played>,
+    /// Presets (positions in the list given) that can never answer again.
+    pub spent: Vec<usize>,
 }
 
 /// Rendering settings for a session's texts (the session supplies the names).
@@ -123,6 +143,31 @@ pub trait Session: Send + Sync {
     fn suggest(&self, seat: Option<usize>, query: &Query<'_>) -> Vec<Suggestion>;
     /// One-click moves of the player to act.
     fn quick_moves(&self) -> Vec<QuickMove>;
+    /// Makes and applies a move for `seat` from `source`, narrated with the proxy's note.
+    /// `played: None` when the source has no move for the seat now; the error is the rendered
+    /// refusal.
+    fn play_proxy(
+        &mut self,
+        seat: usize,
+        source: ProxySource<'_>,
+        proxy: &Proxy,
+        render: &Render<'_>,
+    ) -> Result<ProxyPlayed, String>;
+    /// Reads a preset of `seat`; `None` if the game has none; the error is the rendered refusal.
+    fn read_preset(
+        &self,
+        seat: usize,
+        text: &str,
+        render: &Render<'_>,
+    ) -> Option<Result<Preset, String>>;
+    /// A stored preset in words (for its owner).
+    fn render_preset(&self, order: &Value, render: &Render<'_>) -> String;
+    /// Which of `seat`'s presets can never answer again.
+    fn spent_presets(&self, seat: usize, presets: &[Value]) -> Vec<usize>;
+    /// Gives a seat to another player.
+    fn substitute(&mut self, seat: usize, player: PlayerInfo);
+    /// A stored move in canonical notation, if it reads.
+    fn canonical(&self, action: &Value) -> Option<String>;
 }
 
 /// A registered game: makes sessions.
@@ -340,7 +385,7 @@ impl<G: TableGame> Session for GameSession<G> {
                     .apply_draw(&mut self.state, &draw)
                     .map_err(|r| r.to_string())?
             }
-            Entry::Undo | Entry::Reveal => return Ok(()),
+            Entry::Undo | Entry::Reveal | Entry::Table(_) => return Ok(()),
         };
         self.note(&before, &events);
         Ok(())
@@ -406,6 +451,7 @@ impl<G: TableGame> Session for GameSession<G> {
             },
             Entry::Undo => "undo".to_string(),
             Entry::Reveal => "seed revealed".to_string(),
+            Entry::Table(_) => String::new(),
         }
     }
 
@@ -439,6 +485,89 @@ impl<G: TableGame> Session for GameSession<G> {
 
     fn quick_moves(&self) -> Vec<QuickMove> {
         self.game.quick_moves(&self.state)
+    }
+
+    fn play_proxy(
+        &mut self,
+        seat: usize,
+        source: ProxySource<'_>,
+        proxy: &Proxy,
+        render: &Render<'_>,
+    ) -> Result<ProxyPlayed, String> {
+        let (action, spent) = match source {
+            ProxySource::Auto => (self.game.auto_move(&self.state, seat), Vec::new()),
+            ProxySource::Presets(presets) => {
+                let answer = self.game.preset_answer(&self.state, seat, presets);
+                (answer.action, answer.spent)
+            }
+            ProxySource::Text(text) => (
+                Some(
+                    self.game
+                        .parse_move(&self.state, text)
+                        .map_err(|r| self.refusal(render, &r))?
+                        .action,
+                ),
+                Vec::new(),
+            ),
+        };
+        let Some(action) = action else {
+            return Ok(ProxyPlayed {
+                played: None,
+                spent,
+            });
+        };
+        let before = self.state.clone();
+        let events = self
+            .game
+            .apply(&mut self.state, seat, &action)
+            .map_err(|r| self.refusal(render, &r))?;
+        self.note(&before, &events);
+        let text = self
+            .game
+            .render_proxy_events(&self.ctx(render), &self.state, &events, proxy);
+        Ok(ProxyPlayed {
+            played: Some(Played {
+                action: serde_json::to_value(&action).map_err(|e| e.to_string())?,
+                canonical: action.to_string(),
+                as_written: true,
+                text,
+                ends_turn: self.game.ends_turn(&events),
+                changes_picture: self.game.changes_picture(&events),
+            }),
+            spent,
+        })
+    }
+
+    fn read_preset(
+        &self,
+        seat: usize,
+        text: &str,
+        render: &Render<'_>,
+    ) -> Option<Result<Preset, String>> {
+        self.game
+            .read_preset(&self.state, seat, text)
+            .map(|read| read.map_err(|r| self.refusal(render, &r)))
+    }
+
+    fn render_preset(&self, order: &Value, render: &Render<'_>) -> String {
+        self.game.render_preset(&self.ctx(render), order)
+    }
+
+    fn spent_presets(&self, seat: usize, presets: &[Value]) -> Vec<usize> {
+        self.game.preset_answer(&self.state, seat, presets).spent
+    }
+
+    fn substitute(&mut self, seat: usize, player: PlayerInfo) {
+        self.game.rename(&mut self.state, seat, &player.name);
+        if let Some(slot) = self.seated.get_mut(seat) {
+            *slot = player;
+        }
+    }
+
+    fn canonical(&self, action: &Value) -> Option<String> {
+        serde_json::from_value::<G::Move>(action.clone())
+            .ok()
+            .map(|a| a.to_string())
     }
 }
 

@@ -3,7 +3,7 @@
 
 use minijinja::context;
 
-use crate::dice::{is_message_id, DrawSource, Seed, Spec};
+use crate::dice::{is_message_id, DrawRecord, DrawSource, Seed, Spec};
 use crate::game::{DiceMode, PlayerInfo, SetupDice, SetupOptions};
 use crate::input::{Incoming, Mention, Response, Verdict};
 use crate::log::effective;
@@ -125,6 +125,16 @@ impl SetupArgs {
     }
 }
 
+/// New games key their draws by the triggering message too (dice spec v2), where the message
+/// has an id that can (Discord's snowflakes; the console's clock); otherwise v1.
+pub(crate) fn spec_for(message_id: &str) -> Spec {
+    if is_message_id(message_id) {
+        Spec::V2
+    } else {
+        Spec::V1
+    }
+}
+
 impl Table {
     pub(crate) async fn setup(&mut self, args: &str, msg: &Incoming) -> Response {
         let host = self.host.clone();
@@ -158,19 +168,40 @@ impl Table {
                 },
             },
         };
-        // New games key their draws by the triggering message too (dice spec v2), where the
-        // messages have ids that can (Discord's snowflakes; the console's clock).
-        let spec = if is_message_id(&msg.message_id) {
-            Spec::V2
-        } else {
-            Spec::V1
-        };
+        let response = self
+            .start_game(parsed, game_id, seed, &msg.message_id, &msg.at, None)
+            .await;
+        if response.verdict != Verdict::Accepted {
+            return response;
+        }
+        // A game set up by hand ends the channel's open signups.
+        match self.end_signups(&msg.message_id).await {
+            Some(note) => {
+                Response::new(Verdict::Accepted).say(format!("{note}\n{}", response.text()))
+            }
+            None => response,
+        }
+    }
+
+    /// Sets up a game with these players (already checked), id and seed, stored as made by
+    /// message `message_id` at time `at`; `signup` is the draw that picked the players.
+    pub(crate) async fn start_game(
+        &mut self,
+        parsed: SetupArgs,
+        game_id: String,
+        seed: Option<Seed>,
+        message_id: &str,
+        at: &str,
+        signup: Option<DrawRecord>,
+    ) -> Response {
+        let host = self.host.clone();
+        let spec = spec_for(message_id);
         let dice = match &seed {
             Some(seed) => SetupDice::Audited(DrawSource {
                 seed,
                 game_id: &game_id,
                 spec,
-                message_id: &msg.message_id,
+                message_id,
             }),
             None => SetupDice::Manual,
         };
@@ -197,21 +228,22 @@ impl Table {
             setup,
             dice: parsed.dice,
             spec,
-            setup_message: Some(msg.message_id.clone()),
+            setup_message: Some(message_id.to_string()),
+            signup,
         };
         let row = GameRow {
             id: game_id.clone(),
             channel: self.channel.clone(),
             kind: info.kind.to_string(),
             engine_version: info.engine_version.to_string(),
-            created_at: msg.at.clone(),
+            created_at: at.to_string(),
             setup_json: serde_json::to_string(&stored).unwrap_or_default(),
             seed_hex: seed.as_ref().map(|s| s.to_hex()),
             commitment: seed.as_ref().map(|s| s.commitment()),
             revealed: false,
             active: true,
         };
-        if let Err(e) = self.store.create_game(&row, &msg.message_id).await {
+        if let Err(e) = self.store.create_game(&row, message_id).await {
             return self.storage_refusal(&e);
         }
         let current = Current {

@@ -1,6 +1,7 @@
 //! The storage the table needs, as a trait: games, their append-only logs, the messages already
-//! read, and each channel's catch-up cursor. The bot implements it (SQLite by default); the core
-//! knows no SQL.
+//! read, each channel's catch-up cursor, a channel's state outside any game (open signups) and
+//! the players' secret presets. The bot implements it (SQLite by default); the core knows no
+//! SQL.
 
 use async_trait::async_trait;
 
@@ -115,6 +116,31 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         let _ = (game_id, message_id);
         Ok(())
     }
+    /// A channel's table-level state outside any game (open signups, as JSON), if it has one.
+    async fn channel_state(&self, channel: &str) -> Result<Option<String>, StoreError>;
+
+    /// Replaces a channel's state (`None` removes it) and marks the message seen, in one
+    /// transaction.
+    async fn set_channel_state(
+        &self,
+        channel: &str,
+        state: Option<&str>,
+        message_id: &str,
+    ) -> Result<(), StoreError>;
+
+    /// Channels that have a state, in order.
+    async fn state_channels(&self) -> Result<Vec<String>, StoreError>;
+
+    /// A game's secret presets: (player id, that player's presets as JSON), by player id.
+    async fn presets(&self, game_id: &str) -> Result<Vec<(String, String)>, StoreError>;
+
+    /// Replaces one player's presets in a game (`None` removes them), in one transaction.
+    async fn set_presets(
+        &self,
+        game_id: &str,
+        player_id: &str,
+        presets: Option<&str>,
+    ) -> Result<(), StoreError>;
 
     /// Flushes and closes.
     async fn close(&self);

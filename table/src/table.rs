@@ -116,6 +116,9 @@ pub struct StoredSetup {
     /// The id of the `!setup` message (it keys the setup draws under v2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub setup_message: Option<String>,
+    /// The audited draw that picked the players among the signups, if one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signup: Option<crate::dice::DrawRecord>,
 }
 
 /// The loaded current game of a table.
@@ -276,6 +279,7 @@ impl Table {
                 .replay(&item.entry)
                 .map_err(|e| (Some(item.seq), e))?;
         }
+        crate::pace::substitute_all(&mut *session, &log);
         Ok(Current {
             row: row.clone(),
             plugin,
@@ -353,10 +357,10 @@ impl Table {
         }
     }
 
-    /// Time-driven work (deadlines, reminders) up to `now`; the replies to post.
+    /// Time-driven work (deadlines, reminders, presets, signups) up to `now`; the replies to
+    /// post ([`crate::pace`]).
     pub async fn tick(&mut self, now: chrono::DateTime<chrono::Utc>) -> Response {
-        let _ = now;
-        Response::new(Verdict::Ignored)
+        self.pace_tick(now).await
     }
 
     /// Handles one message.
@@ -535,7 +539,10 @@ impl Table {
             "export" => self.export(),
             "undo" => self.undo(msg).await,
             "reveal" => self.reveal(args, msg).await,
-            other => self.refuse(self.message("unknown_command", context! { command => other })),
+            other => match self.pace_command(other, args, msg).await {
+                Some(response) => response,
+                None => self.refuse(self.message("unknown_command", context! { command => other })),
+            },
         }
     }
 }

@@ -79,26 +79,41 @@ impl Tables {
         Ok(TableGuard(guard))
     }
 
-    /// Handles a message in its channel's table.
+    /// Handles a message in its channel's table (`!waiting` is answered across tables).
     pub async fn handle(&self, channel: &str, message: &Incoming) -> Result<Response, TableError> {
+        if let Some(response) = self.across(false, message).await {
+            return Ok(response);
+        }
         let mut table = self.table(channel).await?;
         Ok(table.handle(message).await)
     }
 
-    /// Time-driven work of every loaded table up to `now`: the replies to post, by channel.
+    /// Time-driven work up to `now` of every table with an active game or open signups (the
+    /// only ones that can have any; loaded if need be, so that what fell due while the bot was
+    /// down happens once at start): the replies to post, by channel.
     pub async fn tick(&self, now: DateTime<Utc>) -> Vec<(String, Response)> {
-        let slots: Vec<(String, Slot)> = {
-            let slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
-            slots.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
-        };
+        let mut due = self.store.active_channels().await.unwrap_or_else(|error| {
+            tracing::error!(%error, "cannot list the active games for the tick");
+            Vec::new()
+        });
+        due.extend(self.store.state_channels().await.unwrap_or_else(|error| {
+            tracing::error!(%error, "cannot list the open signups for the tick");
+            Vec::new()
+        }));
+        due.sort();
+        due.dedup();
         let mut out = Vec::new();
-        for (channel, slot) in slots {
-            let mut guard = slot.lock().await;
-            if let Some(table) = guard.as_mut() {
-                let response = table.tick(now).await;
-                if !response.replies.is_empty() {
-                    out.push((channel, response));
+        for channel in due {
+            let mut table = match self.table(&channel).await {
+                Ok(table) => table,
+                Err(error) => {
+                    tracing::error!(%channel, %error, "a table does not load for the tick");
+                    continue;
                 }
+            };
+            let response = table.tick(now).await;
+            if !response.replies.is_empty() {
+                out.push((channel, response));
             }
         }
         out

@@ -9,7 +9,7 @@ use minijinja::Environment;
 use crate::session::SharedPlugin;
 
 /// The table's own templates.
-const TABLE_TEMPLATES: [(&str, &str); 2] = [
+const TABLE_TEMPLATES: [(&str, &str); 3] = [
     (
         "table/messages.md.j2",
         include_str!("../../templates/table/messages.md.j2"),
@@ -17,6 +17,10 @@ const TABLE_TEMPLATES: [(&str, &str); 2] = [
     (
         "table/help.md.j2",
         include_str!("../../templates/table/help.md.j2"),
+    ),
+    (
+        "table/pace.md.j2",
+        include_str!("../../templates/table/pace.md.j2"),
     ),
 ];
 

@@ -28,6 +28,8 @@ struct Memory {
     games: Mutex<Vec<GameRow>>,
     logs: Mutex<HashMap<String, Vec<LogRow>>>,
     seen: Mutex<Vec<(String, String)>>,
+    states: Mutex<HashMap<String, String>>,
+    presets: Mutex<HashMap<(String, String), String>>,
 }
 
 #[async_trait]
@@ -127,6 +129,51 @@ impl Store for Memory {
         Ok(None)
     }
     async fn advance_cursor(&self, _channel: &str, _message_id: &str) -> Result<(), StoreError> {
+        Ok(())
+    }
+    async fn channel_state(&self, channel: &str) -> Result<Option<String>, StoreError> {
+        Ok(self.states.lock().unwrap().get(channel).cloned())
+    }
+    async fn set_channel_state(
+        &self,
+        channel: &str,
+        state: Option<&str>,
+        message_id: &str,
+    ) -> Result<(), StoreError> {
+        {
+            let mut states = self.states.lock().unwrap();
+            match state {
+                Some(state) => states.insert(channel.into(), state.into()),
+                None => states.remove(channel),
+            };
+        }
+        self.mark_seen(channel, message_id).await
+    }
+    async fn state_channels(&self) -> Result<Vec<String>, StoreError> {
+        Ok(self.states.lock().unwrap().keys().cloned().collect())
+    }
+    async fn presets(&self, game_id: &str) -> Result<Vec<(String, String)>, StoreError> {
+        Ok(self
+            .presets
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|((g, _), _)| g == game_id)
+            .map(|((_, p), v)| (p.clone(), v.clone()))
+            .collect())
+    }
+    async fn set_presets(
+        &self,
+        game_id: &str,
+        player_id: &str,
+        presets: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let key = (game_id.to_string(), player_id.to_string());
+        let mut all = self.presets.lock().unwrap();
+        match presets {
+            Some(p) => all.insert(key, p.into()),
+            None => all.remove(&key),
+        };
         Ok(())
     }
     async fn close(&self) {}
@@ -789,4 +836,74 @@ async fn the_game_record_is_complete_checks_itself_and_replays_offline() {
     let mut marks = record.clone();
     marks.log[0].undone = true;
     assert!(check(&marks, &host.games).is_err());
+}
+
+/// A message at `hours` after the toy game's time.
+fn msg_at(id: u64, author: &str, text: &str, hours: i64) -> Incoming {
+    let at = gaugebot_table::duration::parse_time("2026-11-23T10:00:00Z").expect("time")
+        + chrono::Duration::hours(hours);
+    Incoming {
+        at: gaugebot_table::duration::store_time(at),
+        ..msg(id, author, text)
+    }
+}
+
+#[tokio::test]
+async fn clocks_reminders_and_moderator_moves_work_for_a_game_that_opts_into_nothing() {
+    let store = Arc::new(Memory::default());
+    let tables = Tables::new(store.clone(), host());
+    let start = gaugebot_table::duration::parse_time("2026-11-23T10:00:00Z").expect("time");
+    let say = |id, author: &str, text: &str| msg_at(id, author, text, 0);
+    let r = tables
+        .handle("c", &say(1, "mod", "!setup ann bob"))
+        .await
+        .expect("loads");
+    assert_eq!(r.verdict, Verdict::Accepted, "{}", r.text());
+    let r = tables
+        .handle("c", &say(2, "mod", "!clock turn:1d remind:50%"))
+        .await
+        .expect("loads");
+    assert_eq!(r.verdict, Verdict::Accepted, "{}", r.text());
+    let who = to_act(&tables.table("c").await.expect("table"));
+    let tick = |hours| tables.tick(start + chrono::Duration::hours(hours));
+    assert!(tick(11).await.is_empty());
+    let reminder = tick(12).await;
+    assert_eq!(reminder.len(), 1);
+    assert!(
+        reminder[0]
+            .1
+            .text()
+            .starts_with(&format!("⏰ @{who}: your turn")),
+        "{}",
+        reminder[0].1.text()
+    );
+    // No automatic move for this game: the deadline tells the moderators, once.
+    let deadline = tick(24).await;
+    assert!(
+        deadline[0].1.text().contains("a moderator may move for"),
+        "{}",
+        deadline[0].1.text()
+    );
+    assert!(tick(30).await.is_empty());
+    // A moderator moves for the seat; the default narration carries the note.
+    let acted = tables
+        .handle(
+            "c",
+            &msg_at(3, "mod", &format!("!act {who} **take 2**"), 30),
+        )
+        .await
+        .expect("loads");
+    assert_eq!(acted.verdict, Verdict::Accepted, "{}", acted.text());
+    assert!(acted.text().contains("(by mod) "), "{}", acted.text());
+    // The game has no presets: said so in the direct message.
+    let preset = tables
+        .across(true, &msg_at(4, &who, "!preset pass", 30))
+        .await
+        .expect("a direct message is answered");
+    assert_eq!(preset.verdict, Verdict::Refused);
+    assert!(
+        preset.text().contains("Pile has no presets"),
+        "{}",
+        preset.text()
+    );
 }

@@ -185,6 +185,30 @@ async fn react(http: &Http, channel: ChannelId, command: MessageId, response: &R
     .await;
 }
 
+/// Posts what the tables' clock made (reminders, deadlines, moves made for a seat): users
+/// may be pinged, roles and @everyone never; attachments are uploaded.
+pub(crate) async fn announce(http: &Http, channel: ChannelId, response: &Response) {
+    for reply in &response.replies {
+        if reply.text.trim().is_empty() && reply.attachment.is_none() {
+            continue;
+        }
+        let mut builder = CreateMessage::new().allowed_mentions(mentions());
+        if !reply.text.is_empty() {
+            builder = builder.content(reply.text.clone());
+        }
+        if let Some(attachment) = &reply.attachment {
+            builder = builder.add_file(CreateAttachment::bytes(
+                attachment.bytes.clone(),
+                attachment.filename.clone(),
+            ));
+        }
+        let _ = retry("post a clock notice", channel, || {
+            channel.send_message(http, builder.clone())
+        })
+        .await;
+    }
+}
+
 /// Posts a notice that pings nobody, as a reply to `reference` if given.
 pub(crate) async fn notice(
     http: &Http,

@@ -119,6 +119,12 @@ impl BotHandle {
         self.shared.content_intent
     }
 
+    /// Runs the tables' time-driven work at `now` and posts what is due, as the ticker does
+    /// every [`TICK_INTERVAL`] (tests inject the time).
+    pub async fn tick(&self, now: chrono::DateTime<chrono::Utc>) {
+        self.shared.tick(now).await;
+    }
+
     /// Disconnects cleanly, lets every channel worker finish the jobs it already has, and
     /// closes the database.
     ///

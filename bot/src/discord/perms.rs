@@ -188,6 +188,19 @@ impl Perms {
         Ok(permissions.intersects(Permissions::MANAGE_MESSAGES | Permissions::ADMINISTRATOR))
     }
 
+    /// Whether a message is a direct message to the bot. A live message from a server says so
+    /// (`guild_id`); one read from the channel history does not, so its channel is looked up
+    /// (cached). When Discord cannot be asked, it is taken for a server channel.
+    pub(crate) async fn is_direct(&self, message: &Message) -> bool {
+        if message.guild_id.is_some() {
+            return false;
+        }
+        matches!(
+            self.channel(message.channel_id).await,
+            Ok(ChannelFacts::Private)
+        )
+    }
+
     async fn channel(&self, channel: ChannelId) -> serenity::Result<ChannelFacts> {
         if let Some(facts) = cached(&self.channels, &channel) {
             return Ok(facts);

@@ -239,20 +239,22 @@ impl Shared {
         self.caught_up.send_modify(|n| *n += 1);
     }
 
-    /// Time-driven work of every loaded table (reminders, deadlines): posts what is due.
+    /// Time-driven work of every table (reminders, deadlines, presets, signups): posts what is
+    /// due, pinging the players it names. Waits until every READY has been caught up, so that
+    /// a move posted while the bot was away is read before its clock is judged.
     pub(crate) async fn tick(&self, now: chrono::DateTime<chrono::Utc>) {
-        if self.closing.load(Ordering::SeqCst) {
+        let ready = *self.caught_up.borrow();
+        if self.closing.load(Ordering::SeqCst)
+            || ready == 0
+            || ready < self.epoch.load(Ordering::SeqCst)
+        {
             return;
         }
         for (key, response) in self.tables.tick(now).await {
             let Some(channel) = key.parse::<u64>().ok().filter(|id| *id != 0) else {
                 continue;
             };
-            for reply in &response.replies {
-                if !reply.text.trim().is_empty() {
-                    deliver::notice(&self.http, ChannelId::new(channel), None, &reply.text).await;
-                }
-            }
+            deliver::announce(&self.http, ChannelId::new(channel), &response).await;
         }
     }
 
@@ -426,6 +428,26 @@ impl Shared {
                 })
                 .collect(),
         };
+        // Direct messages (`!preset`, `!waiting`) and `!waiting` anywhere are answered across
+        // the tables, never by this channel's own table.
+        let dm = self.perms.is_direct(message).await;
+        if let Some(response) = self.tables.across(dm, &incoming).await {
+            state.done.insert(message.id.get());
+            deliver::respond(&self.http, state.channel, message.id, &response, Vec::new()).await;
+            if !dm && self.has_game(&state.key).await {
+                // `!waiting` in a game channel: not answered again by a catch-up.
+                let _ = self
+                    .tables
+                    .store()
+                    .advance_cursor(&state.key, &incoming.message_id)
+                    .await;
+            }
+            if dm && response.verdict == Verdict::Accepted {
+                // A new preset may answer an auction at once.
+                self.tick(chrono::Utc::now()).await;
+            }
+            return true;
+        }
         let mut table = match self.tables.table(&state.key).await {
             Ok(table) => table,
             Err(error) => {

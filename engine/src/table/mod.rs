@@ -6,14 +6,15 @@
 pub mod dice;
 pub mod log;
 pub mod map;
+pub mod presets;
 pub mod report;
 pub mod suggest;
 pub mod view;
 
 use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource};
 use gaugebot_table::game::{
-    Ctx, Decision, GameInfo, Query, QuickMove, ReadMove, SetupDice, SetupOptions, Suggestion,
-    TableGame, ToAct,
+    Ctx, Decision, GameInfo, Preset, PresetAnswer, Proxy, Query, QuickMove, ReadMove, SetupDice,
+    SetupOptions, Suggestion, TableGame, ToAct,
 };
 use gaugebot_table::registry::{arg, Access, ArgKind, CommandSpec, Form};
 use serde::{Deserialize, Serialize};
@@ -55,6 +56,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("setup.md.j2", include_str!("../../templates/setup.md.j2")),
     ("help.md.j2", include_str!("../../templates/help.md.j2")),
     ("odds.md.j2", include_str!("../../templates/odds.md.j2")),
+    ("preset.md.j2", include_str!("../../templates/preset.md.j2")),
 ];
 
 const BID_ARGS: &[gaugebot_table::registry::ArgSpec] =
@@ -469,6 +471,41 @@ impl TableGame for IrishGauge {
 
     fn quick_moves(&self, state: &Game) -> Vec<QuickMove> {
         suggest::quick_moves(state)
+    }
+
+    fn auto_move(&self, state: &Game, seat: usize) -> Option<Action> {
+        presets::auto_move(state, seat)
+    }
+
+    fn read_preset(
+        &self,
+        state: &Game,
+        seat: usize,
+        text: &str,
+    ) -> Option<Result<Preset, Refusal>> {
+        Some(presets::read(state, seat, text).map_err(Refusal::Preset))
+    }
+
+    fn preset_answer(&self, state: &Game, seat: usize, orders: &[Value]) -> PresetAnswer<Action> {
+        presets::answer(state, seat, orders)
+    }
+
+    fn render_preset(&self, ctx: &Ctx<'_>, order: &Value) -> String {
+        report::preset(ctx, order)
+    }
+
+    fn render_proxy_events(
+        &self,
+        ctx: &Ctx<'_>,
+        state: &Game,
+        events: &Vec<Event>,
+        proxy: &Proxy,
+    ) -> String {
+        report::narrate_with(ctx, state, events, Some(proxy))
+    }
+
+    fn rename(&self, state: &mut Game, seat: usize, name: &str) {
+        state.rename_player(seat, name);
     }
 }
 

@@ -23,6 +23,7 @@ const PROMPT: &str = "irish-gauge/prompt.md.j2";
 const REFUSAL: &str = "irish-gauge/refusal.md.j2";
 const SETUP: &str = "irish-gauge/setup.md.j2";
 const ODDS: &str = "irish-gauge/odds.md.j2";
+const PRESET: &str = "irish-gauge/preset.md.j2";
 
 fn pounds(values: &[u32]) -> String {
     values
@@ -201,6 +202,23 @@ pub fn prompt(ctx: &Ctx<'_>, game: &Game) -> String {
 
 /// The narration of events.
 pub fn narrate(ctx: &Ctx<'_>, game: &Game, events: &[Event]) -> String {
+    narrate_with(ctx, game, events, None)
+}
+
+/// A stored preset in words (`preset.md.j2`), for its owner.
+pub fn preset(ctx: &Ctx<'_>, order: &serde_json::Value) -> String {
+    ctx.templates
+        .text(PRESET, context! { o => Value::from_serialize(order) })
+}
+
+/// The narration of events; `proxy` notes the first one when the table made the move for the
+/// seat (`ann bids £8 (preset).`, `bob is passed automatically: the auction clock ran out.`).
+pub fn narrate_with(
+    ctx: &Ctx<'_>,
+    game: &Game,
+    events: &[Event],
+    proxy: Option<&gaugebot_table::game::Proxy>,
+) -> String {
     let name = |seat: usize| game.name(seat).to_string();
     let payouts = |list: &[crate::Payout]| -> Vec<String> {
         list.iter()
@@ -260,6 +278,16 @@ pub fn narrate(ctx: &Ctx<'_>, game: &Game, events: &[Event]) -> String {
                 Event::GameOver { .. } => context! { event => "game_over" },
                 Event::TurnBegan { .. } => return None,
             })
+        })
+        .collect();
+    let views: Vec<Value> = views
+        .into_iter()
+        .enumerate()
+        .map(|(i, view)| match proxy {
+            Some(proxy) if i == 0 => context! {
+                note => proxy.note, automatic => proxy.automatic, ..view
+            },
+            _ => view,
         })
         .collect();
     ctx.templates.text(EVENTS, context! { events => views })
@@ -339,6 +367,8 @@ pub enum Refusal {
     },
     /// The share named with a bid or pass is not the one up.
     NamedShare(crate::notation::NamedShareError),
+    /// A secret preset is wrong.
+    Preset(super::presets::PresetRefusal),
 }
 
 impl std::fmt::Display for Refusal {
@@ -364,6 +394,7 @@ impl std::fmt::Display for Refusal {
             }
             .fmt(f),
             Refusal::NamedShare(e) => e.fmt(f),
+            Refusal::Preset(e) => e.fmt(f),
         }
     }
 }
@@ -463,6 +494,9 @@ pub fn refusal(ctx: &Ctx<'_>, refusal: &Refusal) -> String {
         Refusal::NamedShare(error) => context! {
             refusal => "named_share", error => Value::from_serialize(error),
         },
+        Refusal::Preset(error) => {
+            context! { refusal => "preset", error => Value::from_serialize(error) }
+        }
     };
     ctx.templates.text(REFUSAL, data)
 }
