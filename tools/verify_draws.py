@@ -415,7 +415,8 @@ def check_record(export):
             problems.append("the audited draw at #%d has no draw record" % seq)
     setup = export.get("setup") if isinstance(export.get("setup"), dict) else {}
     if export.get("kind") == "irish-gauge" and setup.get("dice") == "audited":
-        if sorted(setup_purposes) != sorted([PURPOSE_PLAYER_ORDER, PURPOSE_CITY_CUBES]):
+        game_setup = [p for p in setup_purposes if p != PURPOSE_SIGNUP_PICK]
+        if sorted(game_setup) != sorted([PURPOSE_PLAYER_ORDER, PURPOSE_CITY_CUBES]):
             problems.append("the setup rolls are not both recorded: %r" % (setup_purposes,))
         # Every dividend call of an audited game is answered at once by its draw, until the seed
         # is revealed (later draws are the moderator's).

@@ -106,8 +106,8 @@ async fn a_random_audited_game_verifies_and_survives_restarts() {
             );
             let mut tampered = export.clone();
             let last = tampered.draws.len() - 1;
-            tampered.draws[last].result = serde_json::json!(["black", "black", "black"]);
-            tampered.draws[last].index += 1;
+            // Four cubes: no dividend draw ever has them, whatever the supply was.
+            tampered.draws[last].result = serde_json::json!(["black", "black", "black", "black"]);
             let bad = dir.path().join("tampered.json");
             std::fs::write(&bad, serde_json::to_vec(&tampered).expect("json")).expect("written");
             let output = run(&bad).expect("python runs");

@@ -130,7 +130,9 @@ impl GameRecord {
         let audited = stored.dice == DiceMode::Audited && row.commitment.is_some();
         let mut draws = Vec::new();
         if audited {
-            for mut record in session.setup_records() {
+            // The signup pick (if the players were drawn) first: it was drawn first.
+            let setup_draws = stored.signup.iter().cloned().chain(session.setup_records());
+            for mut record in setup_draws {
                 if let (Spec::V2, Some(message)) = (stored.spec, &stored.setup_message) {
                     record
                         .inputs
@@ -283,7 +285,7 @@ pub fn check(record: &GameRecord, games: &[SharedPlugin]) -> Result<String, Reco
         )));
     }
     let want_setup = if audited {
-        session.setup_records().len()
+        session.setup_records().len() + usize::from(stored.signup.is_some())
     } else {
         0
     };
