@@ -15,6 +15,8 @@ pub struct DiscordConfig {
     pub api_base: Option<String>,
     /// Role names whose members are moderators.
     pub moderator_roles: Vec<String>,
+    /// The shards this process runs (`{start, end, total}`, `end` included); none: all of one.
+    pub shards: Option<crate::discord::shards::ShardRange>,
 }
 
 impl Default for DiscordConfig {
@@ -23,6 +25,7 @@ impl Default for DiscordConfig {
             token_env: "DISCORD_TOKEN".to_string(),
             api_base: None,
             moderator_roles: vec!["Moderator".to_string(), "Game Master".to_string()],
+            shards: None,
         }
     }
 }
@@ -47,7 +50,7 @@ impl Default for MapConfig {
 pub struct Config {
     /// Discord settings.
     pub discord: DiscordConfig,
-    /// The SQLite database path.
+    /// The database: a SQLite path (`sqlite:PATH` too) or a PostgreSQL URL (`postgres://…`).
     pub database: PathBuf,
     /// Command prefix.
     pub prefix: String,

@@ -9,11 +9,9 @@ use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 
 use gaugebot_table::dice::Seed;
 use gaugebot_table::input::{Author, Incoming, Response};
-use gaugebot_table::Store as _;
 use gaugebot_table::{Table, TableSettings};
 
 use crate::games;
-use crate::storage::SqliteStore;
 
 /// The channel name of the console table.
 pub const CONSOLE_CHANNEL: &str = "console";
@@ -113,9 +111,12 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
         .map(Seed::from_hex)
         .transpose()
         .context("--seed must be 64 hexadecimal digits")?;
-    let store = SqliteStore::open(&options.db)
-        .await
-        .with_context(|| format!("opening the database {}", options.db))?;
+    let store = crate::backend::open(&options.db).await.with_context(|| {
+        format!(
+            "opening the database {}",
+            crate::backend::Database::parse(&options.db).display()
+        )
+    })?;
     let host = games::host(
         options.templates_dir.as_deref(),
         TableSettings {
@@ -125,7 +126,7 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
             moderator_name: options.moderator.clone(),
         },
     )?;
-    let mut table = Table::load(CONSOLE_CHANNEL, store.shared(), host)
+    let mut table = Table::load(CONSOLE_CHANNEL, store.clone(), host)
         .await
         .context("loading the console table")?;
     if let Some(frozen) = table.frozen() {

@@ -16,11 +16,17 @@
 //!   an accepted command before it answers; then the replies are posted (the first as a reply
 //!   to the command), then ✅ or ❌ is added, then the channel's catch-up cursor moves on. A
 //!   failed post is retried with backoff and never undoes the stored action.
-//! - On every READY (start-up and each reconnect) each channel with an active game reads its
-//!   history after its cursor and applies what it missed, oldest first.
+//! - On every READY (start-up and each reconnect) each channel with an active game whose last
+//!   message (in its guild's GUILD_CREATE) is newer than its cursor reads its history after the
+//!   cursor and applies what it missed, oldest first; the others are left alone, their tables
+//!   unloaded until used ([`shards`]).
+//! - With PostgreSQL several processes share the database (and may run different shard
+//!   ranges): a process applies a channel's messages only while it owns the channel, and takes
+//!   over the channels of a process that died ([`crate::backend::Owners`]).
 
 mod deliver;
 mod perms;
+pub mod shards;
 mod worker;
 
 use std::sync::Arc;
@@ -28,8 +34,8 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use serenity::all::{
-    ClientBuilder, Context, EventHandler, GatewayIntents, GuildId, Http, HttpBuilder, Message,
-    MessageId, MessageUpdateEvent, Ready, ResumedEvent, ShardManager,
+    ClientBuilder, Context, EventHandler, GatewayIntents, Guild, GuildId, Http, HttpBuilder,
+    Message, MessageId, MessageUpdateEvent, Ready, ResumedEvent, ShardManager,
 };
 use serenity::async_trait;
 use serenity::model::id::ChannelId;
@@ -37,9 +43,9 @@ use tokio::task::JoinHandle;
 
 use gaugebot_table::{TableSettings, Tables};
 
+use crate::backend::{open_for_bot, Database};
 use crate::config::Config;
 use crate::games;
-use crate::storage::SqliteStore;
 
 use worker::{Job, Shared};
 
@@ -49,12 +55,15 @@ pub const START_TIMEOUT: Duration = Duration::from_secs(120);
 /// How often the tables' time-driven work (reminders, deadlines) runs.
 pub const TICK_INTERVAL: Duration = Duration::from_secs(30);
 
-/// The gateway intents the bot asks for: guild and direct messages, with their content.
+/// The gateway intents the bot asks for: guild and direct messages, with their content, and
+/// GUILDS for the GUILD_CREATE payloads (each channel's last message id, read on READY).
 ///
-/// GUILDS is not requested: roles and channel permissions are fetched over REST and cached, and
-/// without guilds in serenity's cache its local permission checks never refuse a send.
+/// serenity's cache keeps no guilds, channels or users ([`cache_settings`]): roles and channel
+/// permissions are fetched over REST and cached by the adapter, and without guilds in
+/// serenity's cache its local permission checks never refuse a send.
 pub fn intents() -> GatewayIntents {
-    GatewayIntents::GUILD_MESSAGES
+    GatewayIntents::GUILDS
+        | GatewayIntents::GUILD_MESSAGES
         | GatewayIntents::DIRECT_MESSAGES
         | GatewayIntents::MESSAGE_CONTENT
 }
@@ -65,12 +74,18 @@ pub struct BotHandle {
     shard_manager: Arc<ShardManager>,
     client: JoinHandle<()>,
     ticker: JoinHandle<()>,
+    takeover: JoinHandle<()>,
 }
 
 impl BotHandle {
     /// The bot's tables (and through them its database).
     pub fn tables(&self) -> &Tables {
         &self.shared.tables
+    }
+
+    /// How the last READY's catch-up went: channels behind, fresh, and mentioned by no guild.
+    pub fn restart_counts(&self) -> shards::RestartCounts {
+        self.shared.restart.counts()
     }
 
     /// Disconnects cleanly, lets every channel worker finish the jobs it already has, and
@@ -82,6 +97,7 @@ impl BotHandle {
     pub async fn shutdown(self) {
         tracing::info!("shutting down");
         self.ticker.abort();
+        self.takeover.abort();
         for runner in self.shard_manager.runners.lock().await.values() {
             runner.runner_tx.shutdown_clean();
         }
@@ -96,6 +112,16 @@ impl BotHandle {
         self.shared.tables.store().close().await;
         tracing::info!("shut down");
     }
+}
+
+/// serenity's cache: nothing (the adapter reads what it needs from events and REST).
+pub fn cache_settings() -> serenity::cache::Settings {
+    let mut settings = serenity::cache::Settings::default();
+    settings.cache_guilds = false;
+    settings.cache_channels = false;
+    settings.cache_users = false;
+    settings.max_messages = 0;
+    settings
 }
 
 /// Builds the REST client: pointed at `api_base` (ratelimiter off, or serenity would ignore
@@ -115,9 +141,14 @@ fn build_http(config: &Config, token: &str) -> Http {
 /// stops (e.g. a refused token).
 pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
     let database = config.database.to_string_lossy().into_owned();
-    let store = SqliteStore::open(&database)
-        .await
-        .with_context(|| format!("opening the database {database}"))?;
+    let shards = config.discord.shards.unwrap_or(shards::ShardRange::SINGLE);
+    shards.check().map_err(anyhow::Error::msg)?;
+    let (store, owners) = open_for_bot(&database).await.with_context(|| {
+        format!(
+            "opening the database {}",
+            Database::parse(&database).display()
+        )
+    })?;
     let host = games::host(
         config.templates_dir.as_deref(),
         TableSettings {
@@ -127,13 +158,14 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
             moderator_name: "the moderator".to_string(),
         },
     )?;
-    let tables = Tables::new(store.shared(), host);
+    let tables = Tables::new(store, host);
     // One REST client for the adapter's own requests, one for serenity's gateway client.
     let http = Arc::new(build_http(&config, &token));
-    let shared = Shared::new(tables, http, &config);
+    let shared = Shared::new(tables, http, &config, owners);
     let mut caught_up = shared.subscribe_caught_up();
 
     let mut client = ClientBuilder::new_with_http(build_http(&config, &token), intents())
+        .cache_settings(cache_settings())
         .event_handler(Handler {
             shared: shared.clone(),
         })
@@ -142,7 +174,11 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
     let shard_manager = client.shard_manager.clone();
     let (stopped_tx, mut stopped_rx) = tokio::sync::oneshot::channel::<String>();
     let client_task = tokio::spawn(async move {
-        let outcome = match client.start().await {
+        // serenity's range is inclusive of its end, as `discord.shards.end` is.
+        let started = client
+            .start_shard_range(shards.start..shards.end, shards.total)
+            .await;
+        let outcome = match started {
             Ok(()) => "the gateway client stopped".to_string(),
             Err(e) => format!("the gateway client stopped: {e}"),
         };
@@ -158,11 +194,21 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
             ticking.tick(chrono::Utc::now()).await;
         }
     });
+    let taking_over = shared.clone();
+    let takeover = tokio::spawn(async move {
+        let mut interval = tokio::time::interval(shards::TAKEOVER_INTERVAL);
+        interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            interval.tick().await;
+            taking_over.take_over().await;
+        }
+    });
     let handle = BotHandle {
         shared,
         shard_manager,
         client: client_task,
         ticker,
+        takeover,
     };
 
     let ready = tokio::time::timeout(START_TIMEOUT, async {
@@ -172,7 +218,8 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
                     if changed.is_err() {
                         return Err("the bot stopped".to_string());
                     }
-                    if *caught_up.borrow_and_update() > 0 {
+                    // Every shard of the range has READY and caught up.
+                    if *caught_up.borrow_and_update() > u64::from(shards.end - shards.start) {
                         return Ok(());
                     }
                 }
@@ -222,7 +269,23 @@ impl EventHandler for Handler {
             guilds = ready.guilds.len(),
             "READY"
         );
-        self.shared.on_ready(&ctx).await;
+        let guilds = ready.guilds.iter().map(|g| g.id.get()).collect();
+        self.shared
+            .on_ready(&ctx, ready.user.id.get(), guilds)
+            .await;
+    }
+
+    async fn guild_create(&self, _ctx: Context, guild: Guild, _is_new: Option<bool>) {
+        let channels = guild
+            .channels
+            .values()
+            .chain(guild.threads.iter())
+            .map(|c| (c.id.get(), c.last_message_id.map(|m| m.get())))
+            .collect();
+        self.shared.on_guild(shards::GuildPayload {
+            guild: guild.id.get(),
+            channels,
+        });
     }
 
     async fn resume(&self, _ctx: Context, _event: ResumedEvent) {
