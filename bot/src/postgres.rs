@@ -92,6 +92,10 @@ impl PostgresStore {
         let first = options.connect().await.map_err(failed)?;
         let (tx, connected) = watch::channel(true);
         let keeper = tokio::spawn(keep_alive(options, first, tx));
+        tracing::info!(
+            token,
+            "this process takes part in the ownership of channels"
+        );
         store.owner = Some(Arc::new(Liveness {
             token,
             keeper,

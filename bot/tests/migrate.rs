@@ -135,3 +135,46 @@ async fn migrate_copies_every_game_verbatim_and_replays_identically() {
     assert!(!migrate(&url, &url).status.success());
     assert!(!migrate("sqlite:/nonexistent/x.db", &url).status.success());
 }
+
+/// `gaugebot play --db postgres://…`: the console table plays the hand-computed game on
+/// PostgreSQL, and a second run on the same database continues it (a restart).
+#[tokio::test]
+async fn the_console_plays_on_postgresql() {
+    let Some(server) = pg::TestPostgres::start() else {
+        return;
+    };
+    let url = server.database().await;
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/games/complete_manual.txt");
+    let lines: Vec<String> = std::fs::read_to_string(&script)
+        .expect("the transcript")
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let half = lines.len() / 2;
+    let run = |input: String| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gaugebot"))
+            .args(["play", "--no-map", "--db", &url])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("gaugebot starts");
+        {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().expect("stdin");
+            stdin.write_all(input.as_bytes()).expect("input");
+        }
+        let out = child.wait_with_output().expect("gaugebot ends");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let first = run(lines[..half].join("\n") + "\n");
+    assert!(first.contains("New game console-1"), "{first}");
+    let second = run(lines[half..].join("\n") + "\n");
+    assert!(second.contains("cat wins with £59"), "{second}");
+}

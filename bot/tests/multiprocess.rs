@@ -139,6 +139,31 @@ async fn stored_commands(store: &PostgresStore, channel: u64) -> Vec<String> {
     commands(&store.log(&game.id).await.expect("read the log"))
 }
 
+/// Posts a move and waits for its reaction.
+async fn answered(fake: &FakeDiscord, who: &str, text: &str) -> String {
+    let id = fake.post_user_message(CHANNEL, Some(GUILD), &user(who), text);
+    fake.wait_for_reactions(id, 1, WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
+    id.to_string()
+}
+
+/// The log of the process whose token owns the channel.
+async fn owner_log(store: &PostgresStore, logs: &[std::path::PathBuf]) -> usize {
+    eventually("an owner", logs, async || {
+        let owners = store.channel_owners().await.ok()?;
+        let (_, token) = owners
+            .into_iter()
+            .find(|(c, _)| *c == CHANNEL.to_string())?;
+        logs.iter().position(|log| {
+            std::fs::read_to_string(log)
+                .unwrap_or_default()
+                .contains(&token)
+        })
+    })
+    .await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_owner_loses_nothing_and_doubles_nothing() {
     let Some(server) = pg::TestPostgres::start() else {
@@ -156,14 +181,14 @@ async fn a_killed_owner_loses_nothing_and_doubles_nothing() {
         ),
     )
     .expect("config");
-    let logs = [dir.path().join("a.log"), dir.path().join("b.log")];
+    // Two processes at any time: each killed owner is replaced by a new process.
+    let mut logs = vec![dir.path().join("bot-0.log"), dir.path().join("bot-1.log")];
     let mut bots: Vec<Child> = logs.iter().map(|log| spawn_bot(&config, log)).collect();
     fake.wait_for_identify_count(2, WAIT)
         .await
         .expect("both bots connect");
     let store = PostgresStore::open(&url).await.expect("postgres");
 
-    // Setup, then moves one at a time, each answered once.
     let setup = fake.post_user_message(CHANNEL, Some(GUILD), &moderator(), SETUP);
     fake.wait_for_reactions(setup, 1, WAIT)
         .await
@@ -171,47 +196,48 @@ async fn a_killed_owner_loses_nothing_and_doubles_nothing() {
     // The setup is the game's row (its message marked read), the moves are its log.
     let mut sent: Vec<String> = Vec::new();
     let moves = moves();
-    let burst_at = 12;
-    let burst = 4;
-    for (who, text) in &moves[..burst_at] {
-        let id = fake.post_user_message(CHANNEL, Some(GUILD), &user(who), text);
-        fake.wait_for_reactions(id, 1, WAIT)
-            .await
-            .unwrap_or_else(|e| panic!("{text}: {e}"));
-        sent.push(id.to_string());
-    }
-    // Which process owns the channel: the one whose log says so.
-    let owner = eventually("the owner's log line", &logs, async || {
-        logs.iter().position(|log| {
-            std::fs::read_to_string(log)
-                .unwrap_or_default()
-                .contains("this process owns the channel now")
+    let (steady, burst) = (3, 3);
+    let rounds = std::env::var("GAUGEBOT_FAILOVERS")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .unwrap_or(2)
+        .min(moves.len() / (steady + burst) - 1);
+    let mut next = moves.iter();
+    for round in 0..rounds {
+        for (who, text) in next.by_ref().take(steady) {
+            sent.push(answered(&fake, who, text).await);
+        }
+        let owner = owner_log(&store, &logs).await;
+        // A burst of moves, and the owner is killed while they arrive.
+        for (who, text) in next.by_ref().take(burst) {
+            sent.push(
+                fake.post_user_message(CHANNEL, Some(GUILD), &user(who), text)
+                    .to_string(),
+            );
+        }
+        bots[owner].kill().expect("kill the owner");
+        let _ = bots[owner].wait();
+        // The survivor takes over (no new message needed) and applies the whole burst.
+        let stored = eventually("the burst in the log", &logs, async || {
+            let stored = stored_commands(&store, CHANNEL).await;
+            (stored.len() >= sent.len()).then_some(stored)
         })
-    })
-    .await;
-    // A burst of moves, and the owner is killed while they arrive.
-    for (who, text) in &moves[burst_at..burst_at + burst] {
-        sent.push(
-            fake.post_user_message(CHANNEL, Some(GUILD), &user(who), text)
-                .to_string(),
+        .await;
+        assert_eq!(
+            stored, sent,
+            "round {round}: the log is what was sent, once each"
         );
-    }
-    bots[owner].kill().expect("kill the owner");
-    let _ = bots[owner].wait();
-    // The survivor takes over (no new message needed) and applies the whole burst.
-    let stored = eventually("the burst in the log", &logs, async || {
-        let stored = stored_commands(&store, CHANNEL).await;
-        (stored.len() >= sent.len()).then_some(stored)
-    })
-    .await;
-    assert_eq!(stored, sent, "the stored log is what was sent, once each");
-    // The game goes on with the survivor.
-    for (who, text) in &moves[burst_at + burst..] {
-        let id = fake.post_user_message(CHANNEL, Some(GUILD), &user(who), text);
-        fake.wait_for_reactions(id, 1, WAIT)
+        // A new process replaces the dead one.
+        let log = dir.path().join(format!("bot-{}.log", round + 2));
+        bots[owner] = spawn_bot(&config, &log);
+        logs[owner] = log;
+        fake.wait_for_identify_count(3 + round, WAIT)
             .await
-            .unwrap_or_else(|e| panic!("{text}: {e}"));
-        sent.push(id.to_string());
+            .expect("the new process connects");
+    }
+    // The game goes on to its end.
+    for (who, text) in next {
+        sent.push(answered(&fake, who, text).await);
     }
     let stored = stored_commands(&store, CHANNEL).await;
     assert_eq!(stored, sent, "every move once, in order");
@@ -232,9 +258,8 @@ async fn a_killed_owner_loses_nothing_and_doubles_nothing() {
         .iter()
         .filter(|(id, n)| **n > 1 && sent.contains(&id.to_string()))
         .collect();
-    // A move gets one reply (the report may follow as more messages, none replying).
     assert!(doubled.is_empty(), "answered twice: {doubled:?}");
-    // The game replays from the database, not frozen, to the end of the transcript.
+    // The stored game replays to the end of the transcript.
     let table = gaugebot_table::Table::load(
         &CHANNEL.to_string(),
         store.shared(),
@@ -243,11 +268,21 @@ async fn a_killed_owner_loses_nothing_and_doubles_nothing() {
     .await
     .expect("loads");
     assert!(table.frozen().is_none(), "{:?}", table.frozen());
-    let survivor = 1 - owner;
-    let log = std::fs::read_to_string(&logs[survivor]).unwrap_or_default();
-    assert!(log.contains("this process owns the channel now"), "{log}");
-    let _ = bots[survivor].kill();
-    let _ = bots[survivor].wait();
+    let last = fake
+        .bot_messages(CHANNEL)
+        .last()
+        .map(|m| m.content.clone())
+        .unwrap_or_default();
+    let all: String = fake
+        .bot_messages(CHANNEL)
+        .iter()
+        .map(|m| m.content.as_str())
+        .collect();
+    assert!(all.contains("cat wins with £59"), "{last}");
+    for bot in &mut bots {
+        let _ = bot.kill();
+        let _ = bot.wait();
+    }
     store.shared().close().await;
 }
 

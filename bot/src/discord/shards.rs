@@ -350,6 +350,11 @@ impl Restart {
         unplaced
     }
 
+    /// Forgets that `channel` was up to date: another process may have written to it since.
+    pub(crate) fn forget(&self, channel: u64) {
+        self.lock().fresh.remove(&channel);
+    }
+
     /// Whether `channel` (of `guild`) was found up to date in its shard's current session.
     pub(crate) fn is_fresh(&self, channel: u64, guild: Option<u64>) -> bool {
         let shard = guild.map_or(0, |g| shard_of(g, self.total));

@@ -418,10 +418,12 @@ impl Shared {
             Ok(Claim::New) => {
                 tracing::info!(channel = %state.channel, "this process owns the channel now");
                 self.tables.unload(&state.key).await;
+                self.restart.forget(state.channel.get());
                 state.synced_epoch = 0;
                 true
             }
             Ok(Claim::Other) => {
+                self.restart.forget(state.channel.get());
                 state.synced_epoch = 0;
                 false
             }
@@ -561,6 +563,7 @@ impl Shared {
             drop(table);
             tracing::warn!(channel = %state.channel, msg = %message.id, "the channel was taken over; message left to its new owner");
             self.tables.unload(&state.key).await;
+            self.restart.forget(state.channel.get());
             state.synced_epoch = 0;
             return false;
         }
