@@ -3,9 +3,11 @@
 //! games (default 10,000) in `RESTART_GUILDS` guilds (default 10), of which one in
 //! `RESTART_BEHIND_EVERY` (default 100, so 1%) got a message while the bot was away.
 //!
-//! Measured: the REST requests made while starting (by route), the time from `start` to
-//! "caught up", the time to the first reply to a command posted in an up-to-date channel right
-//! after that (its table is loaded then, lazily), and the process's memory (VmRSS before the bot
+//! Measured: the REST requests made while starting (by route; the probe's own excluded), the
+//! time from `start` to "caught up", the time to the reply to a command posted in an up-to-date
+//! channel as soon as the bot has identified (the probe: answered while the channels behind are
+//! still being caught up) and to one posted after the catch-up (its table is loaded then,
+//! lazily), and the process's memory (VmRSS before the bot
 //! starts, when it has caught up, and the peak VmHWM; the fake's own state is in all three).
 //! `RESTART_DB=postgres://…` runs the same against an empty PostgreSQL database instead.
 //!
@@ -169,6 +171,12 @@ async fn fill_sqlite(path: &str, dump: &gaugebot::migrate::Dump) {
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
+    if std::env::var_os("RUST_LOG").is_some() {
+        tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+            .with_writer(std::io::stderr)
+            .init();
+    }
     let games = env("RESTART_GAMES", 10_000);
     let guilds = env("RESTART_GUILDS", 10).max(1);
     let behind_every = env("RESTART_BEHIND_EVERY", 100).max(1);
@@ -244,14 +252,42 @@ async fn main() {
     let rss_before = status_kb("VmRSS:");
     let requests_before = fake.requests().len();
     let started = Instant::now();
-    let bot = discord::start(config, fake.token().to_string())
+    let token = fake.token().to_string();
+    let starting = tokio::spawn(discord::start(config, token));
+    // A command in an up-to-date channel as soon as the bot has identified: it is answered
+    // while the channels behind are still being caught up.
+    let probe = FIRST_CHANNEL + 2;
+    fake.wait_for_identify_count(1, Duration::from_secs(60))
         .await
+        .expect("the bot identifies");
+    let probe_sent = Instant::now();
+    let probe_id = fake.post_user_message(probe, Some(guild_of(2)), &ann, "!status");
+    fake.wait_for(Duration::from_secs(60), |f| {
+        if f.bot_messages(probe).iter().any(|m| m.id > probe_id) {
+            Ok(())
+        } else {
+            Err("the reply during start-up".to_string())
+        }
+    })
+    .await
+    .expect("a reply");
+    let probe_reply = probe_sent.elapsed();
+    let probe_since_start = started.elapsed();
+    let bot = starting
+        .await
+        .expect("the start task")
         .expect("the bot starts");
     let caught_up = started.elapsed();
     let rss_started = status_kb("VmRSS:");
-    let start_requests = fake.requests()[requests_before..].to_vec();
+    let probe_path = format!("/channels/{probe}/");
+    let start_requests: Vec<_> = fake.requests()[requests_before..]
+        .iter()
+        .filter(|r| !r.path.contains(&probe_path))
+        .cloned()
+        .collect();
 
-    // The first command in a channel that was up to date: its table loads now.
+    // The first command in a channel that was up to date, after the catch-up: its table
+    // loads now.
     let fresh = FIRST_CHANNEL + 1;
     let asked = Instant::now();
     let question = fake.post_user_message(fresh, Some(guild_of(1)), &ann, "!status");
@@ -265,7 +301,6 @@ async fn main() {
     .await
     .expect("a reply");
     let first_reply = asked.elapsed();
-    let since_start = started.elapsed();
     let answered_behind = behind
         .iter()
         .filter(|id| {
@@ -312,9 +347,13 @@ async fn main() {
         behind.len()
     );
     println!(
-        "  first reply in an up-to-date channel: {:.1} ms after the command, {:.0} ms after start",
-        first_reply.as_secs_f64() * 1000.0,
-        since_start.as_secs_f64() * 1000.0
+        "  a command sent as soon as the bot identified (up-to-date channel): answered {:.1} ms later, {:.0} ms after start",
+        probe_reply.as_secs_f64() * 1000.0,
+        probe_since_start.as_secs_f64() * 1000.0
+    );
+    println!(
+        "  a command after the catch-up (up-to-date channel, table loaded then): {:.1} ms",
+        first_reply.as_secs_f64() * 1000.0
     );
     println!(
         "  memory: VmRSS {} before the bot, {} caught up; peak VmHWM {}",

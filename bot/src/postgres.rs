@@ -553,7 +553,7 @@ impl Owners for PostgresStore {
         };
         // The common case, one read: the channel is already this process's.
         let current = sqlx::query(&format!(
-            "SELECT o.owner, {ALIVE} FROM channel_owners o WHERE o.channel = $1"
+            "SELECT o.owner, {ALIVE}, o.guild FROM channel_owners o WHERE o.channel = $1"
         ))
         .bind(channel)
         .fetch_optional(&self.pool)
@@ -561,7 +561,7 @@ impl Owners for PostgresStore {
         .map_err(failed)?;
         match current {
             Some(row) if row.get::<String, _>(0) == owner.token => {
-                if guild.is_some() {
+                if guild.is_some() && row.get::<Option<String>, _>(2).is_none() {
                     let _ = sqlx::query(
                         "UPDATE channel_owners SET guild = $2 WHERE channel = $1 AND guild IS NULL",
                     )

@@ -58,9 +58,9 @@ pub const TICK_INTERVAL: Duration = Duration::from_secs(30);
 /// The gateway intents the bot asks for: guild and direct messages, with their content, and
 /// GUILDS for the GUILD_CREATE payloads (each channel's last message id, read on READY).
 ///
-/// serenity's cache keeps no guilds, channels or users ([`cache_settings`]): roles and channel
-/// permissions are fetched over REST and cached by the adapter, and without guilds in
-/// serenity's cache its local permission checks never refuse a send.
+/// Roles and channel permissions are fetched over REST and cached by the adapter; every send
+/// goes through the adapter's own `Http`, which has no cache, so serenity's local permission
+/// checks (made only with a cache) never refuse one ([`cache_settings`]).
 pub fn intents() -> GatewayIntents {
     GatewayIntents::GUILDS
         | GatewayIntents::GUILD_MESSAGES
@@ -114,10 +114,11 @@ impl BotHandle {
     }
 }
 
-/// serenity's cache: nothing (the adapter reads what it needs from events and REST).
+/// serenity's cache: guilds only (it tells, in gateway order, whether a GUILD_CREATE belongs
+/// to the latest READY: `is_new`); no channels, users or messages.
 pub fn cache_settings() -> serenity::cache::Settings {
     let mut settings = serenity::cache::Settings::default();
-    settings.cache_guilds = false;
+    settings.cache_guilds = true;
     settings.cache_channels = false;
     settings.cache_users = false;
     settings.max_messages = 0;
@@ -275,17 +276,22 @@ impl EventHandler for Handler {
             .await;
     }
 
-    async fn guild_create(&self, _ctx: Context, guild: Guild, _is_new: Option<bool>) {
+    async fn guild_create(&self, _ctx: Context, guild: Guild, is_new: Option<bool>) {
         let channels = guild
             .channels
             .values()
             .chain(guild.threads.iter())
             .map(|c| (c.id.get(), c.last_message_id.map(|m| m.get())))
             .collect();
-        self.shared.on_guild(shards::GuildPayload {
-            guild: guild.id.get(),
-            channels,
-        });
+        // serenity decides `is_new` in gateway order: `Some(false)` for a guild its latest
+        // READY announced.
+        self.shared.on_guild(
+            shards::GuildPayload {
+                guild: guild.id.get(),
+                channels,
+            },
+            is_new == Some(false),
+        );
     }
 
     async fn resume(&self, _ctx: Context, _event: ResumedEvent) {

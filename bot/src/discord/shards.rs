@@ -30,6 +30,9 @@ pub const CATCH_UP_REQUESTS_PER_SECOND: u32 = 40;
 pub const CATCH_UP_BURST: u32 = 10;
 /// How long READY waits for the GUILD_CREATE payloads it announced.
 pub const GUILD_WAIT: Duration = Duration::from_secs(20);
+/// How old a guild payload that came before its READY was handled may be: its READY is handled
+/// milliseconds later; one older than this is a straggler of an earlier session.
+const EARLY: Duration = Duration::from_secs(3);
 /// How often a process looks for channels whose owner is gone (PostgreSQL only).
 pub const TAKEOVER_INTERVAL: Duration = Duration::from_secs(2);
 
@@ -181,6 +184,8 @@ struct RestartState {
     plans: HashMap<u32, Plan>,
     /// Shard → the epoch of its latest READY.
     epochs: HashMap<u32, u64>,
+    /// Shards whose READY is being handled and whose plan is not made yet.
+    pending: HashSet<u32>,
     /// Payloads that arrived before their READY was handled.
     early: Vec<(Instant, GuildPayload)>,
     /// Channel → the epoch (of its shard's READY) in which it was found fresh.
@@ -212,7 +217,11 @@ impl Restart {
 
     /// A new session (READY `epoch`) of `shard`: its channels are stale until placed.
     pub(crate) fn session(&self, shard: u32, epoch: u64) {
-        self.lock().epochs.insert(shard, epoch);
+        let mut state = self.lock();
+        state.epochs.insert(shard, epoch);
+        state.pending.insert(shard);
+        drop(state);
+        self.changed.send_modify(|n| *n += 1);
     }
 
     /// Starts the plan of READY `epoch` of `shard`: the guilds it announced and the active
@@ -234,6 +243,7 @@ impl Restart {
         }
         state.counts.active = active.len();
         state.epochs.insert(shard, epoch);
+        state.pending.remove(&shard);
         state.plans.insert(
             shard,
             Plan {
@@ -249,7 +259,7 @@ impl Restart {
         for (at, payload) in early {
             if shard_of(payload.guild, self.total) != shard {
                 state.early.push((at, payload));
-            } else if at.elapsed() < GUILD_WAIT {
+            } else if at.elapsed() < EARLY {
                 place(&mut state, shard, payload, catch_up);
             }
         }
@@ -257,17 +267,23 @@ impl Restart {
     }
 
     /// A GUILD_CREATE: places its channels in its shard's plan (catching up those behind and
-    /// marking the others fresh), or keeps it for the READY not handled yet.
+    /// marking the others fresh). `announced` is serenity's word (`is_new == Some(false)`,
+    /// decided in gateway order) that the guild was announced by the shard's latest READY: if
+    /// that READY's plan is not made yet (event handlers run concurrently), the payload is kept
+    /// for it. A guild joined during a session is placed in the session's plan.
     pub(crate) fn guild(
         &self,
         payload: GuildPayload,
+        announced: bool,
         catch_up: &mut dyn FnMut(u64) -> oneshot::Receiver<()>,
     ) {
         let shard = shard_of(payload.guild, self.total);
         let mut state = self.lock();
+        let pending = state.pending.contains(&shard);
         let plan = state.plans.get(&shard);
         let expected = plan.is_some_and(|p| !p.finished && p.waiting.contains(&payload.guild));
-        if expected || plan.is_some_and(|p| p.finished) {
+        let current = plan.is_some_and(|p| p.finished) && !announced && !pending;
+        if expected || current {
             place(&mut state, shard, payload, catch_up);
         } else {
             state.early.push((Instant::now(), payload));
@@ -348,6 +364,34 @@ impl Restart {
         unplaced.sort_unstable();
         state.counts.unplaced = unplaced.len();
         unplaced
+    }
+
+    /// Waits (at most `timeout`) until the current plan of the shard of `guild` has placed
+    /// `channel` (or ended), then tells whether it found the channel up to date: a message that
+    /// arrives during a restart need not read its channel's history when the guild's payload
+    /// says there is nothing to read.
+    pub(crate) async fn placed_fresh(
+        &self,
+        channel: u64,
+        guild: Option<u64>,
+        timeout: Duration,
+    ) -> bool {
+        let shard = guild.map_or(0, |g| shard_of(g, self.total));
+        self.wait(timeout, |state| {
+            if state.pending.contains(&shard) {
+                // The READY's plan is not made yet.
+                return false;
+            }
+            let current = state.epochs.get(&shard).copied().unwrap_or(0);
+            match state.plans.get(&shard) {
+                Some(plan) if plan.epoch == current => {
+                    plan.finished || !plan.unplaced.contains(&channel)
+                }
+                _ => true,
+            }
+        })
+        .await;
+        self.is_fresh(channel, guild)
     }
 
     /// Forgets that `channel` was up to date: another process may have written to it since.
@@ -457,6 +501,7 @@ mod tests {
                 guild: 1,
                 channels: vec![(10, Some(100)), (11, Some(50)), (12, None)],
             },
+            true,
             &mut catch_up,
         );
         let active = HashMap::from([(10, Some(90)), (11, Some(50)), (20, Some(1)), (30, None)]);
@@ -466,6 +511,7 @@ mod tests {
                 guild: 2,
                 channels: vec![(20, Some(2))],
             },
+            true,
             &mut catch_up,
         );
         restart.wait_for_guilds(0, 7, Duration::from_secs(5)).await;
@@ -505,6 +551,7 @@ mod tests {
                 guild: g1,
                 channels: vec![(20, Some(1))],
             },
+            true,
             &mut none,
         );
         restart.guild(
@@ -512,6 +559,7 @@ mod tests {
                 guild: g0,
                 channels: vec![(10, Some(1))],
             },
+            true,
             &mut none,
         );
         assert!(restart.is_fresh(10, Some(g0)));
@@ -528,6 +576,54 @@ mod tests {
         assert!(!restart.is_fresh(20, Some(g1)));
         assert_eq!(restart.epoch_of(Some(g0)), 1);
         assert_eq!(restart.epoch_of(Some(g1)), 3);
+    }
+
+    #[tokio::test]
+    async fn a_new_sessions_payload_waits_for_its_ready() {
+        let restart = Restart::new(1);
+        let started = std::cell::RefCell::new(Vec::new());
+        let mut catch_up = |channel: u64| {
+            started.borrow_mut().push(channel);
+            oneshot::channel().1
+        };
+        let active = || HashMap::from([(10, Some(5))]);
+        restart.session(0, 1);
+        restart.begin(0, 1, [1], active(), &mut catch_up);
+        let payload = |last| GuildPayload {
+            guild: 1,
+            channels: vec![(10, Some(last))],
+        };
+        restart.guild(payload(5), true, &mut catch_up);
+        restart.finish(0, 1);
+        assert!(restart.is_fresh(10, Some(1)));
+        // A reconnect: the new session's payload (a message came meanwhile) is handled before
+        // its READY: it is kept, and placed in the new plan.
+        restart.guild(payload(6), true, &mut catch_up);
+        assert!(started.borrow().is_empty());
+        restart.session(0, 2);
+        assert!(!restart.is_fresh(10, Some(1)));
+        restart.begin(0, 2, [1], active(), &mut catch_up);
+        assert_eq!(
+            *started.borrow(),
+            vec![10],
+            "the channel behind is caught up"
+        );
+        assert!(
+            !restart
+                .placed_fresh(10, Some(1), Duration::from_secs(5))
+                .await
+        );
+        // A guild joined during the session is placed at once.
+        restart.finish(0, 2);
+        restart.guild(
+            GuildPayload {
+                guild: 3,
+                channels: vec![(10, Some(7))],
+            },
+            false,
+            &mut catch_up,
+        );
+        assert_eq!(restart.lock().early.len(), 0);
     }
 
     #[test]

@@ -268,8 +268,9 @@ impl Shared {
     }
 
     /// A guild's payload (GUILD_CREATE): its channels' last message ids.
-    pub(crate) fn on_guild(self: &Arc<Self>, payload: GuildPayload) {
-        self.restart.guild(payload, &mut |c| self.start_catch_up(c));
+    pub(crate) fn on_guild(self: &Arc<Self>, payload: GuildPayload, announced: bool) {
+        self.restart
+            .guild(payload, announced, &mut |c| self.start_catch_up(c));
     }
 
     /// Queues a catch-up of a channel; the receiver fires when it is done.
@@ -360,7 +361,10 @@ impl Shared {
                 let current = self.restart.epoch_of(guild);
                 if epoch.is_some()
                     && state.synced_epoch < current
-                    && self.restart.is_fresh(state.channel.get(), guild)
+                    && self
+                        .restart
+                        .placed_fresh(state.channel.get(), guild, GUILD_WAIT)
+                        .await
                 {
                     state.synced_epoch = current;
                 }
@@ -417,8 +421,10 @@ impl Shared {
             Ok(Claim::Mine) => true,
             Ok(Claim::New) => {
                 tracing::info!(channel = %state.channel, "this process owns the channel now");
+                // Loaded afresh, and caught up first unless the guild's payload found it up to
+                // date in this session and no message of it was left to another process since
+                // (leaving one forgets that).
                 self.tables.unload(&state.key).await;
-                self.restart.forget(state.channel.get());
                 state.synced_epoch = 0;
                 true
             }
