@@ -227,6 +227,11 @@ async fn a_killed_owner_loses_nothing_and_doubles_nothing() {
             stored, sent,
             "round {round}: the log is what was sent, once each"
         );
+        eprintln!(
+            "round {round}: killed the owner ({}) after {} moves; the survivor applied the burst",
+            logs[owner].display(),
+            sent.len()
+        );
         // A new process replaces the dead one.
         let log = dir.path().join(format!("bot-{}.log", round + 2));
         bots[owner] = spawn_bot(&config, &log);

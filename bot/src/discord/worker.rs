@@ -317,6 +317,11 @@ impl Shared {
             let Some(channel) = key.parse::<u64>().ok().filter(|id| *id != 0) else {
                 continue;
             };
+            if self.owners.shared() && !self.owners.holds(&key).await.unwrap_or(false) {
+                // Another process owns the channel now: its reminders are that one's to post.
+                self.tables.unload(&key).await;
+                continue;
+            }
             for reply in &response.replies {
                 if !reply.text.trim().is_empty() {
                     deliver::notice(&self.http, ChannelId::new(channel), None, &reply.text).await;
