@@ -78,6 +78,18 @@ async fn world(guilds: &[(u64, u64)]) -> FakeDiscord {
     fake
 }
 
+/// The bot processes of a test, killed when dropped (also when the test fails).
+struct Bots(Vec<Child>);
+
+impl Drop for Bots {
+    fn drop(&mut self) {
+        for bot in &mut self.0 {
+            let _ = bot.kill();
+            let _ = bot.wait();
+        }
+    }
+}
+
 /// A `gaugebot run` child process; its log goes to `log`.
 fn spawn_bot(config: &Path, log: &Path) -> Child {
     let log = std::fs::File::create(log).expect("log file");
@@ -183,7 +195,7 @@ async fn a_killed_owner_loses_nothing_and_doubles_nothing() {
     .expect("config");
     // Two processes at any time: each killed owner is replaced by a new process.
     let mut logs = vec![dir.path().join("bot-0.log"), dir.path().join("bot-1.log")];
-    let mut bots: Vec<Child> = logs.iter().map(|log| spawn_bot(&config, log)).collect();
+    let mut bots = Bots(logs.iter().map(|log| spawn_bot(&config, log)).collect());
     fake.wait_for_identify_count(2, WAIT)
         .await
         .expect("both bots connect");
@@ -215,8 +227,8 @@ async fn a_killed_owner_loses_nothing_and_doubles_nothing() {
                     .to_string(),
             );
         }
-        bots[owner].kill().expect("kill the owner");
-        let _ = bots[owner].wait();
+        bots.0[owner].kill().expect("kill the owner");
+        let _ = bots.0[owner].wait();
         // The survivor takes over (no new message needed) and applies the whole burst.
         let stored = eventually("the burst in the log", &logs, async || {
             let stored = stored_commands(&store, CHANNEL).await;
@@ -234,7 +246,7 @@ async fn a_killed_owner_loses_nothing_and_doubles_nothing() {
         );
         // A new process replaces the dead one.
         let log = dir.path().join(format!("bot-{}.log", round + 2));
-        bots[owner] = spawn_bot(&config, &log);
+        bots.0[owner] = spawn_bot(&config, &log);
         logs[owner] = log;
         fake.wait_for_identify_count(3 + round, WAIT)
             .await
@@ -284,10 +296,7 @@ async fn a_killed_owner_loses_nothing_and_doubles_nothing() {
         .map(|m| m.content.as_str())
         .collect();
     assert!(all.contains("cat wins with £59"), "{last}");
-    for bot in &mut bots {
-        let _ = bot.kill();
-        let _ = bot.wait();
-    }
+    drop(bots);
     store.shared().close().await;
 }
 
