@@ -25,6 +25,8 @@ pub struct DiscordConfig {
     pub buttons: bool,
     /// One pinned status message per game, edited after every turn.
     pub pinned_status: bool,
+    /// The shards this process runs (`{start, end, total}`, `end` included); none: all of one.
+    pub shards: Option<crate::discord::shards::ShardRange>,
 }
 
 impl Default for DiscordConfig {
@@ -38,6 +40,7 @@ impl Default for DiscordConfig {
             command_guilds: Vec::new(),
             buttons: true,
             pinned_status: true,
+            shards: None,
         }
     }
 }
@@ -95,7 +98,7 @@ impl Default for MapConfig {
 pub struct Config {
     /// Discord settings.
     pub discord: DiscordConfig,
-    /// The SQLite database path.
+    /// The database: a SQLite path (`sqlite:PATH` too) or a PostgreSQL URL (`postgres://…`).
     pub database: PathBuf,
     /// Command prefix.
     pub prefix: String,

@@ -18,11 +18,9 @@ use chrono::{DateTime, Utc};
 use gaugebot_table::dice::Seed;
 use gaugebot_table::duration::{parse_duration, parse_time, store_time};
 use gaugebot_table::input::{Author, Incoming, Response};
-use gaugebot_table::Store as _;
 use gaugebot_table::{TableSettings, Tables};
 
 use crate::games;
-use crate::storage::SqliteStore;
 
 /// The channel name of the console table.
 pub const CONSOLE_CHANNEL: &str = "console";
@@ -152,9 +150,12 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
         .map(Seed::from_hex)
         .transpose()
         .context("--seed must be 64 hexadecimal digits")?;
-    let store = SqliteStore::open(&options.db)
-        .await
-        .with_context(|| format!("opening the database {}", options.db))?;
+    let store = crate::backend::open(&options.db).await.with_context(|| {
+        format!(
+            "opening the database {}",
+            crate::backend::Database::parse(&options.db).display()
+        )
+    })?;
     let host = games::host(
         options.templates_dir.as_deref(),
         TableSettings {
@@ -165,7 +166,7 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
             ..TableSettings::default()
         },
     )?;
-    let tables = Tables::new(store.shared(), host);
+    let tables = Tables::new(store.clone(), host);
     {
         let table = tables
             .table(CONSOLE_CHANNEL)

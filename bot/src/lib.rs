@@ -5,10 +5,13 @@
 //! adapters: Discord through serenity and a console table ([`console`]) for local play and
 //! scripted tests.
 
+pub mod backend;
 pub mod config;
 pub mod console;
 pub mod discord;
 pub mod games;
+pub mod migrate;
+pub mod postgres;
 pub mod records;
 pub mod storage;
 mod storage_async;

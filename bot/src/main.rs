@@ -27,7 +27,8 @@ enum Command {
     Run,
     /// Play one table in the terminal: input lines are `name: message`.
     Play {
-        /// Database path (default: a throwaway in-memory database).
+        /// Database: a SQLite path (`sqlite:PATH` too) or `postgres://…` (default: a throwaway
+        /// in-memory SQLite database).
         #[arg(long)]
         db: Option<String>,
         /// The moderator's name.
@@ -56,6 +57,15 @@ enum Command {
     Verify {
         /// The audit JSON file.
         export: PathBuf,
+    },
+    /// Copy every game of a SQLite database into an empty PostgreSQL database, verbatim.
+    Migrate {
+        /// The SQLite database: `sqlite:PATH`.
+        #[arg(long)]
+        from: String,
+        /// The PostgreSQL database: `postgres://user@host/db`.
+        #[arg(long)]
+        to: String,
     },
     /// Render a state dumped by `play --dump-state` as a PNG map.
     /// Replay a game record (from `!export`) offline and print the position.
@@ -133,7 +143,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 eprintln!(
                     "No Discord token in {}: starting the console table (database {}). Type `mod: !help`.",
                     config.discord.token_env,
-                    config.database.display()
+                    gaugebot::backend::Database::parse(&config.database.to_string_lossy()).display()
                 );
                 runtime.block_on(console::play(PlayOptions {
                     db: config.database.to_string_lossy().into_owned(),
@@ -187,6 +197,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }) => {
             let db = db.unwrap_or_else(|| config.database.to_string_lossy().into_owned());
             runtime.block_on(gaugebot::records::import(&record, &db, &channel))
+        }
+        Some(Command::Migrate { from, to }) => {
+            let report = runtime.block_on(gaugebot::migrate::migrate(&from, &to))?;
+            println!("migrated {report}; the copy matches the source");
+            Ok(ExitCode::SUCCESS)
         }
         Some(Command::Render { state, out }) => {
             let text = std::fs::read_to_string(&state)?;

@@ -82,6 +82,11 @@ impl SqliteStore {
         Arc::new(self.clone())
     }
 
+    /// The connection pool (read by `gaugebot migrate`).
+    pub(crate) fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
+
     /// Starts a game: retires the channel's previous one and marks the message seen, in one
     /// Appends entries to a game's log and marks their message seen, all in one transaction;
     /// Begins a write transaction on the connection.
@@ -377,6 +382,21 @@ impl Store for SqliteStore {
         let result =
             crate::storage_async::set_presets(&mut conn, game_id, player_id, presets).await;
         self.finish(conn, result).await
+    }
+
+    /// Each channel with an active game and its cursor, in one query.
+    async fn active_cursors(&self) -> Result<Vec<(String, Option<String>)>, StoreError> {
+        Ok(sqlx::query(
+            "SELECT g.channel, c.message_id FROM games g
+             LEFT JOIN channel_cursor c ON c.channel = g.channel
+             WHERE g.active = 1 ORDER BY g.channel",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .map_err(failed)?
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect())
     }
     /// Closes the pool, flushing the WAL.
     async fn close(&self) {

@@ -128,7 +128,21 @@ async fn session(stream: TcpStream, shared: Arc<Shared>, mut shutdown: watch::Re
                             close(&mut ws, 4014, "Disallowed intent(s)").await;
                             break;
                         }
-                        rx = Some(register(&shared, conn, token, intents));
+                        let shard = match v["d"]["shard"].as_array().map(Vec::as_slice) {
+                            Some([id, total]) => match (id.as_u64(), total.as_u64()) {
+                                (Some(id), Some(total)) if id < total => Some([id, total]),
+                                _ => {
+                                    close(&mut ws, 4010, "Invalid shard").await;
+                                    break;
+                                }
+                            },
+                            Some(_) => {
+                                close(&mut ws, 4010, "Invalid shard").await;
+                                break;
+                            }
+                            None => None,
+                        };
+                        rx = Some(register(&shared, conn, token, intents, shard));
                     }
                     Some(6) => {
                         shared.write(|s| s.resume_count += 1);
@@ -175,25 +189,35 @@ fn register(
     conn: u64,
     token: String,
     intents: u64,
+    shard: Option<[u64; 2]>,
 ) -> UnboundedReceiver<Outgoing> {
     let (tx, rx) = mpsc::unbounded_channel();
     shared.write(|s| {
         s.identifies.push(IdentifyRecord {
             token,
             intents,
+            shard,
             at: Instant::now(),
         });
         let session_id = format!("fake-session-{conn}");
-        let _ = tx.send(Outgoing::Dispatch("READY", s.ready_json(&session_id)));
+        let _ = tx.send(Outgoing::Dispatch(
+            "READY",
+            s.ready_json_for(&session_id, shard),
+        ));
         if intents & INTENT_GUILDS != 0 {
-            let guild_ids: Vec<u64> = s.guilds.keys().copied().collect();
+            let guild_ids: Vec<u64> = s
+                .guilds
+                .keys()
+                .copied()
+                .filter(|g| crate::state::serves(shard, Some(*g)))
+                .collect();
             for g in guild_ids {
                 if let Some(v) = s.guild_json(g, true) {
                     let _ = tx.send(Outgoing::Dispatch("GUILD_CREATE", v));
                 }
             }
         }
-        s.sessions.insert(conn, SessionEntry { tx, intents });
+        s.sessions.insert(conn, SessionEntry { tx, intents, shard });
     });
     rx
 }

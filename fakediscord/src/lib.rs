@@ -1114,6 +1114,7 @@ mod examples {
                 intents: state::INTENT_GUILDS
                     | state::INTENT_GUILD_MESSAGES
                     | state::INTENT_DIRECT_MESSAGES,
+                shard: None,
             },
         );
         let mut out = vec![

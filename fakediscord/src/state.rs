@@ -55,6 +55,24 @@ pub(crate) enum Outgoing {
 pub(crate) struct SessionEntry {
     pub tx: UnboundedSender<Outgoing>,
     pub intents: u64,
+    /// `[shard, total]` from IDENTIFY; `None` is the one shard of an unsharded bot.
+    pub shard: Option<[u64; 2]>,
+}
+
+impl SessionEntry {
+    /// Whether this session gets the events of `guild` (`None`: direct messages, shard 0), as
+    /// Discord routes them: shard `(guild_id >> 22) % total`.
+    pub(crate) fn serves(&self, guild: Option<u64>) -> bool {
+        serves(self.shard, guild)
+    }
+}
+
+/// Whether the session of `shard` gets the events of `guild`.
+pub(crate) fn serves(shard: Option<[u64; 2]>, guild: Option<u64>) -> bool {
+    match shard {
+        None => true,
+        Some([id, total]) => guild.map_or(0, |g| (g >> 22) % total.max(1)) == id,
+    }
 }
 
 /// A pending injected failure.
@@ -101,6 +119,8 @@ pub struct IdentifyRecord {
     pub token: String,
     /// The gateway intents bit set.
     pub intents: u64,
+    /// `[shard, total]` as sent, if the client sent it.
+    pub shard: Option<[u64; 2]>,
     /// When it arrived.
     pub at: Instant,
 }
@@ -319,13 +339,30 @@ impl State {
 
     /// A channel object (guild channel, thread or DM).
     pub(crate) fn channel_json(&self, channel_id: u64) -> Option<Value> {
-        let c = self.channels.get(&channel_id)?;
         let last_message_id = self
             .messages
             .range(..)
             .rev()
             .find(|(_, m)| m.channel_id == channel_id && !m.deleted)
-            .map(|(id, _)| id.to_string());
+            .map(|(id, _)| *id);
+        self.channel_json_with_last(channel_id, last_message_id)
+    }
+
+    /// Each channel's last (not deleted) message, in one pass over the messages.
+    fn last_message_ids(&self) -> HashMap<u64, u64> {
+        let mut last = HashMap::new();
+        for (id, m) in &self.messages {
+            if !m.deleted {
+                last.insert(m.channel_id, *id);
+            }
+        }
+        last
+    }
+
+    /// A channel object whose last message id is known.
+    fn channel_json_with_last(&self, channel_id: u64, last: Option<u64>) -> Option<Value> {
+        let c = self.channels.get(&channel_id)?;
+        let last_message_id = last.map(|id| id.to_string());
         if c.kind == 1 {
             let recipient = c.recipient.unwrap_or(GUILD_OWNER_ID);
             return Some(json!({
@@ -404,17 +441,18 @@ impl State {
             "safety_alerts_channel_id": null,
         });
         if create {
+            let last = self.last_message_ids();
             let channels: Vec<Value> = self
                 .channels
                 .iter()
                 .filter(|(_, c)| c.guild_id == Some(guild_id) && c.kind != 11)
-                .filter_map(|(id, _)| self.channel_json(*id))
+                .filter_map(|(id, _)| self.channel_json_with_last(*id, last.get(id).copied()))
                 .collect();
             let threads: Vec<Value> = self
                 .channels
                 .iter()
                 .filter(|(_, c)| c.guild_id == Some(guild_id) && c.kind == 11)
-                .filter_map(|(id, _)| self.channel_json(*id))
+                .filter_map(|(id, _)| self.channel_json_with_last(*id, last.get(id).copied()))
                 .collect();
             let members: Vec<Value> = g
                 .members
@@ -521,10 +559,15 @@ impl State {
     }
 
     pub(crate) fn ready_json(&self, session_id: &str) -> Value {
+        self.ready_json_for(session_id, None)
+    }
+
+    /// READY for the session of `shard`: the guilds of that shard only.
+    pub(crate) fn ready_json_for(&self, session_id: &str, shard: Option<[u64; 2]>) -> Value {
         json!({
             "v": 10,
             "user": self.current_user_json(),
-            "guilds": self.guilds.keys().map(|g| json!({"id": g.to_string(), "unavailable": true})).collect::<Vec<_>>(),
+            "guilds": self.guilds.keys().filter(|g| serves(shard, Some(**g))).map(|g| json!({"id": g.to_string(), "unavailable": true})).collect::<Vec<_>>(),
             "session_id": session_id,
             "resume_gateway_url": self.gateway_url,
             "private_channels": [],
@@ -552,7 +595,7 @@ impl State {
         let exempt = is_dm || m.author.id == self.bot.id || m.mentions.contains(&self.bot.id);
         let mut sent = false;
         for s in self.sessions.values() {
-            if s.intents & needed == 0 {
+            if s.intents & needed == 0 || !s.serves(m.guild_id) {
                 continue;
             }
             let payload = if exempt || s.intents & INTENT_MESSAGE_CONTENT != 0 {
@@ -589,7 +632,7 @@ impl State {
         };
         let payload = Self::message_delete_json(m);
         for s in self.sessions.values() {
-            if s.intents & needed != 0 {
+            if s.intents & needed != 0 && s.serves(m.guild_id) {
                 let _ =
                     s.tx.send(Outgoing::Dispatch("MESSAGE_DELETE", payload.clone()));
             }
@@ -602,7 +645,7 @@ impl State {
             return;
         };
         for s in self.sessions.values() {
-            if s.intents & INTENT_GUILDS != 0 {
+            if s.intents & INTENT_GUILDS != 0 && s.serves(Some(guild_id)) {
                 let _ =
                     s.tx.send(Outgoing::Dispatch("GUILD_CREATE", payload.clone()));
             }

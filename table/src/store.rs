@@ -144,4 +144,16 @@ pub trait Store: Send + Sync + std::fmt::Debug {
 
     /// Flushes and closes.
     async fn close(&self);
+
+    /// Each channel with an active game and its cursor (`None` before its first message), in
+    /// channel order: what a restart compares with the channels' last message ids. Stores
+    /// override it with one query; this default asks channel by channel.
+    async fn active_cursors(&self) -> Result<Vec<(String, Option<String>)>, StoreError> {
+        let mut out = Vec::new();
+        for channel in self.active_channels().await? {
+            let cursor = self.cursor(&channel).await?;
+            out.push((channel, cursor));
+        }
+        Ok(out)
+    }
 }

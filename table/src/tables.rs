@@ -79,6 +79,13 @@ impl Tables {
         Ok(TableGuard(guard))
     }
 
+    /// Drops a channel's loaded table (waiting for its current command), so that its next use
+    /// loads it afresh from the database: for a channel another process wrote to meanwhile.
+    pub async fn unload(&self, channel: &str) {
+        let slot = self.slot(channel);
+        *slot.lock().await = None;
+    }
+
     /// Handles a message in its channel's table (`!waiting` is answered across tables).
     pub async fn handle(&self, channel: &str, message: &Incoming) -> Result<Response, TableError> {
         if let Some(response) = self.across(false, message).await {

@@ -16,8 +16,13 @@
 //!   an accepted command before it answers; then the replies are posted (the first as a reply
 //!   to the command), then ✅ or ❌ is added, then the channel's catch-up cursor moves on. A
 //!   failed post is retried with backoff and never undoes the stored action.
-//! - On every READY (start-up and each reconnect) each channel with an active game reads its
-//!   history after its cursor and applies what it missed, oldest first.
+//! - On every READY (start-up and each reconnect) each channel with an active game whose last
+//!   message (in its guild's GUILD_CREATE) is newer than its cursor reads its history after the
+//!   cursor and applies what it missed, oldest first; the others are left alone, their tables
+//!   unloaded until used ([`shards`]).
+//! - With PostgreSQL several processes share the database (and may run different shard
+//!   ranges): a process applies a channel's messages only while it owns the channel, and takes
+//!   over the channels of a process that died ([`crate::backend::Owners`]).
 
 mod buttons;
 mod deliver;
@@ -25,6 +30,7 @@ mod invoke;
 mod mention;
 mod perms;
 mod pin;
+pub mod shards;
 mod slash;
 mod worker;
 
@@ -33,8 +39,8 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use serenity::all::{
-    ClientBuilder, Context, EventHandler, GatewayIntents, GuildId, Http, HttpBuilder, Interaction,
-    Message, MessageId, MessageUpdateEvent, Ready, ResumedEvent, ShardManager,
+    ClientBuilder, Context, EventHandler, GatewayIntents, Guild, GuildId, Http, HttpBuilder,
+    Interaction, Message, MessageId, MessageUpdateEvent, Ready, ResumedEvent, ShardManager,
 };
 use serenity::async_trait;
 use serenity::model::id::ChannelId;
@@ -42,9 +48,9 @@ use tokio::task::JoinHandle;
 
 use gaugebot_table::{TableSettings, Tables};
 
+use crate::backend::{open_for_bot, Database};
 use crate::config::{Config, MessageContent};
 use crate::games;
-use crate::storage::SqliteStore;
 
 use worker::{Job, Shared};
 
@@ -54,10 +60,12 @@ pub const START_TIMEOUT: Duration = Duration::from_secs(120);
 /// How often the tables' time-driven work (reminders, deadlines) runs.
 pub const TICK_INTERVAL: Duration = Duration::from_secs(30);
 
-/// The gateway intents the bot asks for: guild and direct messages, with their content.
+/// The gateway intents the bot asks for: guild and direct messages, with their content, and
+/// GUILDS for the GUILD_CREATE payloads (each channel's last message id, read on READY).
 ///
-/// GUILDS is not requested: roles and channel permissions are fetched over REST and cached, and
-/// without guilds in serenity's cache its local permission checks never refuse a send.
+/// Roles and channel permissions are fetched over REST and cached by the adapter; every send
+/// goes through the adapter's own `Http`, which has no cache, so serenity's local permission
+/// checks (made only with a cache) never refuse one ([`cache_settings`]).
 pub fn intents() -> GatewayIntents {
     intents_with(true)
 }
@@ -65,7 +73,8 @@ pub fn intents() -> GatewayIntents {
 /// The gateway intents, with or without the privileged Message Content intent (without it the
 /// bot reads slash commands, buttons and messages that mention it).
 pub fn intents_with(message_content: bool) -> GatewayIntents {
-    let intents = GatewayIntents::GUILD_MESSAGES | GatewayIntents::DIRECT_MESSAGES;
+    let intents =
+        GatewayIntents::GUILDS | GatewayIntents::GUILD_MESSAGES | GatewayIntents::DIRECT_MESSAGES;
     if message_content {
         intents | GatewayIntents::MESSAGE_CONTENT
     } else {
@@ -104,6 +113,7 @@ pub struct BotHandle {
     shard_manager: Arc<ShardManager>,
     client: JoinHandle<()>,
     ticker: JoinHandle<()>,
+    takeover: JoinHandle<()>,
 }
 
 impl BotHandle {
@@ -125,6 +135,11 @@ impl BotHandle {
         self.shared.tick(now).await;
     }
 
+    /// How the last READY's catch-up went: channels behind, fresh, and mentioned by no guild.
+    pub fn restart_counts(&self) -> shards::RestartCounts {
+        self.shared.restart.counts()
+    }
+
     /// Disconnects cleanly, lets every channel worker finish the jobs it already has, and
     /// closes the database.
     ///
@@ -134,6 +149,7 @@ impl BotHandle {
     pub async fn shutdown(self) {
         tracing::info!("shutting down");
         self.ticker.abort();
+        self.takeover.abort();
         for runner in self.shard_manager.runners.lock().await.values() {
             runner.runner_tx.shutdown_clean();
         }
@@ -148,6 +164,17 @@ impl BotHandle {
         self.shared.tables.store().close().await;
         tracing::info!("shut down");
     }
+}
+
+/// serenity's cache: guilds only (it tells, in gateway order, whether a GUILD_CREATE belongs
+/// to the latest READY: `is_new`); no channels, users or messages.
+pub fn cache_settings() -> serenity::cache::Settings {
+    let mut settings = serenity::cache::Settings::default();
+    settings.cache_guilds = true;
+    settings.cache_channels = false;
+    settings.cache_users = false;
+    settings.max_messages = 0;
+    settings
 }
 
 /// Builds the REST client: pointed at `api_base` (ratelimiter off, or serenity would ignore
@@ -167,9 +194,14 @@ fn build_http(config: &Config, token: &str) -> Http {
 /// stops (e.g. a refused token).
 pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
     let database = config.database.to_string_lossy().into_owned();
-    let store = SqliteStore::open(&database)
-        .await
-        .with_context(|| format!("opening the database {database}"))?;
+    let shards = config.discord.shards.unwrap_or(shards::ShardRange::SINGLE);
+    shards.check().map_err(anyhow::Error::msg)?;
+    let (store, owners) = open_for_bot(&database).await.with_context(|| {
+        format!(
+            "opening the database {}",
+            Database::parse(&database).display()
+        )
+    })?;
     let host = games::host(
         config.templates_dir.as_deref(),
         TableSettings {
@@ -180,18 +212,19 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
             report: config.report.into(),
         },
     )?;
-    let tables = Tables::new(store.shared(), host);
+    let tables = Tables::new(store, host);
     // One REST client for the adapter's own requests, one for serenity's gateway client.
     let http = Arc::new(build_http(&config, &token));
     let content = wants_message_content(&config, &http).await;
     if !content {
         tracing::info!("without the Message Content intent: slash commands, buttons and messages that mention the bot");
     }
-    let shared = Shared::new(tables, http, &config, content);
+    let shared = Shared::new(tables, http, &config, content, owners);
     let mut caught_up = shared.subscribe_caught_up();
 
     let mut builder =
         ClientBuilder::new_with_http(build_http(&config, &token), intents_with(content))
+            .cache_settings(cache_settings())
             .event_handler(Handler {
                 shared: shared.clone(),
             });
@@ -205,7 +238,11 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
     let shard_manager = client.shard_manager.clone();
     let (stopped_tx, mut stopped_rx) = tokio::sync::oneshot::channel::<String>();
     let client_task = tokio::spawn(async move {
-        let outcome = match client.start().await {
+        // serenity's range is inclusive of its end, as `discord.shards.end` is.
+        let started = client
+            .start_shard_range(shards.start..shards.end, shards.total)
+            .await;
+        let outcome = match started {
             Ok(()) => "the gateway client stopped".to_string(),
             Err(e) => format!("the gateway client stopped: {e}"),
         };
@@ -221,11 +258,21 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
             ticking.tick(chrono::Utc::now()).await;
         }
     });
+    let taking_over = shared.clone();
+    let takeover = tokio::spawn(async move {
+        let mut interval = tokio::time::interval(shards::TAKEOVER_INTERVAL);
+        interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            interval.tick().await;
+            taking_over.take_over().await;
+        }
+    });
     let handle = BotHandle {
         shared,
         shard_manager,
         client: client_task,
         ticker,
+        takeover,
     };
 
     let ready = tokio::time::timeout(START_TIMEOUT, async {
@@ -235,7 +282,8 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
                     if changed.is_err() {
                         return Err("the bot stopped".to_string());
                     }
-                    if *caught_up.borrow_and_update() > 0 {
+                    // Every shard of the range has READY and caught up.
+                    if *caught_up.borrow_and_update() > u64::from(shards.end - shards.start) {
                         return Ok(());
                     }
                 }
@@ -293,6 +341,23 @@ impl EventHandler for Handler {
         if let Interaction::Component(click) = interaction {
             buttons::on_click(self.shared.clone(), ctx.http.clone(), click).await;
         }
+    }
+    async fn guild_create(&self, _ctx: Context, guild: Guild, is_new: Option<bool>) {
+        let channels = guild
+            .channels
+            .values()
+            .chain(guild.threads.iter())
+            .map(|c| (c.id.get(), c.last_message_id.map(|m| m.get())))
+            .collect();
+        // serenity decides `is_new` in gateway order: `Some(false)` for a guild its latest
+        // READY announced.
+        self.shared.on_guild(
+            shards::GuildPayload {
+                guild: guild.id.get(),
+                channels,
+            },
+            is_new == Some(false),
+        );
     }
 
     async fn resume(&self, _ctx: Context, _event: ResumedEvent) {

@@ -17,6 +17,8 @@ use tokio::task::JoinHandle;
 
 use super::deliver::{self, retry};
 use super::perms::Perms;
+use super::shards::{GuildPayload, Restart, ShardRange, GUILD_WAIT};
+use crate::backend::{Claim, Owners};
 use gaugebot_table::extract::{extract, Commands};
 use gaugebot_table::input::{Author, Incoming, Mention, Verdict};
 use gaugebot_table::Tables;
@@ -47,6 +49,9 @@ pub(crate) enum Job {
     CatchUp(oneshot::Sender<()>),
     /// A slash command or a button click, as input for the table.
     Interaction(Box<super::invoke::Invocation>),
+    /// The bot's own message (a reply it posted): once every message before it was
+    /// processed, the cursor may move past it, so that a restart finds the channel up to date.
+    Own(MessageId),
     /// A message was edited (`Some(new text)`) or deleted (`None`).
     Changed {
         /// The message.
@@ -115,6 +120,14 @@ pub(crate) struct Shared {
     epoch: AtomicU64,
     /// How many READYs have been fully caught up.
     caught_up: watch::Sender<u64>,
+    /// Which process owns each channel (PostgreSQL), or this one alone (SQLite).
+    pub(crate) owners: Arc<dyn Owners>,
+    /// The shards this process runs.
+    pub(crate) shards: ShardRange,
+    /// What READY reads (only channels behind their cursor), paced.
+    pub(crate) restart: Restart,
+    /// The bot's own user id (from READY).
+    me: AtomicU64,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -127,6 +140,7 @@ impl Shared {
         http: Arc<Http>,
         config: &Config,
         content_intent: bool,
+        owners: Arc<dyn Owners>,
     ) -> Arc<Shared> {
         Arc::new(Shared {
             tables,
@@ -145,6 +159,10 @@ impl Shared {
             collected: Mutex::new(RecentIds::new()),
             epoch: AtomicU64::new(0),
             caught_up: watch::channel(0).0,
+            owners,
+            shards: config.discord.shards.unwrap_or(ShardRange::SINGLE),
+            restart: Restart::new(config.discord.shards.map_or(1, |s| s.total)),
+            me: AtomicU64::new(0),
         })
     }
 
@@ -189,7 +207,9 @@ impl Shared {
         }
         if let Event::MessageCreate(created) = event {
             let message = &created.message;
-            if !message.author.bot {
+            if message.author.id.get() == self.me.load(Ordering::SeqCst) {
+                self.enqueue(message.channel_id, Job::Own(message.id));
+            } else if !message.author.bot {
                 lock(&self.collected).insert(message.id.get());
                 self.enqueue(
                     message.channel_id,
@@ -203,40 +223,109 @@ impl Shared {
         true
     }
 
-    /// A new session: register a collector on its shard, catch up every channel with an
-    /// active game, then count the READY as caught up.
+    /// A new session: register a collector on its shard, then catch up the channels with an
+    /// active game whose last message (in their guild's GUILD_CREATE) is newer than their
+    /// cursor, and those no guild mentions; then count the READY as caught up.
     pub(crate) async fn on_ready(self: &Arc<Self>, ctx: &Context, ready: &Ready) {
-        self.bot_id.store(ready.user.id.get(), Ordering::SeqCst);
+        let me = ready.user.id.get();
+        let guilds: Vec<u64> = ready.guilds.iter().map(|g| g.id.get()).collect();
+        self.bot_id.store(me, Ordering::SeqCst);
         // Interaction follow-ups from this client need the application id.
         self.http.set_application_id(ready.application.id);
+        self.me.store(me, Ordering::SeqCst);
         let epoch = self.epoch.fetch_add(1, Ordering::SeqCst) + 1;
+        let shard = ctx.shard_id.0;
+        // Before the collector: a message it queues finds its channel stale until caught up.
+        self.restart.session(shard, epoch);
         let me = self.clone();
         ctx.shard
             .add_collector(CollectorCallback(Box::new(move |event| {
                 me.collect(event, epoch)
             })));
-        let channels = match self.tables.active_channels().await {
-            Ok(channels) => channels,
+        let active = match self.tables.store().active_cursors().await {
+            Ok(active) => active,
             Err(error) => {
                 tracing::error!(%error, "cannot list the active games; no catch-up");
                 Vec::new()
             }
         };
-        let mut waits = Vec::new();
-        for key in channels {
-            let Some(channel) = key.parse::<u64>().ok().filter(|id| *id != 0) else {
-                continue;
-            };
-            let (tx, rx) = oneshot::channel();
-            self.enqueue(ChannelId::new(channel), Job::CatchUp(tx));
-            waits.push(rx);
+        let active = active
+            .into_iter()
+            .filter_map(|(key, cursor)| {
+                let channel = key.parse::<u64>().ok().filter(|id| *id != 0)?;
+                Some((channel, cursor.and_then(|c| c.parse::<u64>().ok())))
+            })
+            .collect();
+        self.restart.begin(shard, epoch, guilds, active, &mut |c| {
+            self.start_catch_up(c)
+        });
+        self.restart.wait_for_guilds(shard, epoch, GUILD_WAIT).await;
+        let mut waits = self.restart.finish(shard, epoch);
+        // Channels no guild mentioned (direct messages, archived threads): read as before, by
+        // the shard that gets direct messages, once every shard of the process has placed its
+        // guilds' channels.
+        if shard == 0 {
+            let shards = self.shards.start..=self.shards.end;
+            for channel in self.restart.unplaced(shards, GUILD_WAIT).await {
+                waits.push(self.start_catch_up(channel));
+            }
         }
         let count = waits.len();
         for wait in waits {
             let _ = wait.await;
         }
-        tracing::info!(epoch, channels = count, "caught up after READY");
+        let counts = self.restart.counts();
+        tracing::info!(
+            epoch,
+            channels = count,
+            active = counts.active,
+            fresh = counts.fresh,
+            behind = counts.behind,
+            unplaced = counts.unplaced,
+            "caught up after READY"
+        );
         self.caught_up.send_modify(|n| *n += 1);
+    }
+
+    /// A guild's payload (GUILD_CREATE): its channels' last message ids.
+    pub(crate) fn on_guild(self: &Arc<Self>, payload: GuildPayload, announced: bool) {
+        self.restart
+            .guild(payload, announced, &mut |c| self.start_catch_up(c));
+    }
+
+    /// Queues a catch-up of a channel; the receiver fires when it is done.
+    fn start_catch_up(self: &Arc<Self>, channel: u64) -> oneshot::Receiver<()> {
+        let (tx, rx) = oneshot::channel();
+        self.enqueue(ChannelId::new(channel.max(1)), Job::CatchUp(tx));
+        rx
+    }
+
+    /// Takes over the channels (of this process's shards) whose owner is gone: each is claimed
+    /// and caught up from its stored cursor by its worker.
+    pub(crate) async fn take_over(self: &Arc<Self>) {
+        if self.closing.load(Ordering::SeqCst) || !self.owners.shared() {
+            return;
+        }
+        let orphans = match self.owners.orphans().await {
+            Ok(orphans) => orphans,
+            Err(error) => {
+                tracing::warn!(%error, "cannot list the channels without an owner");
+                return;
+            }
+        };
+        for (key, guild) in orphans {
+            let Some(channel) = key.parse::<u64>().ok().filter(|id| *id != 0) else {
+                continue;
+            };
+            let guild = guild.and_then(|g| g.parse::<u64>().ok());
+            if guild.is_none() && self.shards != ShardRange::SINGLE {
+                continue;
+            }
+            if self.shards.serves(guild) {
+                tracing::info!(%channel, "taking over a channel whose owner is gone");
+                drop(self.start_catch_up(channel));
+            }
+        }
     }
 
     /// Time-driven work of every table (reminders, deadlines, presets, signups): posts what is
@@ -254,6 +343,11 @@ impl Shared {
             let Some(channel) = key.parse::<u64>().ok().filter(|id| *id != 0) else {
                 continue;
             };
+            if self.owners.shared() && !self.owners.holds(&key).await.unwrap_or(false) {
+                // Another process owns the channel now: its reminders are that one's to post.
+                self.tables.unload(&key).await;
+                continue;
+            }
             deliver::announce(&self.http, ChannelId::new(channel), &response).await;
         }
     }
@@ -283,20 +377,101 @@ impl Shared {
     async fn run_job(&self, state: &mut ChannelState, job: Job) {
         match job {
             Job::Live { message, epoch } => {
-                self.sync(state, epoch.is_none()).await;
+                if let Some(guild) = message.guild_id {
+                    state.guild = Some(guild.to_string());
+                }
+                if !self.owned(state).await {
+                    return;
+                }
+                let guild = message.guild_id.map(|g| g.get());
+                // The session of the channel's shard (another shard's READY leaves it alone).
+                let current = self.restart.epoch_of(guild);
+                if epoch.is_some()
+                    && state.synced_epoch < current
+                    && self
+                        .restart
+                        .placed_fresh(state.channel.get(), guild, GUILD_WAIT)
+                        .await
+                {
+                    state.synced_epoch = current;
+                }
+                let stale = match epoch {
+                    None => true,
+                    Some(_) => state.synced_epoch < current,
+                };
+                if stale {
+                    if self.has_game(&state.key).await {
+                        self.catch_up(state).await;
+                    } else {
+                        state.synced_epoch = current;
+                    }
+                }
                 self.process(state, &message).await;
             }
             Job::Interaction(invocation) => {
+                if !self.owned(state).await {
+                    return;
+                }
                 self.sync(state, false).await;
                 self.invoke(state, *invocation).await;
             }
             Job::CatchUp(done) => {
-                if state.synced_epoch < self.epoch.load(Ordering::SeqCst) {
+                if self.owned(state).await && state.synced_epoch < self.epoch.load(Ordering::SeqCst)
+                {
                     self.catch_up(state).await;
                 }
                 let _ = done.send(());
             }
-            Job::Changed { id, edited } => self.changed(state, id, edited).await,
+            Job::Own(id) => {
+                // Only a channel this worker has processed in this session (so owned, caught
+                // up) and that has a cursor (an active game's channel).
+                let guild = state.guild.as_deref().and_then(|g| g.parse().ok());
+                if state.synced_epoch >= self.restart.epoch_of(guild)
+                    && state.synced_epoch > 0
+                    && state.cursor_kept
+                {
+                    if let Err(error) = self
+                        .tables
+                        .store()
+                        .advance_cursor(&state.key, &id.to_string())
+                        .await
+                    {
+                        tracing::debug!(channel = %state.channel, %error, "cannot move the cursor");
+                    }
+                }
+            }
+            Job::Changed { id, edited } => {
+                if self.owners.holds(&state.key).await.unwrap_or(false) {
+                    self.changed(state, id, edited).await;
+                }
+            }
+        }
+    }
+
+    /// Whether this process may apply the channel's messages now; claims it when it is free
+    /// or its owner is gone (then the table is loaded afresh and the channel caught up first).
+    async fn owned(&self, state: &mut ChannelState) -> bool {
+        match self.owners.claim(&state.key, state.guild.as_deref()).await {
+            Ok(Claim::Mine) => true,
+            Ok(Claim::New) => {
+                tracing::info!(channel = %state.channel, "this process owns the channel now");
+                // Loaded afresh, and caught up first unless the guild's payload found it up to
+                // date in this session and no message of it was left to another process since
+                // (leaving one forgets that).
+                self.tables.unload(&state.key).await;
+                state.synced_epoch = 0;
+                true
+            }
+            Ok(Claim::Other) => {
+                self.restart.forget(state.channel.get());
+                state.synced_epoch = 0;
+                false
+            }
+            Err(error) => {
+                tracing::error!(channel = %state.channel, %error, "cannot tell who owns the channel; message left");
+                state.synced_epoch = 0;
+                false
+            }
         }
     }
 
@@ -355,6 +530,7 @@ impl Shared {
         let mut read = 0usize;
         let mut processed = 0usize;
         loop {
+            self.restart.pacer.wait().await;
             let page = retry("read the channel history", channel, || {
                 channel.messages(
                     &*self.http,
@@ -456,6 +632,19 @@ impl Shared {
             }
         };
         let response = table.handle(&incoming).await;
+        if response.verdict == Verdict::Refused
+            && self.owners.shared()
+            && !self.owners.holds(&state.key).await.unwrap_or(false)
+        {
+            // Another process took the channel over while this one handled the message (the
+            // write was refused): it applies the message; this one says nothing.
+            drop(table);
+            tracing::warn!(channel = %state.channel, msg = %message.id, "the channel was taken over; message left to its new owner");
+            self.tables.unload(&state.key).await;
+            self.restart.forget(state.channel.get());
+            state.synced_epoch = 0;
+            return false;
+        }
         let active = table.game_id().is_some();
         let after = self.after(&table, &response);
         drop(table);
@@ -475,6 +664,7 @@ impl Shared {
         let components = after.components();
         let prompt =
             deliver::respond(&self.http, state.channel, message.id, &response, components).await;
+        state.cursor_kept = active;
         self.settle(state, after, prompt).await;
         if active {
             if let Err(error) = self
@@ -576,6 +766,10 @@ pub(crate) struct ChannelState {
     pub(crate) key: String,
     /// The last message posted with buttons (stripped of them when the game moves on).
     pub(crate) last_prompt: Option<MessageId>,
+    /// The channel's guild, once a message said it.
+    guild: Option<String>,
+    /// Whether the last processed message moved the cursor (the channel has a game).
+    cursor_kept: bool,
     /// The epoch of the last catch-up (or of the check that none was needed).
     synced_epoch: u64,
     /// Messages processed in this run.
@@ -593,6 +787,8 @@ impl ChannelState {
             channel,
             key: channel.to_string(),
             last_prompt: None,
+            guild: None,
+            cursor_kept: false,
             synced_epoch: 0,
             done: RecentIds::new(),
             commands: HashMap::new(),

@@ -1,0 +1,374 @@
+//! The storage contract (`gaugebot_table::Store`), one suite run against every implementation:
+//! SQLite in memory, a SQLite file, and a real PostgreSQL server that the test starts itself
+//! (`pg/mod.rs`: `initdb` into a temporary folder, a unix socket in it, stopped at the end).
+//! Then what only PostgreSQL has: the ownership of channels between processes.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use gaugebot::backend::{Claim, Owners};
+use gaugebot::postgres::{PostgresStore, NOT_OWNER};
+use gaugebot::storage::SqliteStore;
+use gaugebot::table::Verdict;
+use gaugebot_table::store::{GameRow, LogRow, Store};
+
+#[path = "../../tests/reliability/common.rs"]
+mod common;
+mod pg;
+
+type Check = fn(Arc<dyn Store>) -> Pin<Box<dyn Future<Output = ()> + Send>>;
+
+/// Every check of the contract, by name.
+fn checks() -> Vec<(&'static str, Check)> {
+    vec![
+        ("games", |s| Box::pin(games(s))),
+        ("logs", |s| Box::pin(logs(s))),
+        ("atomic_append", |s| Box::pin(atomic_append(s))),
+        ("seen", |s| Box::pin(seen(s))),
+        ("cursors", |s| Box::pin(cursors(s))),
+        ("verbatim_text", |s| Box::pin(verbatim_text(s))),
+        ("played_game", |s| Box::pin(played_game(s))),
+    ]
+}
+
+fn game(id: &str, channel: &str) -> GameRow {
+    GameRow {
+        id: id.to_string(),
+        channel: channel.to_string(),
+        kind: "irish-gauge".to_string(),
+        engine_version: "1.2.3".to_string(),
+        created_at: "2026-01-02T03:04:05Z".to_string(),
+        setup_json: format!(r#"{{"players":["ann","bob"],"id":"{id}"}}"#),
+        seed_hex: Some("ab".repeat(32)),
+        commitment: Some("cd".repeat(32)),
+        revealed: false,
+        active: true,
+    }
+}
+
+fn row(seq: i64, message: &str) -> LogRow {
+    LogRow {
+        seq,
+        entry_json: format!(r#"{{"n":{seq}}}"#),
+        message_id: message.to_string(),
+        author_id: "7".to_string(),
+        author_name: "ann".to_string(),
+        text: format!("**bid {seq}**"),
+        at: "2026-01-02T03:04:06Z".to_string(),
+    }
+}
+
+async fn games(store: Arc<dyn Store>) {
+    assert_eq!(store.active_game("10").await.expect("read"), None);
+    assert_eq!(store.game_count("10").await.expect("count"), 0);
+    let first = game("g1", "10");
+    store.create_game(&first, "100").await.expect("create");
+    assert_eq!(
+        store.active_game("10").await.expect("read"),
+        Some(first.clone())
+    );
+    assert!(
+        store.seen("10", "100").await.expect("seen"),
+        "setup is seen"
+    );
+    // A new game retires the old one.
+    let second = GameRow {
+        seed_hex: None,
+        commitment: None,
+        ..game("g2", "10")
+    };
+    store.create_game(&second, "101").await.expect("create");
+    assert_eq!(
+        store.active_game("10").await.expect("read"),
+        Some(second.clone())
+    );
+    assert_eq!(store.game_count("10").await.expect("count"), 2);
+    store
+        .create_game(&game("g3", "9"), "102")
+        .await
+        .expect("create");
+    store
+        .create_game(&game("g4", "11"), "103")
+        .await
+        .expect("create");
+    assert_eq!(
+        store.active_channels().await.expect("channels"),
+        vec!["10", "11", "9"],
+        "active channels in (text) order"
+    );
+    // A game id is unique.
+    assert!(store.create_game(&game("g1", "12"), "104").await.is_err());
+    assert_eq!(store.active_game("12").await.expect("read"), None);
+}
+
+async fn logs(store: Arc<dyn Store>) {
+    store
+        .create_game(&game("g1", "20"), "200")
+        .await
+        .expect("create");
+    assert!(store.log("g1").await.expect("log").is_empty());
+    store
+        .append("g1", "20", &[row(0, "201")], "201", false)
+        .await
+        .expect("append");
+    store
+        .append("g1", "20", &[row(1, "202"), row(2, "202")], "202", false)
+        .await
+        .expect("append");
+    let log = store.log("g1").await.expect("log");
+    assert_eq!(log, vec![row(0, "201"), row(1, "202"), row(2, "202")]);
+    assert!(store.seen("20", "202").await.expect("seen"));
+    // Revealing marks the game.
+    store
+        .append("g1", "20", &[row(3, "203")], "203", true)
+        .await
+        .expect("append");
+    let game = store.active_game("20").await.expect("read").expect("game");
+    assert!(game.revealed);
+    assert!(store.log("other").await.expect("log").is_empty());
+}
+
+async fn atomic_append(store: Arc<dyn Store>) {
+    store
+        .create_game(&game("g1", "30"), "300")
+        .await
+        .expect("create");
+    store
+        .append("g1", "30", &[row(0, "301")], "301", false)
+        .await
+        .expect("append");
+    // The second row collides with an existing one: nothing of this append is kept.
+    let failed = store
+        .append("g1", "30", &[row(1, "302"), row(0, "302")], "302", true)
+        .await;
+    assert!(failed.is_err());
+    assert_eq!(store.log("g1").await.expect("log"), vec![row(0, "301")]);
+    assert!(!store.seen("30", "302").await.expect("seen"));
+    assert!(
+        !store
+            .active_game("30")
+            .await
+            .expect("read")
+            .expect("game")
+            .revealed
+    );
+    // And the store goes on.
+    store
+        .append("g1", "30", &[row(1, "303")], "303", false)
+        .await
+        .expect("append after a failure");
+    assert_eq!(store.log("g1").await.expect("log").len(), 2);
+}
+
+async fn seen(store: Arc<dyn Store>) {
+    assert!(!store.seen("40", "1").await.expect("seen"));
+    store.mark_seen("40", "1").await.expect("mark");
+    store.mark_seen("40", "1").await.expect("mark twice");
+    assert!(store.seen("40", "1").await.expect("seen"));
+    assert!(!store.seen("41", "1").await.expect("seen"), "per channel");
+}
+
+async fn cursors(store: Arc<dyn Store>) {
+    assert_eq!(store.cursor("50").await.expect("cursor"), None);
+    store.advance_cursor("50", "99").await.expect("advance");
+    assert_eq!(
+        store.cursor("50").await.expect("cursor").as_deref(),
+        Some("99")
+    );
+    // Snowflakes compare as numbers: 100 > 99 although "100" < "99" as text.
+    store.advance_cursor("50", "100").await.expect("advance");
+    assert_eq!(
+        store.cursor("50").await.expect("cursor").as_deref(),
+        Some("100")
+    );
+    store.advance_cursor("50", "99").await.expect("never back");
+    store.advance_cursor("50", "100").await.expect("same");
+    assert_eq!(
+        store.cursor("50").await.expect("cursor").as_deref(),
+        Some("100")
+    );
+    store
+        .create_game(&game("g1", "50"), "1")
+        .await
+        .expect("create");
+    store
+        .create_game(&game("g2", "51"), "2")
+        .await
+        .expect("create");
+    assert_eq!(
+        store.active_cursors().await.expect("cursors"),
+        vec![
+            ("50".to_string(), Some("100".to_string())),
+            ("51".to_string(), None)
+        ]
+    );
+}
+
+async fn verbatim_text(store: Arc<dyn Store>) {
+    let text = "**build WLW Shannon** 🚂 «quotes» \"double\" 'single' \\ back\nline\ttab ∑ 日本語";
+    let mut g = game("g-ü", "60");
+    g.setup_json = format!(r#"{{"note":"{}"}}"#, "ẞ🚂");
+    store.create_game(&g, "600").await.expect("create");
+    let mut r = row(0, "601");
+    r.text = text.to_string();
+    r.author_name = "Zoë 🦊".to_string();
+    store
+        .append("g-ü", "60", &[r.clone()], "601", false)
+        .await
+        .expect("append");
+    assert_eq!(store.log("g-ü").await.expect("log"), vec![r]);
+    assert_eq!(store.active_game("60").await.expect("read"), Some(g));
+}
+
+/// A game played through the table core; what a fresh table loads from the store is the same.
+async fn played_game(store: Arc<dyn Store>) {
+    let mut table = common::table_on(store.clone(), "70", Some(common::SEED)).await;
+    common::setup_game(&mut table, 1000).await;
+    let mut rng = common::Rng::new(7);
+    let mut next = 1001;
+    let played = common::play_moves(&mut table, &mut rng, 60, &mut next).await;
+    assert!(played > 10, "only {played} moves");
+    let undo = table
+        .handle(&common::message(next, "mod", "!undo", true))
+        .await;
+    assert_eq!(undo.verdict, Verdict::Accepted, "{}", undo.text());
+    let replayed = common::table_on(store.clone(), "70", Some(common::SEED)).await;
+    assert!(replayed.frozen().is_none());
+    assert_eq!(replayed.dump(), table.dump());
+    // A message already read is a duplicate for the replayed table too.
+    let mut replayed = replayed;
+    let again = replayed
+        .handle(&common::message(1001, "ann", "**pass**", false))
+        .await;
+    assert_eq!(again.verdict, Verdict::Duplicate);
+}
+
+async fn sqlite_memory() -> Arc<dyn Store> {
+    SqliteStore::open(":memory:")
+        .await
+        .expect("memory")
+        .shared()
+}
+
+#[tokio::test]
+async fn sqlite_in_memory_keeps_the_contract() {
+    for (name, check) in checks() {
+        eprintln!("sqlite :memory: {name}");
+        check(sqlite_memory().await).await;
+    }
+}
+
+#[tokio::test]
+async fn a_sqlite_file_keeps_the_contract() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (name, check) in checks() {
+        eprintln!("sqlite file {name}");
+        let path = dir.path().join(format!("{name}.db"));
+        let store = SqliteStore::open(&path.to_string_lossy())
+            .await
+            .expect("file");
+        check(store.shared()).await;
+        store.shared().close().await;
+    }
+}
+
+#[tokio::test]
+async fn postgresql_keeps_the_contract_and_the_ownership_of_channels() {
+    let Some(server) = pg::TestPostgres::start() else {
+        return;
+    };
+    for (name, check) in checks() {
+        eprintln!("postgresql {name}");
+        let url = server.database().await;
+        let store = PostgresStore::open(&url).await.expect("postgres");
+        check(store.shared()).await;
+        store.shared().close().await;
+    }
+    // The same checks with ownership on: a process writes only to channels it owns.
+    let url = server.database().await;
+    let owner = PostgresStore::open_owner(&url).await.expect("postgres");
+    let owned: Arc<dyn Store> = owner.shared();
+    let refused = owned
+        .mark_seen("80", "1")
+        .await
+        .expect_err("not claimed yet");
+    assert!(refused.0.contains(NOT_OWNER), "{refused}");
+    for channel in ["10", "11", "12", "20", "9", "70"] {
+        assert_eq!(
+            owner.claim(channel, Some("5")).await.expect("claim"),
+            Claim::New
+        );
+    }
+    assert_eq!(owner.claim("10", None).await.expect("claim"), Claim::Mine);
+    games(owned.clone()).await;
+    played_game(owned.clone()).await;
+    ownership(&server).await;
+}
+
+/// Two processes (two stores with their own liveness sessions) and one database: one owner
+/// per channel, writes fenced, and a takeover when the owner's session is gone.
+async fn ownership(server: &pg::TestPostgres) {
+    let url = server.database().await;
+    let a = PostgresStore::open_owner(&url).await.expect("a");
+    let b = PostgresStore::open_owner(&url).await.expect("b");
+    assert_ne!(a.token(), b.token());
+    assert_eq!(a.claim("1", Some("9")).await.expect("claim"), Claim::New);
+    assert_eq!(a.claim("1", Some("9")).await.expect("claim"), Claim::Mine);
+    assert_eq!(b.claim("1", Some("9")).await.expect("claim"), Claim::Other);
+    assert!(a.holds("1").await.expect("holds"));
+    assert!(!b.holds("1").await.expect("holds"));
+    a.create_game(&game("g1", "1"), "100")
+        .await
+        .expect("a writes");
+    let refused = b
+        .append("g1", "1", &[row(0, "101")], "101", false)
+        .await
+        .expect_err("b may not write");
+    assert!(refused.0.contains(NOT_OWNER), "{refused}");
+    assert!(b.advance_cursor("1", "101").await.is_err());
+    assert!(b.orphans().await.expect("orphans").is_empty());
+
+    // Two claims racing for a free channel: exactly one wins.
+    let (x, y) = tokio::join!(a.claim("2", None), b.claim("2", None));
+    let outcomes = [x.expect("claim"), y.expect("claim")];
+    assert_eq!(
+        outcomes.iter().filter(|c| **c == Claim::New).count(),
+        1,
+        "{outcomes:?}"
+    );
+    assert_eq!(
+        outcomes.iter().filter(|c| **c == Claim::Other).count(),
+        1,
+        "{outcomes:?}"
+    );
+
+    // a's process ends: its liveness session closes; its channels are orphans, b takes one.
+    let a_token = a.token().map(str::to_string);
+    Store::close(&a).await;
+    drop(a);
+    wait_until_gone(&b, a_token.as_deref()).await;
+    assert_eq!(
+        b.orphans().await.expect("orphans"),
+        vec![("1".to_string(), Some("9".to_string()))]
+    );
+    assert_eq!(b.claim("1", None).await.expect("claim"), Claim::New);
+    b.append("g1", "1", &[row(0, "101")], "101", false)
+        .await
+        .expect("b owns it now");
+    assert!(b.orphans().await.expect("orphans").is_empty());
+    Store::close(&b).await;
+}
+
+/// Waits (bounded) until the server has seen a process's liveness session end.
+async fn wait_until_gone(store: &PostgresStore, token: Option<&str>) {
+    let token = token.expect("a token");
+    for _ in 0..200 {
+        let gone = !store.process_alive(token).await.expect("query");
+        if gone {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    panic!("the closed process still looks alive");
+}
