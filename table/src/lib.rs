@@ -23,6 +23,7 @@ pub mod input;
 pub mod log;
 pub mod meta;
 pub mod pace;
+pub mod pace_commands;
 pub mod play;
 pub mod prompt;
 pub mod record;
