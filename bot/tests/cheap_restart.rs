@@ -27,6 +27,9 @@ fn config(fake: &FakeDiscord, db: &std::path::Path) -> Config {
     config.discord.moderator_roles = vec!["Moderator".to_string()];
     config.database = db.to_path_buf();
     config.map.after_build = false;
+    // The restart plan is about the players' messages; the pinned status (a message the bot
+    // posts once and then edits) is left out so that "the last message" is the last reply.
+    config.discord.pinned_status = false;
     config
 }
 
