@@ -415,15 +415,9 @@ pub trait TableGame: Send + Sync + 'static {
     /// A draw, for the log.
     fn describe_draw(&self, draw: &Self::Draw) -> String;
 
-    /// Notes what a move or draw did (`before` → `after`); nothing by default.
-    fn note(
-        &self,
-        notes: &mut Self::Notes,
-        before: &Self::State,
-        after: &Self::State,
-        events: &Self::Events,
-    ) {
-        let _ = (notes, before, after, events);
+    /// Notes what a move or draw did (`after` is the position it left); nothing by default.
+    fn note(&self, notes: &mut Self::Notes, after: &Self::State, events: &Self::Events) {
+        let _ = (notes, after, events);
     }
 
     /// Text from the notes to follow the status report (a luck line at the end); none by default.

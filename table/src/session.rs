@@ -255,11 +255,11 @@ impl<G: TableGame> GameSession<G> {
         self.game.render_refusal(&self.ctx(render), refusal)
     }
 
-    fn note(&mut self, before: &G::State, events: &G::Events) {
+    fn note(&mut self, events: &G::Events) {
         if self.game.changes_picture(events) {
             self.recent = vec![events.clone()];
         }
-        self.game.note(&mut self.notes, before, &self.state, events);
+        self.game.note(&mut self.notes, &self.state, events);
     }
 
     fn draw_from_map(draw: &Map<String, Value>) -> Result<G::Draw, String> {
@@ -267,12 +267,11 @@ impl<G: TableGame> GameSession<G> {
     }
 
     fn drawn(&mut self, index: u64, draw: G::Draw, render: &Render<'_>) -> Result<Drawn, String> {
-        let before = self.state.clone();
         let events = self
             .game
             .apply_draw(&mut self.state, &draw)
             .map_err(|r| self.refusal(render, &r))?;
-        self.note(&before, &events);
+        self.note(&events);
         let draw = match serde_json::to_value(&draw) {
             Ok(Value::Object(map)) => map,
             Ok(_) => return Err("a draw must be stored as a JSON object".into()),
@@ -324,12 +323,11 @@ impl<G: TableGame> Session for GameSession<G> {
             .parse_move(&self.state, text)
             .map_err(|r| self.refusal(render, &r))?;
         let action = read.action;
-        let before = self.state.clone();
         let events = self
             .game
             .apply(&mut self.state, seat, &action)
             .map_err(|r| self.refusal(render, &r))?;
-        self.note(&before, &events);
+        self.note(&events);
         Ok(Played {
             action: serde_json::to_value(&action).map_err(|e| e.to_string())?,
             canonical: action.to_string(),
@@ -370,7 +368,6 @@ impl<G: TableGame> Session for GameSession<G> {
     }
 
     fn replay(&mut self, entry: &Entry) -> Result<(), String> {
-        let before = self.state.clone();
         let events = match entry {
             Entry::Action { seat, action } => {
                 let action: G::Move =
@@ -387,7 +384,7 @@ impl<G: TableGame> Session for GameSession<G> {
             }
             Entry::Undo | Entry::Reveal | Entry::Table(_) => return Ok(()),
         };
-        self.note(&before, &events);
+        self.note(&events);
         Ok(())
     }
 
@@ -516,12 +513,11 @@ impl<G: TableGame> Session for GameSession<G> {
                 spent,
             });
         };
-        let before = self.state.clone();
         let events = self
             .game
             .apply(&mut self.state, seat, &action)
             .map_err(|r| self.refusal(render, &r))?;
-        self.note(&before, &events);
+        self.note(&events);
         let text = self
             .game
             .render_proxy_events(&self.ctx(render), &self.state, &events, proxy);

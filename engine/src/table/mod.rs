@@ -429,7 +429,7 @@ impl TableGame for IrishGauge {
         report::refusal(ctx, refusal)
     }
 
-    fn note(&self, notes: &mut Self::Notes, _before: &Game, after: &Game, events: &Vec<Event>) {
+    fn note(&self, notes: &mut Self::Notes, after: &Game, events: &Vec<Event>) {
         if events
             .iter()
             .any(|e| matches!(e, Event::DividendsCalled { .. }))
