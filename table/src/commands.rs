@@ -4,7 +4,7 @@
 use minijinja::context;
 use serde::Serialize;
 
-use crate::dice::{AuditExport, DrawRecord};
+use crate::dice::AuditExport;
 use crate::game::{DiceMode, ToAct};
 use crate::input::{Attachment, Incoming, Response, Verdict};
 use crate::log::{pop_unit, Entry};
@@ -220,37 +220,23 @@ impl Table {
 
     /// The audit record of the current game: the seed only once revealed.
     pub fn audit_export(&self) -> Option<AuditExport> {
-        let Loaded::Running(current) = &self.loaded else {
-            return None;
-        };
-        let commitment = current.row.commitment.clone()?;
-        // The signup pick (if the players were drawn) comes first: it was drawn first.
-        let mut draws: Vec<DrawRecord> = current.stored.signup.iter().cloned().collect();
-        draws.extend(current.session.setup_records());
-        if let (crate::dice::Spec::V2, Some(setup_message)) =
-            (current.stored.spec, &current.stored.setup_message)
-        {
-            for record in &mut draws {
-                record
-                    .inputs
-                    .insert("message_id".into(), setup_message.clone().into());
-            }
-        }
-        draws.extend(
-            current
-                .log
-                .iter()
-                .filter_map(|(entry, _)| current.session.draw_record(entry)),
-        );
+        // The record's draws, without the log numbering it adds to them.
+        let record = self.record()?;
+        let commitment = record.commitment?;
+        let draws = record
+            .draws
+            .into_iter()
+            .map(|mut d| {
+                d.inputs.remove("seq");
+                d.inputs.remove("undone");
+                d
+            })
+            .collect();
         Some(AuditExport {
-            version: current.stored.spec.name().to_string(),
-            game_id: current.row.id.clone(),
+            version: record.version,
+            game_id: record.game_id,
             commitment,
-            seed: if current.row.revealed {
-                current.seed.as_ref().map(|s| s.to_hex())
-            } else {
-                None
-            },
+            seed: record.seed,
             draws,
         })
     }
