@@ -16,8 +16,8 @@ use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 
 use chrono::{DateTime, Utc};
 use gaugebot_table::dice::Seed;
-use gaugebot_table::duration::{parse_duration, parse_time, store_time};
 use gaugebot_table::input::{Author, Incoming, Response};
+use gaugebot_table::weeks::duration::{parse_duration, parse_time, store_time};
 use gaugebot_table::{TableSettings, Tables};
 
 use crate::games;

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use gaugebot_table::session::{plugin, SharedPlugin};
+use gaugebot_table::game::session::{plugin, SharedPlugin};
 use gaugebot_table::templates::{TemplateError, Templates};
 use gaugebot_table::{Host, TableSettings};
 
@@ -40,7 +40,7 @@ impl gaugebot_table::dice::Recompute for AllGames {
         self.0
             .iter()
             .find_map(|g| g.recompute(record, source))
-            .or_else(|| gaugebot_table::signup::recompute(record, source))
+            .or_else(|| gaugebot_table::weeks::signup::recompute(record, source))
     }
 }
 

@@ -22,4 +22,5 @@ pub mod table {
     pub use gaugebot_table::table::*;
 }
 
-pub use gaugebot_table::{dice, extract, tables};
+pub use gaugebot_table::dice;
+pub use gaugebot_table::table::{extract, tables};

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use gaugebot_table::dice::{AuditExport, DiceError};
+use gaugebot_table::game::session::Render;
 use gaugebot_table::record::{self, GameRecord};
-use gaugebot_table::session::Render;
 use gaugebot_table::store::{GameRow, LogRow, Store};
 use gaugebot_table::templates::Templates;
 

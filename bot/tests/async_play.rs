@@ -11,7 +11,7 @@ use std::process::Command;
 use chrono::{DateTime, Duration, Utc};
 use gaugebot::dice::Seed;
 use gaugebot::storage::SqliteStore;
-use gaugebot_table::duration::{parse_time, relative, store_time};
+use gaugebot_table::weeks::duration::{parse_time, relative, store_time};
 use gaugebot_table::{Author, Incoming, Response, Store, TableSettings, Tables, Verdict};
 use irish_gauge::{Game, Railway};
 use serde_json::Value;
@@ -666,7 +666,7 @@ async fn signups_extend_then_draw_the_players_at_random_with_an_audited_pick() {
 
     // The pick is the audited draw of 4 of the 5 sign-up numbers.
     let seed = Seed::from_hex(SEED).expect("seed");
-    let drawn = gaugebot_table::signup::signup_pick(
+    let drawn = gaugebot_table::weeks::signup::signup_pick(
         gaugebot_table::dice::DrawSource::v1(&seed, "c1-1"),
         5,
         4,

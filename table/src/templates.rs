@@ -6,7 +6,7 @@ use std::path::Path;
 
 use minijinja::Environment;
 
-use crate::session::SharedPlugin;
+use crate::game::session::SharedPlugin;
 
 /// The table's own templates.
 const TABLE_TEMPLATES: [(&str, &str); 3] = [

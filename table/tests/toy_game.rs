@@ -9,11 +9,11 @@ use std::fmt;
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
+use gaugebot_table::commands::registry::{Access, CommandSpec, Form};
 use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource, Seed};
 use gaugebot_table::game::{
     Ctx, Decision, GameInfo, ReadMove, SetupDice, SetupOptions, TableGame, ToAct,
 };
-use gaugebot_table::registry::{Access, CommandSpec, Form};
 use gaugebot_table::store::{GameRow, LogRow, Store, StoreError};
 use gaugebot_table::{
     plugin, Author, Host, Incoming, Table, TableSettings, Tables, Templates, Verdict,
@@ -840,10 +840,10 @@ async fn the_game_record_is_complete_checks_itself_and_replays_offline() {
 
 /// A message at `hours` after the toy game's time.
 fn msg_at(id: u64, author: &str, text: &str, hours: i64) -> Incoming {
-    let at = gaugebot_table::duration::parse_time("2026-11-23T10:00:00Z").expect("time")
+    let at = gaugebot_table::weeks::duration::parse_time("2026-11-23T10:00:00Z").expect("time")
         + chrono::Duration::hours(hours);
     Incoming {
-        at: gaugebot_table::duration::store_time(at),
+        at: gaugebot_table::weeks::duration::store_time(at),
         ..msg(id, author, text)
     }
 }
@@ -852,7 +852,7 @@ fn msg_at(id: u64, author: &str, text: &str, hours: i64) -> Incoming {
 async fn clocks_reminders_and_moderator_moves_work_for_a_game_that_opts_into_nothing() {
     let store = Arc::new(Memory::default());
     let tables = Tables::new(store.clone(), host());
-    let start = gaugebot_table::duration::parse_time("2026-11-23T10:00:00Z").expect("time");
+    let start = gaugebot_table::weeks::duration::parse_time("2026-11-23T10:00:00Z").expect("time");
     let say = |id, author: &str, text: &str| msg_at(id, author, text, 0);
     let r = tables
         .handle("c", &say(1, "mod", "!setup ann bob"))

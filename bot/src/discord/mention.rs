@@ -3,7 +3,7 @@
 //! chat. The mention is stripped; the rest is read as a `!`-command if it names one ("status",
 //! "!status"), as written if it has bold, and as one bold move otherwise.
 
-use gaugebot_table::registry::{Form, Registry};
+use gaugebot_table::commands::registry::{Form, Registry};
 
 /// The text to hand to the table for a message that starts with a mention of the bot, or
 /// `None` for any other message.

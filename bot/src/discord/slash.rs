@@ -28,9 +28,9 @@ use serenity::{
 };
 use tokio::sync::oneshot;
 
+use gaugebot_table::commands::registry::{Access, ArgKind, CommandSpec, Form};
 use gaugebot_table::game::Query;
 use gaugebot_table::input::{Author, Incoming, Mention, Response, Verdict};
-use gaugebot_table::registry::{Access, ArgKind, CommandSpec, Form};
 use gaugebot_table::Host;
 
 use super::deliver::retry;

@@ -19,8 +19,8 @@ use super::deliver::{self, retry};
 use super::perms::Perms;
 use super::shards::{GuildPayload, Restart, ShardRange, GUILD_WAIT};
 use crate::backend::{Claim, Owners};
-use gaugebot_table::extract::{extract, Commands};
 use gaugebot_table::input::{Author, Incoming, Mention, Verdict};
+use gaugebot_table::table::extract::{extract, Commands};
 use gaugebot_table::Tables;
 
 use crate::config::Config;

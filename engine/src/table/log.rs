@@ -1,7 +1,7 @@
 //! Irish Gauge's log entries as typed data, in the layout the table stores them, and a replay
 //! of a stored log: for tools and tests that read a game's record.
 
-use gaugebot_table::log::{effective, Entry};
+use gaugebot_table::record::log::{effective, Entry};
 use serde::{Deserialize, Serialize};
 
 use crate::{Action, Colour, CubeCounts, Game, Seat, Setup};

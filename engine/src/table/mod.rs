@@ -1,6 +1,6 @@
 //! Irish Gauge as a plug-in of the gaugebot table core (feature `table`): the rules stay in the
 //! engine; this module gives the table the game's setup rolls, draws and audit records
-//! ([`dice`]), its view model ([`view`]), texts ([`report`] and `engine/templates/`) and map
+//! ([`dice`]), its view model ([`view`]), texts ([`report`] and `templates/irish-gauge/`) and map
 //! ([`map`]).
 
 pub mod dice;
@@ -11,12 +11,12 @@ pub mod report;
 pub mod suggest;
 pub mod view;
 
+use gaugebot_table::commands::registry::{arg, Access, ArgKind, CommandSpec, Form};
 use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource};
 use gaugebot_table::game::{
     Ctx, Decision, GameInfo, Preset, PresetAnswer, Proxy, Query, QuickMove, ReadMove, SetupDice,
     SetupOptions, Suggestion, TableGame, ToAct,
 };
-use gaugebot_table::registry::{arg, Access, ArgKind, CommandSpec, Form};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -45,24 +45,48 @@ pub struct CubeDraw {
 pub struct IrishGauge;
 
 const TEMPLATES: &[(&str, &str)] = &[
-    ("status.md.j2", include_str!("../../templates/status.md.j2")),
-    ("events.md.j2", include_str!("../../templates/events.md.j2")),
-    ("moves.md.j2", include_str!("../../templates/moves.md.j2")),
-    ("prompt.md.j2", include_str!("../../templates/prompt.md.j2")),
+    (
+        "status.md.j2",
+        include_str!("../../../templates/irish-gauge/status.md.j2"),
+    ),
+    (
+        "events.md.j2",
+        include_str!("../../../templates/irish-gauge/events.md.j2"),
+    ),
+    (
+        "moves.md.j2",
+        include_str!("../../../templates/irish-gauge/moves.md.j2"),
+    ),
+    (
+        "prompt.md.j2",
+        include_str!("../../../templates/irish-gauge/prompt.md.j2"),
+    ),
     (
         "refusal.md.j2",
-        include_str!("../../templates/refusal.md.j2"),
+        include_str!("../../../templates/irish-gauge/refusal.md.j2"),
     ),
-    ("setup.md.j2", include_str!("../../templates/setup.md.j2")),
-    ("help.md.j2", include_str!("../../templates/help.md.j2")),
-    ("odds.md.j2", include_str!("../../templates/odds.md.j2")),
-    ("preset.md.j2", include_str!("../../templates/preset.md.j2")),
+    (
+        "setup.md.j2",
+        include_str!("../../../templates/irish-gauge/setup.md.j2"),
+    ),
+    (
+        "help.md.j2",
+        include_str!("../../../templates/irish-gauge/help.md.j2"),
+    ),
+    (
+        "odds.md.j2",
+        include_str!("../../../templates/irish-gauge/odds.md.j2"),
+    ),
+    (
+        "preset.md.j2",
+        include_str!("../../../templates/irish-gauge/preset.md.j2"),
+    ),
 ];
 
-const BID_ARGS: &[gaugebot_table::registry::ArgSpec] =
+const BID_ARGS: &[gaugebot_table::commands::registry::ArgSpec] =
     &[arg("amount", ArgKind::Integer, true, "pounds")];
 const RAILWAYS: &[&str] = &["CBSC", "WLW", "BCD", "GSW", "MGW"];
-const AUCTION_ARGS: &[gaugebot_table::registry::ArgSpec] = &[
+const AUCTION_ARGS: &[gaugebot_table::commands::registry::ArgSpec] = &[
     arg("railway", ArgKind::Choice(RAILWAYS), true, "the railway"),
     arg(
         "amount",
@@ -71,11 +95,11 @@ const AUCTION_ARGS: &[gaugebot_table::registry::ArgSpec] = &[
         "the opening bid (face value if left out)",
     ),
 ];
-const BUILD_ARGS: &[gaugebot_table::registry::ArgSpec] = &[
+const BUILD_ARGS: &[gaugebot_table::commands::registry::ArgSpec] = &[
     arg("railway", ArgKind::Choice(RAILWAYS), true, "the railway"),
     arg("hexes", ArgKind::Text, true, "hex ids or town names"),
 ];
-const INTEREST_ARGS: &[gaugebot_table::registry::ArgSpec] = &[
+const INTEREST_ARGS: &[gaugebot_table::commands::registry::ArgSpec] = &[
     arg("town", ArgKind::Text, true, "the town"),
     arg(
         "colour",
@@ -84,7 +108,7 @@ const INTEREST_ARGS: &[gaugebot_table::registry::ArgSpec] = &[
         "the cube colour",
     ),
 ];
-const DRAW_ARGS: &[gaugebot_table::registry::ArgSpec] = &[arg(
+const DRAW_ARGS: &[gaugebot_table::commands::registry::ArgSpec] = &[arg(
     "cubes",
     ArgKind::Text,
     true,
@@ -94,7 +118,7 @@ const DRAW_ARGS: &[gaugebot_table::registry::ArgSpec] = &[arg(
 fn game_move(
     name: &'static str,
     aliases: &'static [&'static str],
-    args: &'static [gaugebot_table::registry::ArgSpec],
+    args: &'static [gaugebot_table::commands::registry::ArgSpec],
     summary: &'static str,
     example: &'static str,
 ) -> CommandSpec {
@@ -522,7 +546,7 @@ mod tests {
             .unwrap_or_default();
         assert!(
             help.contains(crate::notation::HELP_PHRASING),
-            "engine/templates/help.md.j2 must quote notation::HELP_PHRASING word for word"
+            "templates/irish-gauge/help.md.j2 must quote notation::HELP_PHRASING word for word"
         );
     }
 }

@@ -1,4 +1,4 @@
-//! Irish Gauge's texts, rendered from its templates (`engine/templates/`, filed under
+//! Irish Gauge's texts, rendered from its templates (`templates/irish-gauge/`, filed under
 //! `irish-gauge/`): the status report (from the [`View`]), the prompt, the narration of events,
 //! the legal moves, refusals and the setup announcement. Rust gathers the data; the wording is in
 //! the templates.

@@ -1,6 +1,6 @@
 //! Privates as a plug-in of the gaugebot table core (feature `table`): the rules stay in the
 //! engine; this module gives the table the game's setup and draws on the audited dice
-//! ([`dice`]), the moderator's manual deal, its texts ([`report`] and `privates/templates/`),
+//! ([`dice`]), the moderator's manual deal, its texts ([`report`] and `templates/privates/`),
 //! its refusals ([`refusal`]) and the dump ([`crate::GameView`]).
 //!
 //! `!setup privates @a @b @c` seats 2 to 6 players in the order given. With audited dice the
@@ -14,11 +14,11 @@ pub mod dice;
 pub mod refusal;
 pub mod report;
 
+use gaugebot_table::commands::registry::{arg, Access, ArgKind, ArgSpec, CommandSpec, Form};
 use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource};
 use gaugebot_table::game::{
     Ctx, Decision, GameInfo, ReadMove, SetupDice, SetupOptions, TableGame, ToAct,
 };
-use gaugebot_table::registry::{arg, Access, ArgKind, ArgSpec, CommandSpec, Form};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -67,16 +67,34 @@ pub struct RoundDraw {
 pub struct Privates;
 
 const TEMPLATES: &[(&str, &str)] = &[
-    ("setup.md.j2", include_str!("../../templates/setup.md.j2")),
-    ("status.md.j2", include_str!("../../templates/status.md.j2")),
-    ("events.md.j2", include_str!("../../templates/events.md.j2")),
-    ("prompt.md.j2", include_str!("../../templates/prompt.md.j2")),
-    ("moves.md.j2", include_str!("../../templates/moves.md.j2")),
+    (
+        "setup.md.j2",
+        include_str!("../../../templates/privates/setup.md.j2"),
+    ),
+    (
+        "status.md.j2",
+        include_str!("../../../templates/privates/status.md.j2"),
+    ),
+    (
+        "events.md.j2",
+        include_str!("../../../templates/privates/events.md.j2"),
+    ),
+    (
+        "prompt.md.j2",
+        include_str!("../../../templates/privates/prompt.md.j2"),
+    ),
+    (
+        "moves.md.j2",
+        include_str!("../../../templates/privates/moves.md.j2"),
+    ),
     (
         "refusal.md.j2",
-        include_str!("../../templates/refusal.md.j2"),
+        include_str!("../../../templates/privates/refusal.md.j2"),
     ),
-    ("help.md.j2", include_str!("../../templates/help.md.j2")),
+    (
+        "help.md.j2",
+        include_str!("../../../templates/privates/help.md.j2"),
+    ),
 ];
 
 const LETTERS: &[&str] = &["A", "B", "C", "D", "E", "F", "G"];

@@ -1,4 +1,4 @@
-//! Privates' texts, rendered from its templates (`privates/templates/`, filed under
+//! Privates' texts, rendered from its templates (`templates/privates/`, filed under
 //! `privates/`): the setup announcement, the narration of events, the status report (from the
 //! dump's [`GameView`]), the prompt, the legal moves and refusals. Rust gathers the data; the
 //! wording is in the templates.

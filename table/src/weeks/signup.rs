@@ -13,14 +13,16 @@ use minijinja::context;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::commands::setup::SetupArgs;
 use crate::dice::{DiceError, DrawRecord, DrawSource, Seed};
-use crate::duration::{format_duration, full, parse_duration, parse_time, relative, store_time};
 use crate::game::{DiceMode, PlayerInfo, SetupOptions};
 use crate::input::{Incoming, Response, Verdict};
-use crate::pace::{duration_error, person, time_of};
-use crate::setup::SetupArgs;
 use crate::store::StoreError;
 use crate::table::{Loaded, Table};
+use crate::weeks::duration::{
+    format_duration, full, parse_duration, parse_time, relative, store_time,
+};
+use crate::weeks::pace::{duration_error, person, time_of};
 
 /// The purpose of the random pick of players among the signups (drawn at index 0).
 pub const PURPOSE_SIGNUP_PICK: &str = "signup-pick";
@@ -481,7 +483,7 @@ impl Table {
             let source = DrawSource {
                 seed: &seed,
                 game_id: &game_id,
-                spec: crate::setup::spec_for(message_id),
+                spec: crate::commands::setup::spec_for(message_id),
                 message_id,
             };
             let drawn = signup_pick(source, count, wanted);

@@ -5,6 +5,8 @@
 //! A plug-in implements [`TableGame`] (typed: its own setup, state, moves, draws, events,
 //! refusals and view model) and registers with one line in the bot's game registry.
 
+pub mod session;
+
 use std::fmt;
 use std::ops::RangeInclusive;
 
@@ -12,8 +14,8 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::commands::registry::CommandSpec;
 use crate::dice::{DiceError, DrawRecord, DrawSource};
-use crate::registry::CommandSpec;
 use crate::templates::Templates;
 
 /// A seated player.

@@ -5,12 +5,12 @@
 use chrono::{DateTime, Utc};
 use minijinja::context;
 
-use crate::extract::{extract, Commands};
+use crate::commands::registry::Access;
 use crate::input::{Incoming, Response, Verdict};
-use crate::meta::DecisionClock;
-use crate::pace::{decision_data, time_of, TEMPLATE};
-use crate::registry::Access;
-use crate::tables::Tables;
+use crate::table::extract::{extract, Commands};
+use crate::table::tables::Tables;
+use crate::weeks::meta::DecisionClock;
+use crate::weeks::pace::{decision_data, time_of, TEMPLATE};
 
 /// How a channel is named in a text: `<#id>` on Discord (a numeric id), `#name` otherwise.
 pub fn channel_ref(channel: &str) -> String {

@@ -2,17 +2,17 @@
 //! `!back`, `!sub`, `!act`, and `!waiting` in a game's channel. Their entries are stored like
 //! moves; the clocks and reminders they set are driven by the tick (`pace.rs`).
 
-use crate::duration::{format_duration, full, parse_duration, relative, store_time};
-use crate::extract::{extract, Commands};
+use crate::game::session::ProxySource;
 use crate::input::{Author, Incoming, Response, Verdict};
-use crate::log::Entry;
-use crate::meta::{Meta, ProxyWhy, ReminderKind, TableEvent};
-use crate::session::ProxySource;
+use crate::record::log::Entry;
+use crate::table::extract::{extract, Commands};
 use crate::table::{Current, Draft, Loaded, Table};
+use crate::weeks::duration::{format_duration, full, parse_duration, relative, store_time};
+use crate::weeks::meta::{Meta, ProxyWhy, ReminderKind, TableEvent};
 use minijinja::context;
 use serde_json::Value;
 
-use crate::pace::*;
+use crate::weeks::pace::*;
 
 impl Table {
     pub(crate) async fn clock(&mut self, args: &str, msg: &Incoming) -> Response {
@@ -311,7 +311,7 @@ impl Table {
             .filter(|c| c.player.id == msg.author.id)
             .map(|c| {
                 context! {
-                    channel => crate::direct::channel_ref(&self.channel),
+                    channel => crate::weeks::direct::channel_ref(&self.channel),
                     game_id => self.game_id(), title => self.title(),
                     c => decision_data(&c, now),
                 }
@@ -332,7 +332,7 @@ impl Table {
             return self.refuse(self.not_a_player(current, &author.name));
         };
         let game_id = current.row.id.clone();
-        let channel = crate::direct::channel_ref(&self.channel);
+        let channel = crate::weeks::direct::channel_ref(&self.channel);
         let mut list = self
             .preset_book(&game_id)
             .await
@@ -400,7 +400,7 @@ impl Table {
                 ..
             } => context! {
                 event => "away", player => name, reason,
-                until => crate::duration::parse_time(until).map(full).unwrap_or_else(|| until.clone()),
+                until => crate::weeks::duration::parse_time(until).map(full).unwrap_or_else(|| until.clone()),
             },
             TableEvent::Back { name, .. } => context! { event => "back", player => name },
             TableEvent::Sub { seat, old, new, by } => context! {

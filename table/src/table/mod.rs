@@ -6,20 +6,25 @@
 //! *frozen* — it says why in its channel, refuses moves, and lets moderators export the record
 //! or start a new game with `!setup force`.
 
+pub mod extract;
+pub mod play;
+pub mod prompt;
+pub mod tables;
+
 use std::sync::Arc;
 
 use minijinja::context;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::commands::registry::{Access, Registry};
 use crate::dice::{DrawSource, Seed, Spec};
-use crate::extract::{extract, Commands};
+use crate::game::session::{Render, Session, SharedPlugin};
 use crate::game::{DiceMode, PlayerInfo, ToAct};
 use crate::input::{Author, Incoming, Response, Verdict};
-use crate::log::{effective, Effective, Entry};
-use crate::registry::{Access, Registry};
-use crate::session::{Render, Session, SharedPlugin};
+use crate::record::log::{effective, Effective, Entry};
 use crate::store::{GameRow, LogRow, Store, StoreError};
+use crate::table::extract::{extract, Commands};
 use crate::templates::Templates;
 
 /// Settings shared by all tables.
@@ -279,7 +284,7 @@ impl Table {
                 .replay(&item.entry)
                 .map_err(|e| (Some(item.seq), e))?;
         }
-        crate::pace::substitute_all(&mut *session, &log);
+        crate::weeks::pace::substitute_all(&mut *session, &log);
         Ok(Current {
             row: row.clone(),
             plugin,
@@ -358,7 +363,7 @@ impl Table {
     }
 
     /// Time-driven work (deadlines, reminders, presets, signups) up to `now`; the replies to
-    /// post ([`crate::pace`]).
+    /// post ([`crate::weeks::pace`]).
     pub async fn tick(&mut self, now: chrono::DateTime<chrono::Utc>) -> Response {
         self.pace_tick(now).await
     }

@@ -5,7 +5,7 @@ use minijinja::context;
 
 use crate::dice::{is_message_id, DrawSource, Spec};
 use crate::input::{Incoming, Response, Verdict};
-use crate::log::Entry;
+use crate::record::log::Entry;
 use crate::table::{Current, Draft, Loaded, Report, Table};
 
 impl Table {
@@ -69,8 +69,8 @@ impl Table {
             return self.refuse(refusal.unwrap_or_default());
         }
         // The next players' presets and absences answer their auction decisions at once.
-        let mut proxied = crate::pace::Proxied::default();
-        let now = crate::pace::time_of(msg);
+        let mut proxied = crate::weeks::pace::Proxied::default();
+        let now = crate::weeks::pace::time_of(msg);
         let mut meta = Self::meta_of(current);
         for (i, entry) in draft.entries.iter().enumerate() {
             meta.add(draft.next_seq + i as i64, entry, Some(now));
@@ -186,7 +186,7 @@ impl Table {
         current: &Current,
         draft: &mut Draft,
         message_id: &str,
-        render: &crate::session::Render<'_>,
+        render: &crate::game::session::Render<'_>,
     ) -> Result<Option<(String, bool)>, String> {
         let message_id = if is_message_id(message_id) {
             message_id

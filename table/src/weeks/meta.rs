@@ -8,9 +8,9 @@
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::duration::parse_time;
 use crate::game::{Decision, PlayerInfo, ToAct};
-use crate::log::Entry;
+use crate::record::log::Entry;
+use crate::weeks::duration::parse_time;
 
 /// The away cap when no `!clock away-cap:` was set.
 pub const DEFAULT_AWAY_CAP: Duration = Duration::days(7);
@@ -467,7 +467,7 @@ impl DecisionClock {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::duration::store_time;
+    use crate::weeks::duration::store_time;
     use serde_json::json;
 
     fn t(hours: i64) -> DateTime<Utc> {

@@ -6,7 +6,7 @@
 //! Every move the table makes for a seat — a preset's bid, an automatic pass, a moderator's
 //! `!act` — goes the way of a player's move: applied to a draft, with its audited draw if it
 //! calls for one, stored in one transaction with a [`TableEvent::Proxy`] marker before it, then
-//! narrated. Settings and reminders are table entries of the game's log ([`crate::meta`]), so
+//! narrated. Settings and reminders are table entries of the game's log ([`crate::weeks::meta`]), so
 //! nothing is repeated or lost across a restart.
 
 use std::collections::HashMap;
@@ -16,16 +16,16 @@ use minijinja::context;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::duration::{
-    format_duration, full, parse_duration, parse_percent, relative, store_time, DurationError,
-};
+use crate::game::session::{ProxySource, Session};
 use crate::game::{Decision, PlayerInfo, Proxy, ToAct};
 use crate::input::{Author, Incoming, Mention, Response, Verdict};
-use crate::log::Entry;
-use crate::meta::{ClockSettings, DecisionClock, Meta, ProxyWhy, ReminderKind, TableEvent};
-use crate::session::{ProxySource, Session};
+use crate::record::log::Entry;
 use crate::store::LogRow;
 use crate::table::{Current, Draft, Loaded, Table};
+use crate::weeks::duration::{
+    format_duration, full, parse_duration, parse_percent, relative, store_time, DurationError,
+};
+use crate::weeks::meta::{ClockSettings, DecisionClock, Meta, ProxyWhy, ReminderKind, TableEvent};
 
 /// The template of this module's texts.
 pub(crate) const TEMPLATE: &str = "table/pace.md.j2";

@@ -4,10 +4,10 @@
 use minijinja::context;
 
 use crate::dice::{is_message_id, DrawRecord, DrawSource, Seed, Spec};
+use crate::game::session::{Render, SharedPlugin};
 use crate::game::{DiceMode, PlayerInfo, SetupDice, SetupOptions};
 use crate::input::{Incoming, Mention, Response, Verdict};
-use crate::log::effective;
-use crate::session::{Render, SharedPlugin};
+use crate::record::log::effective;
 use crate::store::GameRow;
 use crate::table::{Current, Host, Loaded, StoredSetup, Table};
 
@@ -260,8 +260,8 @@ impl Table {
             .for_game(Some(info.kind))
             .filter(|c| {
                 c.game == Some(info.kind)
-                    && c.form == crate::registry::Form::Bang
-                    && c.access == crate::registry::Access::Moderator
+                    && c.form == crate::commands::registry::Form::Bang
+                    && c.access == crate::commands::registry::Access::Moderator
             })
             .map(|c| format!("`{}{}`", host.settings.prefix, c.name))
             .collect();

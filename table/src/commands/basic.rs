@@ -1,15 +1,15 @@
 //! The table's `!`-commands: information (`status`, `moves`, `map`, `log`, `help`, `audit`) and
-//! moderation (`undo`, `reveal`, and the games' manual draws). `!setup` is in [`crate::setup`].
+//! moderation (`undo`, `reveal`, and the games' manual draws). `!setup` is in [`crate::commands::setup`].
 
 use minijinja::context;
 use serde::Serialize;
 
+use crate::commands::registry::{Access, Form};
 use crate::dice::AuditExport;
 use crate::game::{DiceMode, ToAct};
 use crate::input::{Attachment, Incoming, Response, Verdict};
-use crate::log::{pop_unit, Entry};
+use crate::record::log::{pop_unit, Entry};
 use crate::record::GameRecord;
-use crate::registry::{Access, Form};
 use crate::store::LogRow;
 use crate::table::{Current, Draft, Loaded, Table};
 
@@ -176,7 +176,7 @@ impl Table {
             Access::Player => "player",
             Access::Moderator => "moderator",
         };
-        let as_help = |c: &crate::registry::CommandSpec| HelpCommand {
+        let as_help = |c: &crate::commands::registry::CommandSpec| HelpCommand {
             usage: c.shown(prefix),
             summary: c.summary,
             access: access(c.access),
@@ -410,7 +410,7 @@ impl Table {
                 return self.refuse(self.message("undo_does_not_replay", context! { reason }));
             }
         }
-        crate::pace::substitute_all(&mut *session, &current.log);
+        crate::weeks::pace::substitute_all(&mut *session, &current.log);
         let what: Vec<String> = undone
             .entries
             .iter()

@@ -6,13 +6,13 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use crate::commands::registry::CommandSpec;
 use crate::dice::{DiceError, DrawRecord, DrawSource};
 use crate::game::{
     Ctx, GameInfo, Names, PlayerInfo, Preset, Proxy, Query, QuickMove, SetupDice, SetupOptions,
     Suggestion, TableGame, ToAct,
 };
-use crate::log::Entry;
-use crate::registry::CommandSpec;
+use crate::record::log::Entry;
 
 /// A move that was applied.
 #[derive(Debug, Clone)]

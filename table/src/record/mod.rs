@@ -7,15 +7,17 @@
 //! [`check`] replays a record with its game and checks it; [`replay`] rebuilds the position at
 //! any entry, offline.
 
+pub mod log;
+
 use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::dice::{DrawRecord, Spec};
+use crate::game::session::{Session, SharedPlugin};
 use crate::game::DiceMode;
-use crate::log::{effective, Entry};
-use crate::session::{Session, SharedPlugin};
+use crate::record::log::{effective, Entry};
 use crate::store::{GameRow, LogRow};
 use crate::table::StoredSetup;
 

@@ -1,7 +1,7 @@
 //! One command registry: every command's name, who may run it, its arguments and its help.
 //! `!help`, the routing of `!`-commands and the Discord slash commands are all made from it.
 
-use crate::session::SharedPlugin;
+use crate::game::session::SharedPlugin;
 
 /// Who may run a command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

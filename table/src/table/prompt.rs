@@ -2,8 +2,8 @@
 //! being typed (autocomplete), the one-click moves of the player to act (buttons), where the
 //! game stands (to refuse a stale button), and the live status (a pinned message).
 
+use crate::game::session::Render;
 use crate::game::{PlayerInfo, Query, QuickMove, Suggestion, ToAct};
-use crate::session::Render;
 use crate::table::{Current, Loaded, Report, Table};
 
 /// The turn prompt's one-click moves.

@@ -4,7 +4,7 @@
 //! the layout of the first version: `{"entry":"action","seat":0,"action":{…}}`,
 //! `{"entry":"draw","manual":false,"index":14,…the draw's fields…}`, `{"entry":"undo"}`,
 //! `{"entry":"reveal"}`. Table-level entries (clocks, absences, substitutions, moves made for a
-//! seat, reminders: [`crate::meta`]) are `{"entry":"table","event":…}`; they are not moves, so
+//! seat, reminders: [`crate::weeks::meta`]) are `{"entry":"table","event":…}`; they are not moves, so
 //! an undo never takes them back.
 
 use serde_json::{Map, Value};
@@ -36,7 +36,7 @@ pub enum Entry {
     /// The seed was revealed.
     Reveal,
     /// A table-level entry (not a move): clocks, absences, substitutions, proxies, reminders.
-    Table(crate::meta::TableEvent),
+    Table(crate::weeks::meta::TableEvent),
 }
 
 /// Why a stored entry cannot be read.
