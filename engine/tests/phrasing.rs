@@ -14,6 +14,11 @@ use irish_gauge::notation::{
 };
 use irish_gauge::{Action, Actor, Colour, Game, HexId, NotationError, Railway, Seat, Setup};
 
+#[path = "phrasing/long_texts.rs"]
+mod long_texts;
+
+use long_texts::long_texts;
+
 const CORPUS: &str = include_str!("phrasing/corpus.txt");
 
 /// What a corpus line expects.
@@ -497,7 +502,15 @@ fn recase(text: &str, how: u8) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    // Failing cases are saved beside this file (`*.proptest-regressions`, committed) and run
+    // first on every later run.
+    #![proptest_config(ProptestConfig {
+        cases: 2000,
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::SourceParallel("proptest-regressions"),
+        )),
+        ..ProptestConfig::default()
+    })]
 
     /// Every move the engine prints reads back as itself, canonically and naming no share.
     #[test]
@@ -510,8 +523,9 @@ proptest! {
         );
     }
 
-    /// Filler, punctuation and case never change the move a text reads as; a changed text is
-    /// not canonical.
+    /// Filler, punctuation and case never change the move a text reads as. A changed text is
+    /// canonical exactly when it is the printed notation itself: filler never is, but recasing
+    /// can make an accepted phrasing strict (`PASS` lowered is `pass`).
     #[test]
     fn filler_never_changes_a_reading(
         base in accepted_phrasing(),
@@ -527,10 +541,15 @@ proptest! {
             Reading::Move { action: a, named: n, canonical } => {
                 prop_assert_eq!(&a, &action, "{:?} read as {} but {:?} as {}", base, action, dressed, a);
                 prop_assert_eq!(n, named, "{:?}", dressed);
-                if dressed != base {
-                    prop_assert!(!canonical, "{:?} is marked canonical", dressed);
-                } else {
+                if dressed == base {
                     prop_assert_eq!(canonical, base_canonical);
+                } else {
+                    let written = dressed.split_whitespace().collect::<Vec<_>>().join(" ");
+                    let printed = written == action.to_string();
+                    prop_assert_eq!(
+                        canonical, printed,
+                        "{:?} (the move prints as {:?}) is marked canonical: {}", dressed, action.to_string(), canonical
+                    );
                 }
             }
             other => prop_assert!(false, "{:?} read as {} but {:?} as {:?}", base, action, dressed, other),
@@ -547,31 +566,12 @@ proptest! {
     }
 }
 
+/// Long texts read as something (a move, chat or a refusal that says why). How long reading them
+/// takes is measured in `benches/phrasing.rs` (BENCHMARKS.md), not asserted here.
 #[test]
-fn long_texts_are_read_quickly() {
-    let started = std::time::Instant::now();
-    for text in [
-        "bid 8 or ".repeat(5_000),
-        "bid ".repeat(20_000),
-        "a ".repeat(50_000),
-        "x".repeat(100_000),
-        format!("bid {}", "9".repeat(100_000)),
-        "build WLW ".to_string() + &"K3 ".repeat(20_000),
-        "interest ".to_string() + &"Sligo pink ".repeat(10_000),
-        "I'm out ".repeat(10_000),
-        format!(
-            "bid {}",
-            (0..20_000)
-                .map(|n| n.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        ),
-        format!("auction {}", "GSW MGW WLW 6 7 8 ".repeat(3_000)),
-        "pas ".repeat(10) + &"or pas ".repeat(10),
-    ] {
+fn long_texts_are_read() {
+    for text in long_texts() {
         let reading = read(&text);
         assert!(!reading.to_string().is_empty());
     }
-    let took = started.elapsed();
-    assert!(took.as_secs() < 5, "reading long texts took {took:?}");
 }
