@@ -8,15 +8,10 @@ use serde_json::Value;
 
 const SEED: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("bot/ has a parent")
-        .to_path_buf()
-}
-
+/// A scripted game of `bot/tests/games/`.
 fn transcript(name: &str) -> String {
-    std::fs::read_to_string(workspace().join("tests/games").join(name)).expect("transcript exists")
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games");
+    std::fs::read_to_string(games.join(name)).expect("transcript exists")
 }
 
 /// Runs `gaugebot play` on `input` with a database file; returns stdout and the state dump.

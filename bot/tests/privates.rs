@@ -12,7 +12,6 @@ use privates::playout::random_action;
 use privates::{Actor, Game};
 use serde_json::{json, Value};
 
-#[path = "../../tests/reliability/common.rs"]
 mod common;
 use common::message;
 
@@ -23,8 +22,10 @@ fn workspace() -> PathBuf {
         .to_path_buf()
 }
 
+/// A scripted game of `bot/tests/games/`.
 fn transcript(name: &str) -> String {
-    std::fs::read_to_string(workspace().join("tests/games").join(name)).expect("transcript exists")
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games");
+    std::fs::read_to_string(games.join(name)).expect("transcript exists")
 }
 
 /// Runs `gaugebot play` on `input` with a database file; returns stdout and the state dump.
