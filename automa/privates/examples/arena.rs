@@ -1,7 +1,8 @@
 //! The arena: tournaments of 3-player Privates, the automa against two random players and
 //! against two greedy players, seats rotated game by game. Prints win rates with 95% Wilson
 //! intervals, the mean score margin, decision time (median, p99) and memory per decision.
-//! Not a test: run it by hand, on a quiet core (docs/AUTOMA.md).
+//! Not a test: run it by hand, on a quiet core (docs/AUTOMA.md). With `ARENA_TRACE` set in
+//! the environment it prints every automa move with its reason, and every game's totals.
 //!
 //! ```text
 //! nice -n 10 cargo run --release -p privates-automa --example arena -- \
@@ -17,7 +18,7 @@ use privates::playout::{random_draw, shuffle};
 use privates::{Actor, Game, Setup};
 use privates_automa::baseline;
 use privates_automa::rng::{mix, Stream};
-use privates_automa::{decide, Level};
+use privates_automa::{decide, Level, Reason};
 
 /// Counts live heap bytes and their peak, to measure memory per decision.
 struct Counting;
@@ -68,6 +69,7 @@ struct Tournament {
     ties: u32,
     margin: i64,
     times: Vec<Duration>,
+    searched_times: Vec<Duration>,
     peaks: Vec<usize>,
 }
 
@@ -106,7 +108,7 @@ fn main() {
         level.simulations()
     );
     println!();
-    println!("| against | games | automa wins | win rate (95% Wilson) | ties | mean margin | decisions | median | p99 | peak memory per decision (median, max) |");
+    println!("| against | games | automa wins | win rate (95% Wilson) | ties | mean margin | decisions (searched) | median, p99 (all) | median, p99 (searched) | peak memory per decision (median, max) |");
     println!("|---|---|---|---|---|---|---|---|---|---|");
     for opponent in against {
         let t = tournament(opponent, games, level, seed);
@@ -115,10 +117,12 @@ fn main() {
         let (low, high) = wilson(t.wins as f64, n);
         let mut times = t.times.clone();
         times.sort();
+        let mut searched = t.searched_times.clone();
+        searched.sort();
         let mut peaks = t.peaks.clone();
         peaks.sort();
         println!(
-            "| two {} | {} | {} | {:.1}% ({:.1}–{:.1}%) | {} | {:+.1} | {} | {} | {} | {} KiB, {} KiB |",
+            "| two {} | {} | {} | {:.1}% ({:.1}–{:.1}%) | {} | {:+.1} | {} ({}) | {}, {} | {}, {} | {} KiB, {} KiB |",
             opponent.name(),
             t.games,
             t.wins,
@@ -128,8 +132,11 @@ fn main() {
             t.ties,
             t.margin as f64 / n,
             times.len(),
+            searched.len(),
             ms(percentile(&times, 0.5)),
             ms(percentile(&times, 0.99)),
+            ms(percentile(&searched, 0.5)),
+            ms(percentile(&searched, 0.99)),
             percentile(&peaks, 0.5) / 1024,
             peaks.last().copied().unwrap_or(0) / 1024,
         );
@@ -162,7 +169,11 @@ fn tournament(opponent: Opponent, games: u32, level: Level, seed: u64) -> Tourna
                         let start = Instant::now();
                         let choice = decide(&game, seat, level, mix(game_seed, step))
                             .expect("the automa is to act");
-                        t.times.push(start.elapsed());
+                        let elapsed = start.elapsed();
+                        t.times.push(elapsed);
+                        if matches!(choice.reason, Reason::Searched { .. }) {
+                            t.searched_times.push(elapsed);
+                        }
                         t.peaks
                             .push(PEAK.load(Ordering::Relaxed).saturating_sub(before));
                         if std::env::var_os("ARENA_TRACE").is_some() {

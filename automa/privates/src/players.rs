@@ -22,7 +22,7 @@ pub const BID_SHARE: f64 = 0.8;
 /// [1 − NOISE, 1 + NOISE].
 pub const NOISE: f64 = 0.5;
 /// How often the rollout policy plays a random legal move instead.
-pub const RANDOM_SHARE: f64 = 0.3;
+pub const RANDOM_SHARE: f64 = 0.5;
 
 /// A random legal move for the seat to act (bids and raises a little above the least), or
 /// `None` when no player is to act.

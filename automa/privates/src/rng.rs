@@ -28,7 +28,7 @@ impl Stream {
         if n <= 1 {
             return 0;
         }
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 
     /// A number in [0, 1).

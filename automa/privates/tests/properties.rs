@@ -7,17 +7,13 @@ use proptest::prelude::*;
 use privates::draw::deck_population;
 use privates::playout::{random_action, random_chips, shuffle};
 use privates::{Action, Actor, Chip, DrawRequest, Game, Setup};
+use privates_automa::rng::Stream;
 use privates_automa::{baseline, decide, Level};
 
-/// A small xorshift chooser: `pick(n)` returns a number below `n`.
-fn xorshift(seed: u64) -> impl FnMut(usize) -> usize {
-    let mut state = seed.max(1);
-    move |n| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % n.max(1) as u64) as usize
-    }
+/// A chooser from the automa's own stream: `pick(n)` returns a number below `n`.
+fn chooser(seed: u64) -> impl FnMut(usize) -> usize {
+    let mut stream = Stream::new(seed);
+    move |n| stream.below(n)
 }
 
 /// One step of a random game: an action, or an audited round's chips.
@@ -30,7 +26,7 @@ enum Step {
 /// An audited game of 2 to 6 players played at random (`steps` steps, stopping early at a
 /// player's turn if the game ends), with the steps taken.
 fn random_position(players: usize, copies: u8, seed: u64, steps: usize) -> (Setup, Vec<Step>) {
-    let mut pick = xorshift(seed);
+    let mut pick = chooser(seed);
     let mut deck = deck_population(copies);
     shuffle(&mut deck, &mut pick);
     let names: Vec<String> = (1..=players).map(|i| format!("p{i}")).collect();
@@ -84,7 +80,7 @@ fn reshuffled_unseen(setup: &Setup, steps: &[Step], seed: u64) -> Setup {
     let rounds_dealt = steps.iter().filter(|s| matches!(s, Step::Chips(_))).count();
     let mut deck = setup.deck.clone().expect("an audited deck");
     let dealt = (7 * rounds_dealt).min(deck.len());
-    shuffle(&mut deck[dealt..], &mut xorshift(seed));
+    shuffle(&mut deck[dealt..], &mut chooser(seed));
     Setup {
         deck: Some(deck),
         ..setup.clone()
