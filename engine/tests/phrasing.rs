@@ -10,7 +10,7 @@ use proptest::prelude::*;
 use irish_gauge::board::HEX_COUNT;
 use irish_gauge::game::Phase;
 use irish_gauge::notation::{
-    check_named_share, read, Ambiguity, NamedShareError, Reading, HELP_PHRASING,
+    check_named_share, read, read_in, Ambiguity, NamedShareError, Reading, HELP_PHRASING,
 };
 use irish_gauge::{Action, Actor, Colour, Game, HexId, NotationError, Railway, Seat, Setup};
 
@@ -200,7 +200,10 @@ fn position(name: &str) -> (Game, Seat) {
 
 /// Checks one line; the error says what went wrong.
 fn check(line: &Line) -> Result<(), String> {
-    let reading = read(&line.phrasing);
+    let reading = match line.position.as_deref() {
+        Some(name) => read_in(&position(name).0, &line.phrasing),
+        None => read(&line.phrasing),
+    };
     let got = || format!("read as {reading:?} ({reading})");
     let named_check = line.position.as_deref().map(|name| {
         let (game, seat) = position(name);
@@ -444,6 +447,27 @@ fn accepted_phrasings() -> Vec<String> {
         .collect()
 }
 
+/// The position an accepted corpus phrasing is read in: none when it is accepted anywhere (a
+/// line before the first position header, or a printed move), else its section's.
+fn position_of(phrasing: &str) -> Option<String> {
+    let lines: Vec<Line> = corpus()
+        .into_iter()
+        .filter(|l| l.phrasing == phrasing && matches!(l.expect, Expect::Accept { .. }))
+        .collect();
+    if lines.is_empty() || lines.iter().any(|l| l.position.is_none()) {
+        return None;
+    }
+    lines.into_iter().find_map(|l| l.position)
+}
+
+/// Reads `text`, a dressed form of `base`, where the corpus reads `base`.
+fn read_where(base: &str, text: &str) -> Reading {
+    match position_of(base) {
+        Some(name) => read_in(&position(&name).0, text),
+        None => read(text),
+    }
+}
+
 /// A phrasing to dress: a printed move or an accepted corpus phrasing.
 fn accepted_phrasing() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -533,11 +557,15 @@ proptest! {
         suffix in proptest::sample::select(SUFFIXES.to_vec()),
         case in 0u8..4,
     ) {
-        let Reading::Move { action, named, canonical: base_canonical } = read(&base) else {
-            return Err(TestCaseError::fail(format!("{base:?} is not accepted: {}", read(&base))));
+        let Reading::Move { action, named, canonical: base_canonical } = read_where(&base, &base)
+        else {
+            return Err(TestCaseError::fail(format!(
+                "{base:?} is not accepted: {}",
+                read_where(&base, &base)
+            )));
         };
         let dressed = recase(&format!("{prefix}{base}{suffix}"), case);
-        match read(&dressed) {
+        match read_where(&base, &dressed) {
             Reading::Move { action: a, named: n, canonical } => {
                 prop_assert_eq!(&a, &action, "{:?} read as {} but {:?} as {}", base, action, dressed, a);
                 prop_assert_eq!(n, named, "{:?}", dressed);
