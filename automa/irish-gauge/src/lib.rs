@@ -1,0 +1,1 @@
+//! A computer player for Irish Gauge (docs/AUTOMA.md). Pure: no I/O, no async, no clock.
