@@ -40,7 +40,7 @@ impl Level {
     /// Simulated games per decision.
     pub fn simulations(self) -> u32 {
         match self {
-            Level::Cheap => 16,
+            Level::Cheap => 2,
             Level::Standard => 2_000,
             Level::Simulations(n) => n.max(1),
         }
@@ -137,4 +137,59 @@ fn select_turn_candidates(options: Vec<Scored>) -> Vec<Scored> {
         chosen.truncate(TURN_CANDIDATES);
     }
     chosen
+}
+
+#[cfg(test)]
+mod tests {
+    use irish_gauge::playout::{random_action, random_draw};
+    use irish_gauge::Setup;
+
+    use super::*;
+    use crate::rng::Rng;
+
+    /// Every candidate the search may choose from (not only the chosen one) is legal, over
+    /// positions of random games: the full build lists, bids, interests and auctions.
+    #[test]
+    fn every_candidate_is_legal() {
+        let mut rng = Rng::new(22);
+        let mut checked = 0;
+        for game_index in 0..40u8 {
+            let setup = Setup {
+                players: (1..=3 + game_index as usize % 3)
+                    .map(|i| format!("p{i}"))
+                    .collect(),
+                order: (1..=3 + game_index % 3).collect(),
+                cities: [1, 5, 9, 2, 6, 10, 3, 7],
+            };
+            let mut game = Game::new(&setup).expect("a valid setup");
+            while !game.is_finished() {
+                match game.to_act() {
+                    Actor::Dice => {
+                        let request = game.pending_draw().expect("a draw");
+                        let cubes =
+                            random_draw(request.supply, request.count, &mut |n| rng.below(n));
+                        game.resolve_draw(&cubes).expect("a legal draw");
+                    }
+                    Actor::Player { seat } => {
+                        let outlook = Outlook::of(&game);
+                        let options = match game.legal_actions() {
+                            LegalActions::Bidding { .. } => {
+                                bid_options(&game, seat, &outlook, EXTRA_BIDS)
+                            }
+                            _ => turn_options(&game, seat, &outlook, BuildSearch::All),
+                        };
+                        assert!(!options.is_empty());
+                        for option in &options {
+                            assert!(game.is_legal(seat, &option.action), "{}", option.action);
+                        }
+                        checked += options.len();
+                        let action = random_action(&game, &mut |n| rng.below(n)).expect("a move");
+                        game.play(seat, &action).expect("a legal move");
+                    }
+                    Actor::Nobody => break,
+                }
+            }
+        }
+        assert!(checked > 10_000, "only {checked} candidates checked");
+    }
 }

@@ -43,11 +43,16 @@ pub(crate) fn best(
     seed: u64,
 ) -> (usize, Estimate) {
     let mut tallies = vec![Tally::default(); candidates.len()];
-    let mut alive: Vec<usize> = (0..candidates.len()).collect();
-    let rounds = (usize::BITS - (candidates.len().max(2) - 1).leading_zeros()).max(1);
+    // With fewer simulations than candidates, only the heuristic's best few are simulated.
+    let tried = candidates.len().min(simulations.max(2) as usize);
+    let mut alive: Vec<usize> = (0..tried).collect();
+    let rounds = (usize::BITS - (tried.max(2) - 1).leading_zeros()).max(1);
     let per_round = (simulations / rounds).max(1);
     for round in 0..rounds {
         let each = (per_round / alive.len() as u32).max(1);
+        if round > 0 && per_round < alive.len() as u32 {
+            break;
+        }
         for &c in &alive {
             for _ in 0..each {
                 let index = tallies[c].rollouts as u64;
