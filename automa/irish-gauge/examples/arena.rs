@@ -3,6 +3,8 @@
 //!
 //! `cargo run --release -p irish-gauge-automa --example arena -- --games 200 --opponents greedy --level 300`
 //!
+//! `--player greedy` measures the greedy player in the automa's seat instead. `--first` is the
+//! first game number (game `g` is the same game in every run, so a tournament can be split).
 //! `--level` is `cheap`, `standard` or a number of simulations per decision. Prints win rate with
 //! a 95% Wilson interval, mean score margin (automa less the best opponent), decision time
 //! (median, p99) and memory per decision (peak bytes allocated beyond what was live before).
@@ -44,6 +46,8 @@ enum Opponent {
 }
 
 struct Args {
+    /// The player measured: the automa, or the greedy player (to measure the baseline itself).
+    greedy_hero: bool,
     games: u64,
     opponents: Opponent,
     level: Level,
@@ -52,6 +56,7 @@ struct Args {
 
 fn parse_args() -> Result<Args, String> {
     let mut args = Args {
+        greedy_hero: false,
         games: 200,
         opponents: Opponent::Greedy,
         level: Level::Standard,
@@ -62,6 +67,13 @@ fn parse_args() -> Result<Args, String> {
         let value = it.next().ok_or(format!("{flag} needs a value"))?;
         match flag.as_str() {
             "--games" => args.games = value.parse().map_err(|_| "--games: a number")?,
+            "--player" => {
+                args.greedy_hero = match value.as_str() {
+                    "automa" => false,
+                    "greedy" => true,
+                    _ => return Err("--player: automa or greedy".into()),
+                }
+            }
             "--first" => args.first = value.parse().map_err(|_| "--first: a number")?,
             "--opponents" => {
                 args.opponents = match value.as_str() {
@@ -151,7 +163,11 @@ fn main() {
                         let live = LIVE.load(Ordering::Relaxed);
                         PEAK.store(live, Ordering::Relaxed);
                         let start = Instant::now();
-                        let choice = decide(&game, seat, args.level, seed);
+                        let choice = if args.greedy_hero {
+                            baseline::greedy(&game, seat)
+                        } else {
+                            decide(&game, seat, args.level, seed)
+                        };
                         times.push(start.elapsed().as_secs_f64());
                         memory.push(PEAK.load(Ordering::Relaxed).saturating_sub(live) as f64);
                         choice
@@ -191,9 +207,13 @@ fn main() {
     } else {
         "greedy"
     };
+    let hero = if args.greedy_hero {
+        "greedy".to_string()
+    } else {
+        format!("automa ({} simulations)", args.level.simulations())
+    };
     println!(
-        "automa ({} simulations) vs two {opponents}: {} games, wins {wins} = {:.1}% (95% CI {:.1}–{:.1}%), mean margin {mean_margin:+.1}",
-        args.level.simulations(),
+        "{hero} vs two {opponents}: {} games, wins {wins} = {:.1}% (95% CI {:.1}–{:.1}%), mean margin {mean_margin:+.1}",
         args.games,
         100.0 * wins / n,
         100.0 * low,

@@ -31,7 +31,7 @@ impl Rng {
         if n == 0 {
             return 0;
         }
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 
     /// A number in [0, 1).
