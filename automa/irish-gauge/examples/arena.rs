@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use irish_gauge::playout::random_draw;
-use irish_gauge::{Actor, Game, Setup};
+use irish_gauge::{Actor, Game};
 use irish_gauge_automa::rng::Rng;
 use irish_gauge_automa::{baseline, decide, Level};
 
@@ -98,25 +98,6 @@ fn parse_args() -> Result<Args, String> {
     Ok(args)
 }
 
-/// A random 3-player setup.
-fn setup(rng: &mut Rng) -> Setup {
-    let mut order: Vec<u8> = vec![1, 2, 3];
-    let mut cubes: Vec<u8> = (1..=12).collect();
-    for i in (1..order.len()).rev() {
-        order.swap(i, rng.below(i + 1));
-    }
-    for i in (1..cubes.len()).rev() {
-        cubes.swap(i, rng.below(i + 1));
-    }
-    Setup {
-        players: vec!["a".into(), "b".into(), "c".into()],
-        order,
-        cities: [
-            cubes[0], cubes[1], cubes[2], cubes[3], cubes[4], cubes[5], cubes[6], cubes[7],
-        ],
-    }
-}
-
 /// The 95% Wilson score interval for `wins` out of `n`.
 fn wilson(wins: f64, n: f64) -> (f64, f64) {
     let z = 1.959_964f64;
@@ -145,7 +126,7 @@ fn main() {
     let (mut times, mut memory) = (Vec::new(), Vec::new());
     for g in args.first..args.first + args.games {
         let mut dice = Rng::derive(0xa7e4a, g);
-        let mut game = Game::new(&setup(&mut dice)).expect("a valid setup");
+        let mut game = Game::new(&baseline::random_setup(3, &mut dice)).expect("a valid setup");
         let automa = (g % 3) as usize;
         let mut step = 0u64;
         while !game.is_finished() {

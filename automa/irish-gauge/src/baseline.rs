@@ -13,7 +13,7 @@
 //!   the auction of the share worth most above its face, or calls for dividends when the
 //!   expected payout to it, less half the others', beats all of those.
 
-use irish_gauge::{Actor, Game, Seat};
+use irish_gauge::{Actor, Game, Seat, Setup};
 
 use crate::policy;
 use crate::reason::Reason;
@@ -45,4 +45,24 @@ pub fn greedy(game: &Game, seat: Seat) -> Option<Choice> {
         reason: best.reason,
         estimate: None,
     })
+}
+
+/// A random valid setup of `players` players named `p1`, `p2`, …: a shuffled player order and
+/// city roll (for tournaments and tests).
+pub fn random_setup(players: usize, rng: &mut Rng) -> Setup {
+    let mut order: Vec<u8> = (1..=players as u8).collect();
+    let mut cubes: Vec<u8> = (1..=12).collect();
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+    for i in (1..cubes.len()).rev() {
+        cubes.swap(i, rng.below(i + 1));
+    }
+    Setup {
+        players: (1..=players).map(|i| format!("p{i}")).collect(),
+        order,
+        cities: [
+            cubes[0], cubes[1], cubes[2], cubes[3], cubes[4], cubes[5], cubes[6], cubes[7],
+        ],
+    }
 }

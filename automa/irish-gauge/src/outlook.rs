@@ -5,6 +5,7 @@
 use std::sync::LazyLock;
 
 use irish_gauge::board::HEX_COUNT;
+use irish_gauge::odds::{draw_count, draw_outcomes};
 use irish_gauge::{Board, CubeCounts, Game, HexId, HexSet, Railway, Seat};
 
 /// Seats at most (ruling 22).
@@ -107,37 +108,36 @@ fn income_for(cities: [u8; 3], towns: u8, mask: usize) -> u32 {
     }
 }
 
-/// The chance of each set of paying colours for a draw of min(3, supply) cubes (ruling 17).
+/// The chance of each set of paying colours for a draw of min(3, supply) cubes (ruling 17),
+/// for every supply of up to 10 cubes a colour, worked out once from the engine's exact odds.
+static PAYING_CHANCES: LazyLock<Vec<[f64; 8]>> = LazyLock::new(|| {
+    let mut table = vec![[0.0; 8]; 11 * 11 * 11];
+    for (index, chances) in table.iter_mut().enumerate() {
+        let supply = CubeCounts::from_array([
+            (index / 121) as u8,
+            (index / 11 % 11) as u8,
+            (index % 11) as u8,
+        ]);
+        let count = draw_count(supply);
+        if count == 0 {
+            chances[0] = 1.0;
+            continue;
+        }
+        for outcome in draw_outcomes(supply, count) {
+            let mask = outcome
+                .colours()
+                .iter()
+                .fold(0, |mask, c| mask | 1 << c.index());
+            chances[mask] += outcome.chance.to_f64();
+        }
+    }
+    table
+});
+
+/// The chance of each set of paying colours at the next call.
 fn paying_chances(supply: CubeCounts) -> [f64; 8] {
-    let mut chances = [0.0; 8];
-    let total = supply.total();
-    let count = total.min(3);
-    if count == 0 {
-        chances[0] = 1.0;
-        return chances;
-    }
-    let choose = |n: u8, k: u8| -> f64 {
-        if k > n {
-            return 0.0;
-        }
-        (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
-    };
-    let all = choose(total, count);
-    for white in 0..=count.min(supply.white) {
-        for pink in 0..=(count - white).min(supply.pink) {
-            let black = count - white - pink;
-            if black > supply.black {
-                continue;
-            }
-            let ways = choose(supply.white, white)
-                * choose(supply.pink, pink)
-                * choose(supply.black, black);
-            let mask =
-                (white > 0) as usize | ((pink > 0) as usize) << 1 | ((black > 0) as usize) << 2;
-            chances[mask] += ways / all;
-        }
-    }
-    chances
+    let index = |n: u8| n.min(10) as usize;
+    PAYING_CHANCES[index(supply.white) * 121 + index(supply.pink) * 11 + index(supply.black)]
 }
 
 impl Outlook {

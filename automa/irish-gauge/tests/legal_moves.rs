@@ -4,30 +4,18 @@
 
 use irish_gauge::playout::{random_action, random_draw};
 use irish_gauge::{Actor, Game, Setup};
+
+/// A random valid setup of 3 to 5 players.
+fn random_setup(rng: &mut Rng) -> Setup {
+    let players = 3 + rng.below(3);
+    baseline::random_setup(players, rng)
+}
 use irish_gauge_automa::rng::Rng;
 use irish_gauge_automa::{baseline, decide, Level};
 use proptest::prelude::*;
 
 /// Positions checked per case.
 const POSITIONS_PER_CASE: usize = 10;
-
-/// A random valid setup of 3 to 5 players.
-fn setup(rng: &mut Rng) -> Setup {
-    let players = 3 + rng.below(3);
-    let mut order: Vec<u8> = (1..=players as u8).collect();
-    let mut cubes: Vec<u8> = (1..=12).collect();
-    for i in (1..order.len()).rev() {
-        order.swap(i, rng.below(i + 1));
-    }
-    for i in (1..cubes.len()).rev() {
-        cubes.swap(i, rng.below(i + 1));
-    }
-    Setup {
-        players: (1..=players).map(|i| format!("p{i}")).collect(),
-        order,
-        cities: cubes[..8].try_into().expect("8 cubes"),
-    }
-}
 
 /// Plays `steps` random steps (moves and draws); stops early at the end of the game.
 fn advance(game: &mut Game, rng: &mut Rng, steps: usize) {
@@ -53,11 +41,11 @@ proptest! {
     #[test]
     fn automa_moves_are_legal_and_repeatable(seed in any::<u64>()) {
         let mut rng = Rng::new(seed);
-        let mut game = Game::new(&setup(&mut rng)).expect("a valid setup");
+        let mut game = Game::new(&random_setup(&mut rng)).expect("a valid setup");
         let mut checked = 0;
         while checked < POSITIONS_PER_CASE {
             if game.is_finished() {
-                game = Game::new(&setup(&mut rng)).expect("a valid setup");
+                game = Game::new(&random_setup(&mut rng)).expect("a valid setup");
             }
             let steps = 1 + rng.below(12);
             advance(&mut game, &mut rng, steps);
