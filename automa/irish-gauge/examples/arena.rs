@@ -7,7 +7,9 @@
 //! first game number (game `g` is the same game in every run, so a tournament can be split).
 //! `--level` is `cheap`, `standard` or a number of simulations per decision. Prints win rate with
 //! a 95% Wilson interval, mean score margin (automa less the best opponent), decision time
-//! (median, p99) and memory per decision (peak bytes allocated beyond what was live before).
+//! (median, p99; CPU time of the deciding thread, and wall time: on a shared machine wall time
+//! counts the other builds' share of the core) and memory per decision (peak heap bytes
+//! allocated during the decision beyond what was live before).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -17,6 +19,18 @@ use irish_gauge::playout::random_draw;
 use irish_gauge::{Actor, Game};
 use irish_gauge_automa::rng::Rng;
 use irish_gauge_automa::{baseline, decide, Level};
+
+/// CPU time this thread has used, in seconds (the machine is shared: wall time counts the
+/// other builds' share of the core too).
+fn thread_cpu_seconds() -> f64 {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `now` is a valid timespec for clock_gettime to write.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
+    now.tv_sec as f64 + now.tv_nsec as f64 * 1e-9
+}
 
 /// Counts live and peak heap bytes.
 struct Counting;
@@ -123,7 +137,7 @@ fn main() {
         }
     };
     let (mut wins, mut margins) = (0.0, Vec::new());
-    let (mut times, mut memory) = (Vec::new(), Vec::new());
+    let (mut times, mut cpu_times, mut memory) = (Vec::new(), Vec::new(), Vec::new());
     for g in args.first..args.first + args.games {
         let mut dice = Rng::derive(0xa7e4a, g);
         let mut game = Game::new(&baseline::random_setup(3, &mut dice)).expect("a valid setup");
@@ -144,12 +158,14 @@ fn main() {
                         let live = LIVE.load(Ordering::Relaxed);
                         PEAK.store(live, Ordering::Relaxed);
                         let start = Instant::now();
+                        let cpu_start = thread_cpu_seconds();
                         let choice = if args.greedy_hero {
                             baseline::greedy(&game, seat)
                         } else {
                             decide(&game, seat, args.level, seed)
                         };
                         times.push(start.elapsed().as_secs_f64());
+                        cpu_times.push(thread_cpu_seconds() - cpu_start);
                         memory.push(PEAK.load(Ordering::Relaxed).saturating_sub(live) as f64);
                         choice
                     } else if args.opponents == Opponent::Random {
@@ -181,6 +197,7 @@ fn main() {
     let n = args.games as f64;
     let (low, high) = wilson(wins, n);
     times.sort_by(f64::total_cmp);
+    cpu_times.sort_by(f64::total_cmp);
     memory.sort_by(f64::total_cmp);
     let mean_margin = margins.iter().sum::<f64>() / n;
     let opponents = if args.opponents == Opponent::Random {
@@ -201,8 +218,11 @@ fn main() {
         100.0 * high,
     );
     println!(
-        "decisions {}: time median {:.1} ms, p99 {:.1} ms, max {:.1} ms; memory median {:.0} KB, p99 {:.0} KB",
+        "decisions {}: CPU time median {:.1} ms, p99 {:.1} ms, max {:.1} ms; wall time median {:.1} ms, p99 {:.1} ms, max {:.1} ms; memory median {:.0} KB, p99 {:.0} KB",
         times.len(),
+        1e3 * percentile(&cpu_times, 0.5),
+        1e3 * percentile(&cpu_times, 0.99),
+        1e3 * cpu_times.last().copied().unwrap_or(0.0),
         1e3 * percentile(&times, 0.5),
         1e3 * percentile(&times, 0.99),
         1e3 * times.last().copied().unwrap_or(0.0),
