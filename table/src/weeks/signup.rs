@@ -522,7 +522,7 @@ impl Table {
                 game_id,
                 Some(seed),
                 message_id,
-                &store_time(now),
+                now,
                 record,
             )
             .await;
