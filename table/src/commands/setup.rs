@@ -170,7 +170,14 @@ impl Table {
             },
         };
         let response = self
-            .start_game(parsed, game_id, seed, &msg.message_id, msg.stored_time(), None)
+            .start_game(
+                parsed,
+                game_id,
+                seed,
+                &msg.message_id,
+                msg.stored_time(),
+                None,
+            )
             .await;
         if response.verdict != Verdict::Accepted {
             return response;
