@@ -10,7 +10,7 @@ use crate::game::{DiceMode, ToAct};
 use crate::input::{Attachment, Incoming, Response, Verdict};
 use crate::record::log::{pop_unit, Entry};
 use crate::record::GameRecord;
-use crate::store::LogRow;
+use crate::store::{time_text, LogRow};
 use crate::table::{Current, Draft, Loaded, Table};
 
 #[derive(Serialize)]
@@ -34,7 +34,7 @@ struct FrozenRecord<'a> {
     game_id: &'a str,
     kind: &'a str,
     engine_version: &'a str,
-    created_at: &'a str,
+    created_at: String,
     setup: serde_json::Value,
     commitment: Option<&'a str>,
     failed_entry: Option<i64>,
@@ -132,7 +132,7 @@ impl Table {
                     seq: row.seq,
                     undone: entry.is_play() && !in_force.contains(&row.seq),
                     what,
-                    at: row.at.clone(),
+                    at: time_text(row.at),
                 })
             })
             .collect();
@@ -315,7 +315,7 @@ impl Table {
                     game_id: &frozen.row.id,
                     kind: &frozen.row.kind,
                     engine_version: &frozen.row.engine_version,
-                    created_at: &frozen.row.created_at,
+                    created_at: time_text(frozen.row.created_at),
                     setup: serde_json::from_str(&frozen.row.setup_json)
                         .unwrap_or(serde_json::Value::String(frozen.row.setup_json.clone())),
                     commitment: frozen.row.commitment.as_deref(),
@@ -329,7 +329,7 @@ impl Table {
                                 "seq": r.seq, "entry": serde_json::from_str::<serde_json::Value>(&r.entry_json)
                                     .unwrap_or(serde_json::Value::String(r.entry_json.clone())),
                                 "message_id": r.message_id, "author_id": r.author_id,
-                                "author_name": r.author_name, "text": r.text, "at": r.at,
+                                "author_name": r.author_name, "text": r.text, "at": time_text(r.at),
                             })
                         })
                         .collect(),

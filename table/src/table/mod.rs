@@ -471,7 +471,7 @@ impl Table {
                 author_id: msg.author.id.clone(),
                 author_name: msg.author.name.clone(),
                 text: msg.text.clone(),
-                at: msg.at.clone(),
+                at: msg.stored_time(),
             })
             .collect();
         let newly_revealed = draft.revealed && !current.row.revealed;

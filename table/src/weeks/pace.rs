@@ -266,11 +266,11 @@ impl Table {
     /// The table-level state of the running game.
     pub(crate) fn meta_of(current: &Current) -> Meta {
         Meta::of(
-            &current.row.created_at,
+            current.row.created_at,
             current
                 .log
                 .iter()
-                .map(|(entry, row)| (row.seq, entry, row.at.as_str())),
+                .map(|(entry, row)| (row.seq, entry, row.at)),
         )
     }
 
