@@ -82,7 +82,7 @@ impl Table {
         current: &Current,
     ) -> Option<Result<Attachment, String>> {
         let picture = current.session.picture()?;
-        Some(picture.map(|bytes| Attachment {
+        Some(picture.map_err(|e| e.to_string()).map(|bytes| Attachment {
             filename: format!("{}-{}.png", current.row.id, current.log.len()),
             bytes,
         }))
@@ -402,11 +402,13 @@ impl Table {
         {
             Ok(session) => session,
             Err(reason) => {
-                return self.refuse(self.message("undo_does_not_replay", context! { reason }))
+                let reason = reason.to_string();
+                return self.refuse(self.message("undo_does_not_replay", context! { reason }));
             }
         };
         for item in &stack {
             if let Err(reason) = session.replay(&item.entry) {
+                let reason = reason.to_string();
                 return self.refuse(self.message("undo_does_not_replay", context! { reason }));
             }
         }
@@ -460,8 +462,12 @@ impl Table {
         let mut draft = Draft::of(current);
         let index = draft.stack.len() as u64;
         let drawn = match draft.session.manual_draw(command, args, index, &render) {
-            Ok(drawn) => drawn,
-            Err(reason) => return self.refuse(self.message("refused", context! { reason })),
+            Ok(Some(drawn)) => drawn,
+            Ok(None) => return self.refuse(self.message("no_draw_pending", context! { command })),
+            Err(refusal) => {
+                let reason = refusal.render(&render);
+                return self.refuse(self.message("refused", context! { reason }));
+            }
         };
         draft.push(Entry::Draw {
             manual: true,

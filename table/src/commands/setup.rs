@@ -225,10 +225,17 @@ impl Table {
         let (setup, session) =
             match parsed
                 .game
-                .create(parsed.players.clone(), &parsed.options, dice, &render)
+                .create(parsed.players.clone(), &parsed.options, dice)
             {
                 Ok(created) => created,
-                Err(reason) => return self.refuse(self.message("refused", context! { reason })),
+                Err(refusal) => {
+                    // A refusal of the setup names players without pinging them.
+                    let reason = refusal.render(&Render {
+                        ping: false,
+                        ..render
+                    });
+                    return self.refuse(self.message("refused", context! { reason }));
+                }
             };
         let info = parsed.game.info();
         let stored = StoredSetup {

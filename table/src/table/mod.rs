@@ -282,7 +282,7 @@ impl Table {
         for item in &stack {
             session
                 .replay(&item.entry)
-                .map_err(|e| (Some(item.seq), e))?;
+                .map_err(|e| (Some(item.seq), e.to_string()))?;
         }
         crate::weeks::pace::substitute_all(&mut *session, &log);
         Ok(Current {

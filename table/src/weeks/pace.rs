@@ -371,7 +371,10 @@ impl Table {
             note,
         };
         let render = self.render(current, false, None);
-        let outcome = draft.session.play_proxy(seat, source, &proxy, &render)?;
+        let outcome = draft
+            .session
+            .play_proxy(seat, source, &proxy, &render)
+            .map_err(|r| r.render(&render))?;
         let Some(played) = outcome.played else {
             return Ok((None, outcome.spent));
         };
