@@ -113,59 +113,9 @@ async fn fill_sqlite(path: &str, dump: &gaugebot::migrate::Dump) {
         .await
         .expect("connect");
     let mut tx = conn.begin().await.expect("begin");
-    for g in &dump.games {
-        sqlx::query(
-            "INSERT INTO games (id, channel, kind, engine_version, created_at, setup_json,
-                                seed_hex, commitment, revealed, active)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(&g.id)
-        .bind(&g.channel)
-        .bind(&g.kind)
-        .bind(&g.engine_version)
-        .bind(&g.created_at)
-        .bind(&g.setup_json)
-        .bind(&g.seed_hex)
-        .bind(&g.commitment)
-        .bind(i64::from(g.revealed))
-        .bind(i64::from(g.active))
-        .execute(&mut *tx)
+    <sqlx::Sqlite as gaugebot::sql::queries::Queries>::import(&mut tx, dump)
         .await
-        .expect("game");
-    }
-    for (game, r) in &dump.logs {
-        sqlx::query(
-            "INSERT INTO log (game_id, seq, entry_json, message_id, author_id, author_name,
-                              text, at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(game)
-        .bind(r.seq)
-        .bind(&r.entry_json)
-        .bind(&r.message_id)
-        .bind(&r.author_id)
-        .bind(&r.author_name)
-        .bind(&r.text)
-        .bind(&r.at)
-        .execute(&mut *tx)
-        .await
-        .expect("log");
-    }
-    for (table, pairs) in [
-        ("seen_messages", &dump.seen),
-        ("channel_cursor", &dump.cursors),
-    ] {
-        for (channel, message) in pairs.iter() {
-            sqlx::query(&format!(
-                "INSERT INTO {table} (channel, message_id) VALUES (?, ?)"
-            ))
-            .bind(channel)
-            .bind(message)
-            .execute(&mut *tx)
-            .await
-            .expect("row");
-        }
-    }
+        .expect("import");
     tx.commit().await.expect("commit");
 }
 
@@ -218,13 +168,13 @@ async fn main() {
     for (i, setup) in setups.iter().enumerate() {
         let channel = (FIRST_CHANNEL + i as u64).to_string();
         let id = format!("{}-{i}", game.id);
-        dump.games.push(gaugebot_table::store::GameRow {
+        dump.games.push(gaugebot::sql::queries::GameRecord {
             id: id.clone(),
             channel: channel.clone(),
-            ..game.clone()
+            ..(&game).into()
         });
         for row in &log {
-            dump.logs.push((id.clone(), row.clone()));
+            dump.logs.push((id.clone(), row.into()));
         }
         dump.seen.push((channel.clone(), setup.to_string()));
         dump.cursors.push((channel, setup.to_string()));

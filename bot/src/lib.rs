@@ -12,10 +12,11 @@ pub mod console;
 pub mod discord;
 pub mod games;
 pub mod migrate;
+pub mod owners;
 pub mod postgres;
 pub mod records;
+pub mod sql;
 pub mod storage;
-mod storage_async;
 pub mod templates;
 
 /// The table core's message types and table, under the paths of the first version.

@@ -3,25 +3,14 @@
 //! already read, the channels' cursors), in one transaction, then reads the copy back and
 //! checks that it equals the source.
 
-use gaugebot_table::store::{GameRow, LogRow, StoreError};
-use sqlx::Row;
+use gaugebot_table::store::StoreError;
+use sqlx::Sqlite;
 
 use crate::backend::{redact, Database};
 use crate::postgres::PostgresStore;
+pub use crate::sql::queries::Dump;
+use crate::sql::queries::{failed, Queries};
 use crate::storage::SqliteStore;
-
-/// A whole database as rows, in insertion order.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Dump {
-    /// Every game, active or not.
-    pub games: Vec<GameRow>,
-    /// Every log entry, with its game id, by game then position.
-    pub logs: Vec<(String, LogRow)>,
-    /// Every message already read: (channel, message id).
-    pub seen: Vec<(String, String)>,
-    /// Every channel's cursor: (channel, message id).
-    pub cursors: Vec<(String, String)>,
-}
 
 /// What a migration copied.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,80 +49,10 @@ pub enum MigrateError {
     Differs(String),
 }
 
-fn failed(error: sqlx::Error) -> StoreError {
-    StoreError::from_error(error)
-}
-
 /// Reads a whole SQLite database.
 pub async fn export_sqlite(store: &SqliteStore) -> Result<Dump, StoreError> {
-    let pool = store.pool();
-    let games = sqlx::query(
-        "SELECT id, channel, kind, engine_version, created_at, setup_json, seed_hex, commitment,
-                revealed, active
-         FROM games ORDER BY rowid",
-    )
-    .fetch_all(pool)
-    .await
-    .map_err(failed)?
-    .iter()
-    .map(|r| GameRow {
-        id: r.get(0),
-        channel: r.get(1),
-        kind: r.get(2),
-        engine_version: r.get(3),
-        created_at: r.get(4),
-        setup_json: r.get(5),
-        seed_hex: r.get(6),
-        commitment: r.get(7),
-        revealed: r.get::<i64, _>(8) != 0,
-        active: r.get::<i64, _>(9) != 0,
-    })
-    .collect();
-    let logs = sqlx::query(
-        "SELECT l.game_id, l.seq, l.entry_json, l.message_id, l.author_id, l.author_name, l.text,
-                l.at
-         FROM log l JOIN games g ON g.id = l.game_id ORDER BY g.rowid, l.seq",
-    )
-    .fetch_all(pool)
-    .await
-    .map_err(failed)?
-    .iter()
-    .map(|r| {
-        (
-            r.get(0),
-            LogRow {
-                seq: r.get(1),
-                entry_json: r.get(2),
-                message_id: r.get(3),
-                author_id: r.get(4),
-                author_name: r.get(5),
-                text: r.get(6),
-                at: r.get(7),
-            },
-        )
-    })
-    .collect();
-    let seen =
-        sqlx::query("SELECT channel, message_id FROM seen_messages ORDER BY channel, message_id")
-            .fetch_all(pool)
-            .await
-            .map_err(failed)?
-            .iter()
-            .map(|r| (r.get(0), r.get(1)))
-            .collect();
-    let cursors = sqlx::query("SELECT channel, message_id FROM channel_cursor ORDER BY channel")
-        .fetch_all(pool)
-        .await
-        .map_err(failed)?
-        .iter()
-        .map(|r| (r.get(0), r.get(1)))
-        .collect();
-    Ok(Dump {
-        games,
-        logs,
-        seen,
-        cursors,
-    })
+    let mut conn = store.pool().acquire().await.map_err(failed)?;
+    Sqlite::export(&mut conn).await
 }
 
 /// Copies the SQLite database `from` (`sqlite:PATH` or a path) into the empty PostgreSQL

@@ -16,29 +16,28 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use gaugebot_table::store::{GameRow, LogRow, Store, StoreError};
+use gaugebot_table::store::StoreError;
+pub use gaugebot_table::store::NOT_OWNER;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::{ConnectOptions, Connection, PgConnection, Postgres, Row, Transaction};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use crate::backend::{Claim, Owners};
-use crate::migrate::Dump;
+use crate::owners::{Claim, Owners};
+use crate::sql::queries::{failed, Dump, Queries};
+use crate::sql::{Backend, SqlStore};
 
 /// How often the liveness session is checked (and reconnected when it broke).
 const LIVENESS_PING: Duration = Duration::from_secs(1);
 /// The prefix of every process token (and liveness `application_name`).
 const TOKEN_PREFIX: &str = "gaugebot-owner-";
-/// The text of the error a write fails with when its channel belongs to another process.
-pub const NOT_OWNER: &str = "this process no longer owns the channel";
-
-fn failed(error: sqlx::Error) -> StoreError {
-    StoreError::from_error(error)
-}
-
 /// The PostgreSQL database.
+pub type PostgresStore = SqlStore<PostgresBackend>;
+
+/// What PostgreSQL does its own way: a pool of connections, and (for a process that takes part
+/// in the ownership of channels) the fencing of every write by the channel's owner.
 #[derive(Debug, Clone)]
-pub struct PostgresStore {
+pub struct PostgresBackend {
     pool: PgPool,
     owner: Option<Arc<Liveness>>,
 }
@@ -76,7 +75,9 @@ impl PostgresStore {
             .run(&pool)
             .await
             .map_err(|e| failed(sqlx::Error::Migrate(Box::new(e))))?;
-        Ok(PostgresStore { pool, owner: None })
+        Ok(SqlStore {
+            backend: PostgresBackend { pool, owner: None },
+        })
     }
 
     /// Like [`open`](Self::open), and joins the ownership of channels with a fresh process
@@ -96,7 +97,7 @@ impl PostgresStore {
             token,
             "this process takes part in the ownership of channels"
         );
-        store.owner = Some(Arc::new(Liveness {
+        store.backend.owner = Some(Arc::new(Liveness {
             token,
             keeper,
             connected,
@@ -104,19 +105,17 @@ impl PostgresStore {
         Ok(store)
     }
 
-    /// The store as the table core takes it.
-    pub fn shared(&self) -> Arc<dyn Store> {
-        Arc::new(self.clone())
-    }
-
     /// This process's token, when it takes part in channel ownership.
     pub fn token(&self) -> Option<&str> {
-        self.owner.as_ref().map(|o| o.token.as_str())
+        self.backend.owner.as_ref().map(|o| o.token.as_str())
     }
 
     /// Whether the liveness session is connected now.
     pub fn alive(&self) -> bool {
-        self.owner.as_ref().is_some_and(|o| *o.connected.borrow())
+        self.backend
+            .owner
+            .as_ref()
+            .is_some_and(|o| *o.connected.borrow())
     }
 
     /// Whether the process with this token is alive: its liveness session is connected.
@@ -124,7 +123,7 @@ impl PostgresStore {
         Ok(
             sqlx::query("SELECT 1 FROM pg_stat_activity WHERE application_name = $1")
                 .bind(token)
-                .fetch_optional(&self.pool)
+                .fetch_optional(&self.backend.pool)
                 .await
                 .map_err(failed)?
                 .is_some(),
@@ -135,7 +134,7 @@ impl PostgresStore {
     pub async fn channel_owners(&self) -> Result<Vec<(String, String)>, StoreError> {
         Ok(
             sqlx::query("SELECT channel, owner FROM channel_owners ORDER BY channel COLLATE \"C\"")
-                .fetch_all(&self.pool)
+                .fetch_all(&self.backend.pool)
                 .await
                 .map_err(failed)?
                 .iter()
@@ -144,118 +143,18 @@ impl PostgresStore {
         )
     }
 
-    async fn begin(&self) -> Result<Transaction<'static, Postgres>, StoreError> {
-        self.pool.begin().await.map_err(failed)
-    }
-
-    /// Fails unless this process may write to `channel`: always when it takes no part in
-    /// ownership, else only when the channel's owner row names it (the row stays locked
-    /// against a takeover until the transaction ends).
-    async fn fence(&self, tx: &mut PgConnection, channel: &str) -> Result<(), StoreError> {
-        let Some(owner) = &self.owner else {
-            return Ok(());
-        };
-        let row = sqlx::query("SELECT owner FROM channel_owners WHERE channel = $1 FOR SHARE")
-            .bind(channel)
-            .fetch_optional(&mut *tx)
-            .await
-            .map_err(failed)?;
-        match row {
-            Some(row) if row.get::<String, _>(0) == owner.token => Ok(()),
-            _ => Err(StoreError(format!("{NOT_OWNER} {channel}"))),
-        }
-    }
-
     /// Copies a whole database into this one, verbatim, in one transaction. Refused unless
     /// this database has no game yet.
     pub async fn import(&self, dump: &Dump) -> Result<(), StoreError> {
-        let mut tx = self.begin().await?;
-        let existing: i64 = sqlx::query("SELECT COUNT(*) FROM games")
-            .fetch_one(&mut *tx)
-            .await
-            .map_err(failed)?
-            .get(0);
-        if existing > 0 {
-            return Err(StoreError(format!(
-                "the target database already has {existing} games; migrate into an empty one"
-            )));
-        }
-        for game in &dump.games {
-            insert_game(&mut tx, game).await?;
-        }
-        for (game_id, row) in &dump.logs {
-            insert_log(&mut tx, game_id, row).await?;
-        }
-        for (channel, message_id) in &dump.seen {
-            mark_seen(&mut tx, channel, message_id).await?;
-        }
-        for (channel, message_id) in &dump.cursors {
-            sqlx::query("INSERT INTO channel_cursor (channel, message_id) VALUES ($1, $2)")
-                .bind(channel)
-                .bind(message_id)
-                .execute(&mut *tx)
-                .await
-                .map_err(failed)?;
-        }
-        tx.commit().await.map_err(failed)
+        let mut tx = self.backend.begin(None).await?;
+        let result = Postgres::import(&mut tx, dump).await;
+        self.backend.finish(tx, result).await
     }
 
     /// The whole database, in insertion order (for `gaugebot migrate` and its checks).
     pub async fn export(&self) -> Result<Dump, StoreError> {
-        let games = sqlx::query(
-            "SELECT id, channel, kind, engine_version, created_at, setup_json, seed_hex,
-                    commitment, revealed, active
-             FROM games ORDER BY position",
-        )
-        .fetch_all(&self.pool)
-        .await
-        .map_err(failed)?
-        .iter()
-        .map(game_row)
-        .collect();
-        let logs = sqlx::query(
-            "SELECT l.game_id, l.seq, l.entry_json, l.message_id, l.author_id, l.author_name,
-                    l.text, l.at
-             FROM log l JOIN games g ON g.id = l.game_id ORDER BY g.position, l.seq",
-        )
-        .fetch_all(&self.pool)
-        .await
-        .map_err(failed)?
-        .iter()
-        .map(|r| {
-            (
-                r.get(0),
-                LogRow {
-                    seq: r.get(1),
-                    entry_json: r.get(2),
-                    message_id: r.get(3),
-                    author_id: r.get(4),
-                    author_name: r.get(5),
-                    text: r.get(6),
-                    at: r.get(7),
-                },
-            )
-        })
-        .collect();
-        let pairs = |sql: &'static str| async move {
-            Ok::<_, StoreError>(
-                sqlx::query(sql)
-                    .fetch_all(&self.pool)
-                    .await
-                    .map_err(failed)?
-                    .iter()
-                    .map(|r| (r.get(0), r.get(1)))
-                    .collect(),
-            )
-        };
-        Ok(Dump {
-            games,
-            logs,
-            seen: pairs("SELECT channel, message_id FROM seen_messages ORDER BY channel COLLATE \"C\", message_id COLLATE \"C\"")
-                .await?,
-            cursors: pairs("SELECT channel, message_id FROM channel_cursor ORDER BY channel COLLATE \"C\"")
-                .await?,
-        })
+        let mut conn = self.backend.pool.acquire().await.map_err(failed)?;
+        Postgres::export(&mut conn).await
     }
 }
 
@@ -297,354 +196,33 @@ async fn keep_alive(
     }
 }
 
-fn game_row(r: &sqlx::postgres::PgRow) -> GameRow {
-    GameRow {
-        id: r.get(0),
-        channel: r.get(1),
-        kind: r.get(2),
-        engine_version: r.get(3),
-        created_at: r.get(4),
-        setup_json: r.get(5),
-        seed_hex: r.get(6),
-        commitment: r.get(7),
-        revealed: r.get(8),
-        active: r.get(9),
-    }
-}
-
-async fn insert_game(tx: &mut PgConnection, game: &GameRow) -> Result<(), StoreError> {
-    sqlx::query(
-        "INSERT INTO games (id, channel, kind, engine_version, created_at, setup_json,
-                            seed_hex, commitment, revealed, active)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-    )
-    .bind(&game.id)
-    .bind(&game.channel)
-    .bind(&game.kind)
-    .bind(&game.engine_version)
-    .bind(&game.created_at)
-    .bind(&game.setup_json)
-    .bind(&game.seed_hex)
-    .bind(&game.commitment)
-    .bind(game.revealed)
-    .bind(game.active)
-    .execute(&mut *tx)
-    .await
-    .map_err(failed)?;
-    Ok(())
-}
-
-async fn insert_log(tx: &mut PgConnection, game_id: &str, row: &LogRow) -> Result<(), StoreError> {
-    sqlx::query(
-        "INSERT INTO log (game_id, seq, entry_json, message_id, author_id, author_name, text, at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-    )
-    .bind(game_id)
-    .bind(row.seq)
-    .bind(&row.entry_json)
-    .bind(&row.message_id)
-    .bind(&row.author_id)
-    .bind(&row.author_name)
-    .bind(&row.text)
-    .bind(&row.at)
-    .execute(&mut *tx)
-    .await
-    .map_err(failed)?;
-    Ok(())
-}
-
-async fn mark_seen(
-    tx: &mut PgConnection,
-    channel: &str,
-    message_id: &str,
-) -> Result<(), StoreError> {
-    sqlx::query(
-        "INSERT INTO seen_messages (channel, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-    )
-    .bind(channel)
-    .bind(message_id)
-    .execute(&mut *tx)
-    .await
-    .map_err(failed)?;
-    Ok(())
-}
-
 /// Whether the process with this token is alive (its liveness session is connected).
 const ALIVE: &str = "EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = o.owner)";
 
 #[async_trait]
-impl Store for PostgresStore {
-    async fn active_game(&self, channel: &str) -> Result<Option<GameRow>, StoreError> {
-        let row = sqlx::query(
-            "SELECT id, channel, kind, engine_version, created_at, setup_json, seed_hex,
-                    commitment, revealed, active
-             FROM games WHERE channel = $1 AND active",
-        )
-        .bind(channel)
-        .fetch_optional(&self.pool)
-        .await
-        .map_err(failed)?;
-        Ok(row.as_ref().map(game_row))
+impl Backend for PostgresBackend {
+    type Db = Postgres;
+    type Tx = Transaction<'static, Postgres>;
+
+    fn pool(&self) -> &PgPool {
+        &self.pool
     }
 
-    async fn game_count(&self, channel: &str) -> Result<i64, StoreError> {
-        Ok(sqlx::query("SELECT COUNT(*) FROM games WHERE channel = $1")
-            .bind(channel)
-            .fetch_one(&self.pool)
-            .await
-            .map_err(failed)?
-            .get(0))
-    }
-
-    async fn active_channels(&self) -> Result<Vec<String>, StoreError> {
-        Ok(
-            sqlx::query("SELECT channel FROM games WHERE active ORDER BY channel COLLATE \"C\"")
-                .fetch_all(&self.pool)
-                .await
-                .map_err(failed)?
-                .iter()
-                .map(|r| r.get(0))
-                .collect(),
-        )
-    }
-
-    async fn create_game(&self, game: &GameRow, message_id: &str) -> Result<(), StoreError> {
-        let mut tx = self.begin().await?;
-        self.fence(&mut tx, &game.channel).await?;
-        sqlx::query("UPDATE games SET active = FALSE WHERE channel = $1 AND active")
-            .bind(&game.channel)
-            .execute(&mut *tx)
-            .await
-            .map_err(failed)?;
-        insert_game(
-            &mut tx,
-            &GameRow {
-                active: true,
-                ..game.clone()
-            },
-        )
-        .await?;
-        mark_seen(&mut tx, &game.channel, message_id).await?;
-        tx.commit().await.map_err(failed)
-    }
-
-    async fn append(
-        &self,
-        game_id: &str,
-        channel: &str,
-        rows: &[LogRow],
-        message_id: &str,
-        revealed: bool,
-    ) -> Result<(), StoreError> {
-        let mut tx = self.begin().await?;
-        self.fence(&mut tx, channel).await?;
-        for row in rows {
-            insert_log(&mut tx, game_id, row).await?;
+    /// Begins a transaction; for a move in `channel` by a process that takes part in
+    /// ownership, fails unless the channel's owner row names this process (the row stays
+    /// locked against a takeover until the transaction ends).
+    async fn begin(&self, channel: Option<&str>) -> Result<Self::Tx, StoreError> {
+        let mut tx = self.pool.begin().await.map_err(failed)?;
+        if let (Some(owner), Some(channel)) = (&self.owner, channel) {
+            fence(&mut tx, &owner.token, channel).await?;
         }
-        if revealed {
-            sqlx::query("UPDATE games SET revealed = TRUE WHERE id = $1")
-                .bind(game_id)
-                .execute(&mut *tx)
-                .await
-                .map_err(failed)?;
-        }
-        mark_seen(&mut tx, channel, message_id).await?;
+        Ok(tx)
+    }
+
+    /// Commits if `result` is Ok; a transaction dropped uncommitted is rolled back.
+    async fn finish(&self, tx: Self::Tx, result: Result<(), StoreError>) -> Result<(), StoreError> {
+        result?;
         tx.commit().await.map_err(failed)
-    }
-
-    async fn mark_seen(&self, channel: &str, message_id: &str) -> Result<(), StoreError> {
-        let mut tx = self.begin().await?;
-        self.fence(&mut tx, channel).await?;
-        mark_seen(&mut tx, channel, message_id).await?;
-        tx.commit().await.map_err(failed)
-    }
-
-    async fn seen(&self, channel: &str, message_id: &str) -> Result<bool, StoreError> {
-        Ok(
-            sqlx::query("SELECT 1 FROM seen_messages WHERE channel = $1 AND message_id = $2")
-                .bind(channel)
-                .bind(message_id)
-                .fetch_optional(&self.pool)
-                .await
-                .map_err(failed)?
-                .is_some(),
-        )
-    }
-
-    async fn log(&self, game_id: &str) -> Result<Vec<LogRow>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT seq, entry_json, message_id, author_id, author_name, text, at
-             FROM log WHERE game_id = $1 ORDER BY seq",
-        )
-        .bind(game_id)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(failed)?;
-        Ok(rows
-            .iter()
-            .map(|r| LogRow {
-                seq: r.get(0),
-                entry_json: r.get(1),
-                message_id: r.get(2),
-                author_id: r.get(3),
-                author_name: r.get(4),
-                text: r.get(5),
-                at: r.get(6),
-            })
-            .collect())
-    }
-
-    async fn cursor(&self, channel: &str) -> Result<Option<String>, StoreError> {
-        Ok(
-            sqlx::query("SELECT message_id FROM channel_cursor WHERE channel = $1")
-                .bind(channel)
-                .fetch_optional(&self.pool)
-                .await
-                .map_err(failed)?
-                .map(|r| r.get(0)),
-        )
-    }
-
-    async fn advance_cursor(&self, channel: &str, message_id: &str) -> Result<(), StoreError> {
-        let mut tx = self.begin().await?;
-        self.fence(&mut tx, channel).await?;
-        sqlx::query(
-            "INSERT INTO channel_cursor AS c (channel, message_id) VALUES ($1, $2)
-             ON CONFLICT (channel) DO UPDATE SET message_id = excluded.message_id
-             WHERE length(excluded.message_id) > length(c.message_id)
-                OR (length(excluded.message_id) = length(c.message_id)
-                    AND excluded.message_id > c.message_id)",
-        )
-        .bind(channel)
-        .bind(message_id)
-        .execute(&mut *tx)
-        .await
-        .map_err(failed)?;
-        tx.commit().await.map_err(failed)
-    }
-
-    async fn status_message(&self, game_id: &str) -> Result<Option<String>, StoreError> {
-        Ok(
-            sqlx::query("SELECT message_id FROM status_message WHERE game_id = $1")
-                .bind(game_id)
-                .fetch_optional(&self.pool)
-                .await
-                .map_err(failed)?
-                .map(|r| r.get(0)),
-        )
-    }
-
-    async fn set_status_message(&self, game_id: &str, message_id: &str) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO status_message (game_id, message_id) VALUES ($1, $2)
-             ON CONFLICT (game_id) DO UPDATE SET message_id = excluded.message_id",
-        )
-        .bind(game_id)
-        .bind(message_id)
-        .execute(&self.pool)
-        .await
-        .map_err(failed)?;
-        Ok(())
-    }
-
-    async fn channel_state(&self, channel: &str) -> Result<Option<String>, StoreError> {
-        Ok(
-            sqlx::query("SELECT state_json FROM channel_state WHERE channel = $1")
-                .bind(channel)
-                .fetch_optional(&self.pool)
-                .await
-                .map_err(failed)?
-                .map(|r| r.get(0)),
-        )
-    }
-
-    async fn set_channel_state(
-        &self,
-        channel: &str,
-        state: Option<&str>,
-        message_id: &str,
-    ) -> Result<(), StoreError> {
-        let mut tx = self.begin().await?;
-        self.fence(&mut tx, channel).await?;
-        match state {
-            Some(state) => sqlx::query(
-                "INSERT INTO channel_state (channel, state_json) VALUES ($1, $2)
-                 ON CONFLICT (channel) DO UPDATE SET state_json = excluded.state_json",
-            )
-            .bind(channel)
-            .bind(state),
-            None => sqlx::query("DELETE FROM channel_state WHERE channel = $1").bind(channel),
-        }
-        .execute(&mut *tx)
-        .await
-        .map_err(failed)?;
-        mark_seen(&mut tx, channel, message_id).await?;
-        tx.commit().await.map_err(failed)
-    }
-
-    async fn state_channels(&self) -> Result<Vec<String>, StoreError> {
-        Ok(
-            sqlx::query("SELECT channel FROM channel_state ORDER BY channel")
-                .fetch_all(&self.pool)
-                .await
-                .map_err(failed)?
-                .iter()
-                .map(|r| r.get(0))
-                .collect(),
-        )
-    }
-
-    async fn presets(&self, game_id: &str) -> Result<Vec<(String, String)>, StoreError> {
-        Ok(sqlx::query(
-            "SELECT player_id, presets_json FROM presets WHERE game_id = $1 ORDER BY player_id",
-        )
-        .bind(game_id)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(failed)?
-        .iter()
-        .map(|r| (r.get(0), r.get(1)))
-        .collect())
-    }
-
-    /// Presets come by direct message, to whichever process reads it: they are not moves, so
-    /// they are not fenced by the game channel's owner (who reads them at its next tick).
-    async fn set_presets(
-        &self,
-        game_id: &str,
-        player_id: &str,
-        presets: Option<&str>,
-    ) -> Result<(), StoreError> {
-        match presets {
-            Some(presets) => sqlx::query(
-                "INSERT INTO presets (game_id, player_id, presets_json) VALUES ($1, $2, $3)
-                 ON CONFLICT (game_id, player_id) DO UPDATE SET presets_json = excluded.presets_json",
-            )
-            .bind(game_id)
-            .bind(player_id)
-            .bind(presets),
-            None => sqlx::query("DELETE FROM presets WHERE game_id = $1 AND player_id = $2")
-                .bind(game_id)
-                .bind(player_id),
-        }
-        .execute(&self.pool)
-        .await
-        .map_err(failed)?;
-        Ok(())
-    }
-
-    async fn active_cursors(&self) -> Result<Vec<(String, Option<String>)>, StoreError> {
-        Ok(sqlx::query(
-            "SELECT g.channel, c.message_id FROM games g
-             LEFT JOIN channel_cursor c ON c.channel = g.channel
-             WHERE g.active ORDER BY g.channel COLLATE \"C\"",
-        )
-        .fetch_all(&self.pool)
-        .await
-        .map_err(failed)?
-        .iter()
-        .map(|r| (r.get(0), r.get(1)))
-        .collect())
     }
 
     async fn close(&self) {
@@ -655,10 +233,25 @@ impl Store for PostgresStore {
     }
 }
 
+/// Fails unless the channel's owner row names this process's `token`, locking the row.
+async fn fence(tx: &mut PgConnection, token: &str, channel: &str) -> Result<(), StoreError> {
+    let row = sqlx::query("SELECT owner FROM channel_owners WHERE channel = $1 FOR SHARE")
+        .bind(channel)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(failed)?;
+    match row {
+        Some(row) if row.get::<String, _>(0) == token => Ok(()),
+        _ => Err(StoreError::NotOwner {
+            channel: channel.to_string(),
+        }),
+    }
+}
+
 #[async_trait]
 impl Owners for PostgresStore {
     async fn claim(&self, channel: &str, guild: Option<&str>) -> Result<Claim, StoreError> {
-        let Some(owner) = &self.owner else {
+        let Some(owner) = &self.backend.owner else {
             return Ok(Claim::Mine);
         };
         // The common case, one read: the channel is already this process's.
@@ -666,7 +259,7 @@ impl Owners for PostgresStore {
             "SELECT o.owner, {ALIVE}, o.guild FROM channel_owners o WHERE o.channel = $1"
         ))
         .bind(channel)
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.backend.pool)
         .await
         .map_err(failed)?;
         match current {
@@ -677,7 +270,7 @@ impl Owners for PostgresStore {
                     )
                     .bind(channel)
                     .bind(guild)
-                    .execute(&self.pool)
+                    .execute(&self.backend.pool)
                     .await;
                 }
                 return Ok(Claim::Mine);
@@ -702,7 +295,7 @@ impl Owners for PostgresStore {
         .bind(channel)
         .bind(guild)
         .bind(&owner.token)
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.backend.pool)
         .await
         .map_err(failed)?;
         Ok(if taken.is_some() {
@@ -713,14 +306,14 @@ impl Owners for PostgresStore {
     }
 
     async fn holds(&self, channel: &str) -> Result<bool, StoreError> {
-        let Some(owner) = &self.owner else {
+        let Some(owner) = &self.backend.owner else {
             return Ok(true);
         };
         Ok(
             sqlx::query("SELECT 1 FROM channel_owners WHERE channel = $1 AND owner = $2")
                 .bind(channel)
                 .bind(&owner.token)
-                .fetch_optional(&self.pool)
+                .fetch_optional(&self.backend.pool)
                 .await
                 .map_err(failed)?
                 .is_some(),
@@ -728,7 +321,7 @@ impl Owners for PostgresStore {
     }
 
     async fn orphans(&self) -> Result<Vec<(String, Option<String>)>, StoreError> {
-        if self.owner.is_none() {
+        if self.backend.owner.is_none() {
             return Ok(Vec::new());
         }
         Ok(sqlx::query(&format!(
@@ -737,7 +330,7 @@ impl Owners for PostgresStore {
              WHERE g.active AND NOT {ALIVE}
              ORDER BY g.channel"
         ))
-        .fetch_all(&self.pool)
+        .fetch_all(&self.backend.pool)
         .await
         .map_err(failed)?
         .iter()

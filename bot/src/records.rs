@@ -8,7 +8,7 @@ use anyhow::Context as _;
 use gaugebot_table::dice::{AuditExport, DiceError};
 use gaugebot_table::game::session::Render;
 use gaugebot_table::record::{self, GameRecord};
-use gaugebot_table::store::{GameRow, LogRow, Store};
+use gaugebot_table::store::{read_time, GameRow, LogRow, Store, StoreError};
 use gaugebot_table::templates::Templates;
 
 use crate::games;
@@ -136,7 +136,7 @@ pub async fn import(path: &Path, db: &str, channel: &str) -> anyhow::Result<Exit
         channel: channel.to_string(),
         kind: record.kind.clone(),
         engine_version: record.engine_version.clone(),
-        created_at: record.created_at.clone(),
+        created_at: read_time(&record.created_at)?,
         setup_json: serde_json::to_string(&record.setup)?,
         seed_hex: record.seed.clone(),
         commitment: record.commitment.clone(),
@@ -146,16 +146,18 @@ pub async fn import(path: &Path, db: &str, channel: &str) -> anyhow::Result<Exit
     let rows: Vec<LogRow> = record
         .log
         .iter()
-        .map(|e| LogRow {
-            seq: e.seq,
-            entry_json: e.entry.to_string(),
-            message_id: e.message_id.clone(),
-            author_id: e.author_id.clone(),
-            author_name: e.author_name.clone(),
-            text: e.text.clone(),
-            at: e.at.clone(),
+        .map(|e| {
+            Ok(LogRow {
+                seq: e.seq,
+                entry_json: e.entry.to_string(),
+                message_id: e.message_id.clone(),
+                author_id: e.author_id.clone(),
+                author_name: e.author_name.clone(),
+                text: e.text.clone(),
+                at: read_time(&e.at)?,
+            })
         })
-        .collect();
+        .collect::<Result<_, StoreError>>()?;
     let marker = format!("import:{}", record.game_id);
     store
         .create_game(&row, &marker)

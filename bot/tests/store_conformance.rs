@@ -11,7 +11,7 @@ use gaugebot::backend::{Claim, Owners};
 use gaugebot::postgres::{PostgresStore, NOT_OWNER};
 use gaugebot::storage::SqliteStore;
 use gaugebot::table::Verdict;
-use gaugebot_table::store::{GameRow, LogRow, Store};
+use gaugebot_table::store::{GameRow, LogRow, Store, StoreError};
 
 mod common;
 mod pg;
@@ -37,7 +37,7 @@ fn game(id: &str, channel: &str) -> GameRow {
         channel: channel.to_string(),
         kind: "irish-gauge".to_string(),
         engine_version: "1.2.3".to_string(),
-        created_at: "2026-01-02T03:04:05Z".to_string(),
+        created_at: "2026-01-02T03:04:05Z".parse().expect("a time"),
         setup_json: format!(r#"{{"players":["ann","bob"],"id":"{id}"}}"#),
         seed_hex: Some("ab".repeat(32)),
         commitment: Some("cd".repeat(32)),
@@ -54,7 +54,7 @@ fn row(seq: i64, message: &str) -> LogRow {
         author_id: "7".to_string(),
         author_name: "ann".to_string(),
         text: format!("**bid {seq}**"),
-        at: "2026-01-02T03:04:06Z".to_string(),
+        at: "2026-01-02T03:04:06Z".parse().expect("a time"),
     }
 }
 
@@ -292,7 +292,8 @@ async fn postgresql_keeps_the_contract_and_the_ownership_of_channels() {
         .mark_seen("80", "1")
         .await
         .expect_err("not claimed yet");
-    assert!(refused.0.contains(NOT_OWNER), "{refused}");
+    assert!(matches!(refused, StoreError::NotOwner { .. }), "{refused}");
+    assert!(refused.to_string().contains(NOT_OWNER), "{refused}");
     for channel in ["10", "11", "12", "20", "9", "70"] {
         assert_eq!(
             owner.claim(channel, Some("5")).await.expect("claim"),
@@ -324,7 +325,8 @@ async fn ownership(server: &pg::TestPostgres) {
         .append("g1", "1", &[row(0, "101")], "101", false)
         .await
         .expect_err("b may not write");
-    assert!(refused.0.contains(NOT_OWNER), "{refused}");
+    assert!(matches!(refused, StoreError::NotOwner { .. }), "{refused}");
+    assert!(refused.to_string().contains(NOT_OWNER), "{refused}");
     assert!(b.advance_cursor("1", "101").await.is_err());
     assert!(b.orphans().await.expect("orphans").is_empty());
 

@@ -48,6 +48,12 @@ impl Incoming {
             .ok()
             .map(|t| t.with_timezone(&Utc))
     }
+
+    /// When it was sent, as stored with what it caused: its time, or the time it is read when
+    /// its time does not parse.
+    pub fn stored_time(&self) -> DateTime<Utc> {
+        self.time().unwrap_or_else(Utc::now)
+    }
 }
 
 /// A file to post with a reply.

@@ -12,13 +12,12 @@ use async_trait::async_trait;
 use gaugebot_table::commands::registry::{Access, CommandSpec, Form};
 use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource, Seed};
 use gaugebot_table::game::{
-    Ctx, Decision, GameInfo, ReadMove, SetupDice, SetupOptions, TableGame, ToAct,
+    Decision, GameInfo, ReadMove, SetupDice, SetupOptions, TableGame, ToAct,
 };
 use gaugebot_table::store::{GameRow, LogRow, Store, StoreError};
 use gaugebot_table::{
     plugin, Author, Host, Incoming, Table, TableSettings, Tables, Templates, Verdict,
 };
-use minijinja::context;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -212,9 +211,10 @@ struct Die {
     roll: u32,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 enum PileRefusal {
-    NotANumber(String),
+    NotANumber { text: String },
     TooMany { asked: u32, max: u32 },
     NotYourTurn,
     Over,
@@ -224,21 +224,137 @@ enum PileRefusal {
 impl fmt::Display for PileRefusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PileRefusal::NotANumber(text) => write!(f, "'{text}' is not a take"),
+            PileRefusal::NotANumber { text } => write!(f, "'{text}' is not a take"),
             PileRefusal::TooMany { asked, max } => write!(f, "{asked} is more than {max}"),
             other => write!(f, "{other:?}"),
         }
     }
 }
 
-struct PileGame;
+/// The rules of the pile, as a game's engine would have them.
+impl Pile {
+    fn new(setup: &PileSetup) -> Pile {
+        let (players, to_act, pile) = (setup.players, setup.first, setup.pile);
+        let (takes, awaiting_die, winner) = (0, false, None);
+        Pile {
+            players,
+            to_act,
+            pile,
+            takes,
+            awaiting_die,
+            winner,
+        }
+    }
 
-const TEMPLATE: &str = r#"{% if what == "refusal" %}{{ kind }}{% if max %}: take at most {{ max }}{% endif %}{% elif what == "events" %}{{ events }}{% elif what == "status" %}Pile: {{ pile }}{% if winner is not none %}; seat {{ winner }} wins{% endif %}{% else %}{{ who }} to take{% endif %}"#;
+    fn to_act(&self) -> ToAct {
+        match (self.winner, self.awaiting_die) {
+            (Some(_), _) => ToAct::Nobody,
+            (None, true) => ToAct::Draw,
+            (None, false) => ToAct::Player {
+                seat: self.to_act,
+                decision: Decision::Turn,
+            },
+        }
+    }
 
-fn text(ctx: &Ctx<'_>, data: minijinja::Value) -> String {
-    ctx.templates.text("pile/texts.j2", data)
+    fn take(&mut self, seat: usize, take: u32) -> Result<String, PileRefusal> {
+        if self.winner.is_some() {
+            return Err(PileRefusal::Over);
+        }
+        if seat != self.to_act || self.awaiting_die {
+            return Err(PileRefusal::NotYourTurn);
+        }
+        let max = 3.min(self.pile);
+        if take == 0 || take > max {
+            return Err(PileRefusal::TooMany { asked: take, max });
+        }
+        self.pile -= take;
+        self.takes += 1;
+        if self.pile == 0 {
+            self.winner = Some(seat);
+            return Ok(format!("seat {seat} takes the last"));
+        }
+        self.to_act = (seat + 1) % self.players;
+        self.awaiting_die = self.takes.is_multiple_of(5);
+        Ok(format!("seat {seat} takes {take}"))
+    }
+
+    fn add_die(&mut self, roll: u32) -> Result<String, PileRefusal> {
+        if !self.awaiting_die {
+            return Err(PileRefusal::NoDie);
+        }
+        self.pile += roll;
+        self.awaiting_die = false;
+        Ok(format!("the die adds {roll}"))
+    }
 }
 
+/// The notation: `take N`, any case.
+fn read(text: &str) -> Result<ReadMove<Take>, PileRefusal> {
+    let lower = text.trim().to_ascii_lowercase();
+    let take = lower
+        .strip_prefix("take ")
+        .and_then(|n| n.trim().parse().ok());
+    let action = take
+        .map(Take)
+        .ok_or_else(|| PileRefusal::NotANumber { text: text.into() })?;
+    Ok(ReadMove {
+        canonical: action.to_string() == text,
+        action,
+    })
+}
+
+/// The audited draws: who starts (`pile-first`), and the die for the pile (`pile-die`).
+fn first(source: DrawSource<'_>, players: u64) -> u32 {
+    source.stream(0, "pile-first").uniform(players as u32)
+}
+
+fn die(source: DrawSource<'_>, index: u64) -> u32 {
+    1 + source.stream(index, "pile-die").uniform(6)
+}
+
+fn recompute(record: &DrawRecord, source: DrawSource<'_>) -> Option<Result<Value, DiceError>> {
+    let result = match record.purpose.as_str() {
+        "pile-die" => die(source, record.index),
+        "pile-first" => first(source, record.input("players")?.as_u64()?),
+        _ => return None,
+    };
+    Some(Ok(Value::from(result)))
+}
+
+/// Every text is the default: the game's templates rendered with the view.
+const TEMPLATES: &[(&str, &str)] = &[
+    ("setup.md.j2", "{{ players[setup.first] }} starts"),
+    ("events.md.j2", "{{ events }}"),
+    ("status.md.j2", "Pile: {{ view.pile }}{% if view.winner is not none %}; seat {{ view.winner }} wins{% endif %}"),
+    ("prompt.md.j2", "{{ who }} to take"),
+    ("moves.md.j2", "{{ who }} to take"),
+    ("refusal.md.j2", "{{ refusal.kind | replace('_', ' ') }}{% if refusal.max %}: take at most {{ refusal.max }}{% endif %}"),
+];
+
+const INFO: GameInfo = GameInfo {
+    kind: "pile",
+    title: "Pile",
+    aliases: &[],
+    players: 2..=4,
+    engine_version: "1",
+    templates: TEMPLATES,
+};
+
+const ROLL: CommandSpec = CommandSpec {
+    name: "roll",
+    aliases: &[],
+    access: Access::Moderator,
+    form: Form::Bang,
+    args: &[],
+    summary: "the die for the pile (manual dice)",
+    example: "",
+    game: Some("pile"),
+};
+
+struct PileGame;
+
+// The plug-in: the required core and the audit record.
 impl TableGame for PileGame {
     type Setup = PileSetup;
     type State = Pile;
@@ -250,28 +366,10 @@ impl TableGame for PileGame {
     type Notes = ();
 
     fn info(&self) -> GameInfo {
-        GameInfo {
-            kind: "pile",
-            title: "Pile",
-            aliases: &[],
-            players: 2..=4,
-            engine_version: "1",
-        }
-    }
-    fn templates(&self) -> &'static [(&'static str, &'static str)] {
-        &[("texts.j2", TEMPLATE)]
+        INFO
     }
     fn commands(&self) -> Vec<CommandSpec> {
-        vec![CommandSpec {
-            name: "roll",
-            aliases: &[],
-            access: Access::Moderator,
-            form: Form::Bang,
-            args: &[],
-            summary: "the die for the pile (manual dice)",
-            example: "",
-            game: Some("pile"),
-        }]
+        vec![ROLL]
     }
     fn setup(
         &self,
@@ -279,190 +377,57 @@ impl TableGame for PileGame {
         options: &SetupOptions,
         dice: SetupDice<'_>,
     ) -> Result<PileSetup, PileRefusal> {
+        let players = names.len();
         let first = match dice {
-            SetupDice::Audited(source) => {
-                source.stream(0, "pile-first").uniform(names.len() as u32) as usize
-            }
+            SetupDice::Audited(source) => first(source, players as u64) as usize,
             SetupDice::Manual => options
                 .get("first")
                 .and_then(|f| f.parse().ok())
                 .unwrap_or(0),
         };
         Ok(PileSetup {
-            players: names.len(),
+            players,
             first,
             pile: 10,
         })
     }
     fn start(&self, setup: &PileSetup) -> Result<Pile, PileRefusal> {
-        Ok(Pile {
-            players: setup.players,
-            to_act: setup.first,
-            pile: setup.pile,
-            takes: 0,
-            awaiting_die: false,
-            winner: None,
-        })
-    }
-    fn seats(&self, setup: &PileSetup) -> Vec<usize> {
-        (0..setup.players).collect()
-    }
-    fn setup_records(&self, setup: &PileSetup) -> Vec<DrawRecord> {
-        vec![DrawRecord::new(
-            0,
-            "pile-first",
-            [("players", Value::from(setup.players))],
-            Value::from(setup.first),
-        )]
+        Ok(Pile::new(setup))
     }
     fn parse_move(&self, _state: &Pile, text: &str) -> Result<ReadMove<Take>, PileRefusal> {
-        let lower = text.trim().to_ascii_lowercase();
-        let take = lower
-            .strip_prefix("take ")
-            .and_then(|n| n.trim().parse().ok())
-            .map(Take)
-            .ok_or_else(|| PileRefusal::NotANumber(text.into()))?;
-        Ok(ReadMove {
-            canonical: take.to_string() == text,
-            action: take,
-        })
+        read(text)
     }
     fn apply(&self, state: &mut Pile, seat: usize, action: &Take) -> Result<String, PileRefusal> {
-        if state.winner.is_some() {
-            return Err(PileRefusal::Over);
-        }
-        if seat != state.to_act || state.awaiting_die {
-            return Err(PileRefusal::NotYourTurn);
-        }
-        let max = 3.min(state.pile);
-        if action.0 == 0 || action.0 > max {
-            return Err(PileRefusal::TooMany {
-                asked: action.0,
-                max,
-            });
-        }
-        state.pile -= action.0;
-        state.takes += 1;
-        if state.pile == 0 {
-            state.winner = Some(seat);
-            return Ok(format!("seat {seat} takes the last"));
-        }
-        state.to_act = (seat + 1) % state.players;
-        state.awaiting_die = state.takes.is_multiple_of(5);
-        Ok(format!("seat {seat} takes {}", action.0))
+        state.take(seat, action.0)
     }
     fn to_act(&self, state: &Pile) -> ToAct {
-        match (state.winner, state.awaiting_die) {
-            (Some(_), _) => ToAct::Nobody,
-            (None, true) => ToAct::Draw,
-            (None, false) => ToAct::Player {
-                seat: state.to_act,
-                decision: Decision::Turn,
-            },
-        }
+        state.to_act()
     }
-    fn is_finished(&self, state: &Pile) -> bool {
-        state.winner.is_some()
-    }
-    fn audited_draw(
-        &self,
-        state: &Pile,
-        dice: DrawSource<'_>,
-        history_index: u64,
-    ) -> Option<(u64, Die)> {
-        state.awaiting_die.then(|| {
-            (
-                history_index,
-                Die {
-                    roll: 1 + dice.stream(history_index, "pile-die").uniform(6),
-                },
-            )
-        })
+    fn audited_draw(&self, state: &Pile, dice: DrawSource<'_>, index: u64) -> Option<(u64, Die)> {
+        let roll = die(dice, index);
+        state.awaiting_die.then_some((index, Die { roll }))
     }
     fn manual_draw(&self, _state: &Pile, _command: &str, args: &str) -> Result<Die, PileRefusal> {
-        args.trim()
-            .parse()
-            .map(|roll| Die { roll })
-            .map_err(|_| PileRefusal::NotANumber(args.into()))
+        let roll = args.trim().parse();
+        Ok(Die {
+            roll: roll.map_err(|_| PileRefusal::NotANumber { text: args.into() })?,
+        })
     }
     fn apply_draw(&self, state: &mut Pile, draw: &Die) -> Result<String, PileRefusal> {
-        if !state.awaiting_die {
-            return Err(PileRefusal::NoDie);
-        }
-        state.pile += draw.roll;
-        state.awaiting_die = false;
-        Ok(format!("the die adds {}", draw.roll))
-    }
-    fn draw_record(&self, index: u64, draw: &Die) -> DrawRecord {
-        DrawRecord::new(index, "pile-die", [], Value::from(draw.roll))
-    }
-    fn recompute(
-        &self,
-        record: &DrawRecord,
-        source: DrawSource<'_>,
-    ) -> Option<Result<Value, DiceError>> {
-        match record.purpose.as_str() {
-            "pile-die" => Some(Ok(Value::from(
-                1 + source.stream(record.index, "pile-die").uniform(6),
-            ))),
-            "pile-first" => {
-                let players = record.input("players").and_then(Value::as_u64)?;
-                Some(Ok(Value::from(
-                    source.stream(0, "pile-first").uniform(players as u32),
-                )))
-            }
-            _ => None,
-        }
+        state.add_die(draw.roll)
     }
     fn view(&self, state: &Pile, _recent: &[String], _moderator: &str) -> Value {
         serde_json::json!({ "pile": state.pile, "winner": state.winner })
     }
-    fn dump(&self, view: &Value) -> Value {
-        view.clone()
+    fn setup_records(&self, setup: &PileSetup) -> Vec<DrawRecord> {
+        let inputs = [("players", Value::from(setup.players))];
+        vec![DrawRecord::new(0, "pile-first", inputs, setup.first.into())]
     }
-    fn picture(&self, _view: &Value) -> Option<Result<Vec<u8>, String>> {
-        None
+    fn draw_record(&self, index: u64, draw: &Die) -> DrawRecord {
+        DrawRecord::new(index, "pile-die", [], Value::from(draw.roll))
     }
-    fn changes_picture(&self, _events: &String) -> bool {
-        false
-    }
-    fn ends_turn(&self, _events: &String) -> bool {
-        true
-    }
-    fn render_setup(&self, ctx: &Ctx<'_>, _setup: &PileSetup, state: &Pile) -> String {
-        format!("{} starts", ctx.names.name(state.to_act))
-    }
-    fn render_events(&self, ctx: &Ctx<'_>, _state: &Pile, events: &String) -> String {
-        text(ctx, context! { what => "events", events })
-    }
-    fn render_status(&self, ctx: &Ctx<'_>, state: &Pile, view: &Value) -> String {
-        let _ = state;
-        text(
-            ctx,
-            context! { what => "status", pile => view["pile"].as_u64(), winner => view["winner"].as_u64() },
-        )
-    }
-    fn render_prompt(&self, ctx: &Ctx<'_>, state: &Pile) -> String {
-        text(
-            ctx,
-            context! { what => "prompt", who => ctx.names.call(state.to_act) },
-        )
-    }
-    fn render_moves(&self, ctx: &Ctx<'_>, state: &Pile) -> String {
-        self.render_prompt(ctx, state)
-    }
-    fn render_refusal(&self, ctx: &Ctx<'_>, refusal: &PileRefusal) -> String {
-        let (kind, max) = match refusal {
-            PileRefusal::TooMany { max, .. } => ("too many", Some(*max)),
-            PileRefusal::NotYourTurn => ("not your turn", None),
-            PileRefusal::Over => ("over", None),
-            PileRefusal::NotANumber(_) => ("not a take", None),
-            PileRefusal::NoDie => ("no die", None),
-        };
-        text(ctx, context! { what => "refusal", kind, max })
-    }
-    fn describe_draw(&self, draw: &Die) -> String {
-        draw.roll.to_string()
+    fn recompute(&self, r: &DrawRecord, s: DrawSource<'_>) -> Option<Result<Value, DiceError>> {
+        recompute(r, s)
     }
 }
 

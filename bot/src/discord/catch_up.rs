@@ -135,7 +135,7 @@ async fn catch_up_start(shared: &Shared, key: &str) -> Option<u64> {
         }
     }
     match store.active_game(key).await {
-        Ok(Some(game)) => snowflake_at(&game.created_at),
+        Ok(Some(game)) => snowflake_at(&gaugebot_table::store::time_text(game.created_at)),
         Ok(None) => None,
         Err(error) => {
             tracing::error!(channel = key, %error, "cannot read the game; no catch-up");

@@ -14,8 +14,8 @@ pub mod view;
 use gaugebot_table::commands::registry::{arg, Access, ArgKind, CommandSpec, Form};
 use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource};
 use gaugebot_table::game::{
-    Ctx, Decision, GameInfo, Preset, PresetAnswer, Proxy, Query, QuickMove, ReadMove, SetupDice,
-    SetupOptions, Suggestion, TableGame, ToAct,
+    render_template, Ctx, Decision, Example, GameInfo, Marks, PictureError, Preset, PresetAnswer,
+    Query, QuickMove, ReadMove, SetupDice, SetupOptions, Suggestion, TableGame, Text, ToAct,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -164,11 +164,8 @@ impl TableGame for IrishGauge {
             aliases: &["ig", "irish", "irishgauge"],
             players: 3..=5,
             engine_version: crate::VERSION,
+            templates: TEMPLATES,
         }
-    }
-
-    fn templates(&self) -> &'static [(&'static str, &'static str)] {
-        TEMPLATES
     }
 
     fn commands(&self) -> Vec<CommandSpec> {
@@ -284,7 +281,7 @@ impl TableGame for IrishGauge {
         Game::new(setup).map_err(Refusal::Setup)
     }
 
-    fn seats(&self, setup: &Setup) -> Vec<usize> {
+    fn seats(&self, setup: &Setup, _players: usize) -> Vec<usize> {
         setup
             .order
             .iter()
@@ -355,10 +352,6 @@ impl TableGame for IrishGauge {
         }
     }
 
-    fn is_finished(&self, state: &Game) -> bool {
-        state.is_finished()
-    }
-
     fn audited_draw(
         &self,
         state: &Game,
@@ -411,46 +404,42 @@ impl TableGame for IrishGauge {
         View::of(state, moderator, recent)
     }
 
-    fn dump(&self, view: &View) -> Value {
-        serde_json::to_value(view).unwrap_or(Value::Null)
+    fn picture(&self, view: &View) -> Option<Result<Vec<u8>, PictureError>> {
+        Some(map::render_png(view).map_err(|e| PictureError(e.to_string())))
     }
 
-    fn picture(&self, view: &View) -> Option<Result<Vec<u8>, String>> {
-        Some(map::render_png(view).map_err(|e| e.to_string()))
+    fn marks(&self, events: &Vec<Event>) -> Marks {
+        Marks {
+            ends_turn: events
+                .iter()
+                .any(|e| matches!(e, Event::TurnBegan { .. } | Event::GameOver { .. })),
+            changes_picture: !view::placed_hexes(events).is_empty(),
+        }
     }
 
-    fn changes_picture(&self, events: &Vec<Event>) -> bool {
-        !view::placed_hexes(events).is_empty()
+    fn render(&self, ctx: &Ctx<'_>, text: Text<'_, Self>) -> String {
+        match text {
+            Text::Setup { setup, state } => report::setup(ctx, setup, state),
+            Text::Events {
+                state,
+                events,
+                proxy,
+            } => report::narrate_with(ctx, state, events, proxy),
+            Text::Status { state, view } => report::status(ctx, view, &report::prompt(ctx, state)),
+            // The luck line at the end, from each dividend call's odds.
+            Text::Notes { state, notes } if state.is_finished() && !notes.is_empty() => {
+                report::luck(ctx, state, notes)
+            }
+            Text::Prompt { state } => report::prompt(ctx, state),
+            Text::Moves { state } => report::moves(ctx, state),
+            Text::Refusal(refusal) => report::refusal(ctx, refusal),
+            Text::Preset(order) => report::preset(ctx, order),
+            other => render_template(self, ctx, other),
+        }
     }
 
-    fn ends_turn(&self, events: &Vec<Event>) -> bool {
-        events
-            .iter()
-            .any(|e| matches!(e, Event::TurnBegan { .. } | Event::GameOver { .. }))
-    }
-
-    fn render_setup(&self, ctx: &Ctx<'_>, setup: &Setup, state: &Game) -> String {
-        report::setup(ctx, setup, state)
-    }
-
-    fn render_events(&self, ctx: &Ctx<'_>, state: &Game, events: &Vec<Event>) -> String {
-        report::narrate(ctx, state, events)
-    }
-
-    fn render_status(&self, ctx: &Ctx<'_>, state: &Game, view: &View) -> String {
-        report::status(ctx, view, &report::prompt(ctx, state))
-    }
-
-    fn render_prompt(&self, ctx: &Ctx<'_>, state: &Game) -> String {
-        report::prompt(ctx, state)
-    }
-
-    fn render_moves(&self, ctx: &Ctx<'_>, state: &Game) -> String {
-        report::moves(ctx, state)
-    }
-
-    fn render_refusal(&self, ctx: &Ctx<'_>, refusal: &Refusal) -> String {
-        report::refusal(ctx, refusal)
+    fn example_refusals(&self) -> Vec<Example<Refusal>> {
+        report::example_refusals()
     }
 
     fn note(&self, notes: &mut Self::Notes, after: &Game, events: &Vec<Event>) {
@@ -468,13 +457,6 @@ impl TableGame for IrishGauge {
                 _ => {}
             }
         }
-    }
-
-    fn render_notes(&self, ctx: &Ctx<'_>, state: &Game, notes: &Self::Notes) -> String {
-        if !state.is_finished() || notes.is_empty() {
-            return String::new();
-        }
-        report::luck(ctx, state, notes)
     }
 
     fn answer(&self, ctx: &Ctx<'_>, state: &Game, command: &str, _args: &str) -> Option<String> {
@@ -512,20 +494,6 @@ impl TableGame for IrishGauge {
 
     fn preset_answer(&self, state: &Game, seat: usize, orders: &[Value]) -> PresetAnswer<Action> {
         presets::answer(state, seat, orders)
-    }
-
-    fn render_preset(&self, ctx: &Ctx<'_>, order: &Value) -> String {
-        report::preset(ctx, order)
-    }
-
-    fn render_proxy_events(
-        &self,
-        ctx: &Ctx<'_>,
-        state: &Game,
-        events: &Vec<Event>,
-        proxy: &Proxy,
-    ) -> String {
-        report::narrate_with(ctx, state, events, Some(proxy))
     }
 
     fn rename(&self, state: &mut Game, seat: usize, name: &str) {

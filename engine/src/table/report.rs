@@ -339,7 +339,8 @@ pub fn moves(ctx: &Ctx<'_>, game: &Game) -> String {
 }
 
 /// A refusal of the plug-in: a rule, an ambiguity, a notation error or a bad setup.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "refusal", content = "error", rename_all = "snake_case")]
 pub enum Refusal {
     /// The engine refused the action.
     Play(PlayError),
@@ -397,6 +398,86 @@ impl std::fmt::Display for Refusal {
             Refusal::Preset(e) => e.fmt(f),
         }
     }
+}
+
+/// One refusal of every kind, with the ruling its text cites (the suite over every registered
+/// game renders each).
+pub fn example_refusals() -> Vec<(Refusal, String)> {
+    use crate::error::{Decision, Rule};
+    use crate::notation::{parse_action, Ambiguity, NamedShareError};
+    use crate::Action;
+    let illegal = |rule: Rule, reason| {
+        let ruling = rule.reference();
+        (Refusal::Play(PlayError::illegal(rule, reason)), ruling)
+    };
+    let setup = |error, ruling| (Refusal::Setup(error), ruling);
+    let notation = |text: &str| parse_action(text).err().map(|e| (Refusal::Notation(e), ""));
+    let not_your_turn = Reason::NotYourTurn {
+        expected: "ann".into(),
+        decision: Decision::Turn,
+        player: "bob".into(),
+    };
+    let mut examples = vec![
+        illegal(Rule::TurnOrder, not_your_turn),
+        illegal(Rule::Phase, Reason::NoAuctionRunning),
+        illegal(Rule::Bid, Reason::BelowFaceValue { face: 6 }),
+        illegal(Rule::Bid, Reason::NotAboveHighBid { high: 7 }),
+        illegal(
+            Rule::Auction,
+            Reason::NoSharesLeft {
+                railway: Railway::Wlw,
+            },
+        ),
+        illegal(Rule::GameOver, Reason::GameOver),
+        setup(crate::SetupError::PlayerCount { count: 7 }, "ruling 22"),
+        setup(
+            crate::SetupError::PlayerOrder {
+                reason: "4 is given twice".into(),
+            },
+            "ruling 23",
+        ),
+        setup(
+            crate::SetupError::CityCubes {
+                reason: "13 is not 1-12".into(),
+            },
+            "ruling 24",
+        ),
+        (Refusal::Option("unknown option 'colour:'".into()), ""),
+        (
+            Refusal::NearMiss {
+                written: "bdi".into(),
+                meant: "bid".into(),
+                suggestion: Some(Action::Bid { amount: 7 }),
+            },
+            "",
+        ),
+        (
+            Refusal::Unclear {
+                options: vec![Action::Bid { amount: 8 }, Action::Bid { amount: 9 }],
+                why: Ambiguity::Alternatives,
+            },
+            "",
+        ),
+        (
+            Refusal::NamedShare(NamedShareError::NoAuction {
+                named: Railway::Gsw,
+            }),
+            "",
+        ),
+        (
+            Refusal::Preset(super::presets::PresetRefusal::Usage { text: "max".into() }),
+            "",
+        ),
+    ];
+    examples.extend(
+        ["frobnicate 3", "bid lots"]
+            .into_iter()
+            .filter_map(notation),
+    );
+    examples
+        .into_iter()
+        .map(|(refusal, ruling)| (refusal, ruling.to_string()))
+        .collect()
 }
 
 /// A hex as a refusal names it.

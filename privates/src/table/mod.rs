@@ -17,7 +17,8 @@ pub mod report;
 use gaugebot_table::commands::registry::{arg, Access, ArgKind, ArgSpec, CommandSpec, Form};
 use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource};
 use gaugebot_table::game::{
-    Ctx, Decision, GameInfo, ReadMove, SetupDice, SetupOptions, TableGame, ToAct,
+    Ctx, Decision, Example, GameInfo, Marks, ReadMove, SetupDice, SetupOptions, TableGame, Text,
+    ToAct,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -185,11 +186,8 @@ impl TableGame for Privates {
             aliases: &[],
             players: crate::setup::MIN_PLAYERS..=crate::setup::MAX_PLAYERS,
             engine_version: crate::VERSION,
+            templates: TEMPLATES,
         }
-    }
-
-    fn templates(&self) -> &'static [(&'static str, &'static str)] {
-        TEMPLATES
     }
 
     fn commands(&self) -> Vec<CommandSpec> {
@@ -303,11 +301,6 @@ impl TableGame for Privates {
         Ok(game)
     }
 
-    fn seats(&self, setup: &TableSetup) -> Vec<usize> {
-        // Seats are in sign-up order (P3).
-        (0..setup.rules.players.len()).collect()
-    }
-
     fn setup_records(&self, setup: &TableSetup) -> Vec<DrawRecord> {
         let Some(deck) = &setup.rules.deck else {
             return Vec::new();
@@ -363,10 +356,6 @@ impl TableGame for Privates {
             Actor::Draw => ToAct::Draw,
             Actor::Nobody => ToAct::Nobody,
         }
-    }
-
-    fn is_finished(&self, state: &Game) -> bool {
-        state.is_finished()
     }
 
     fn audited_draw(
@@ -455,48 +444,36 @@ impl TableGame for Privates {
         GameView::from_game(state)
     }
 
-    fn dump(&self, view: &GameView) -> Value {
-        serde_json::to_value(view).unwrap_or(Value::Null)
-    }
-
-    fn picture(&self, _view: &GameView) -> Option<Result<Vec<u8>, String>> {
-        None
-    }
-
-    fn changes_picture(&self, _events: &Vec<Event>) -> bool {
-        false
-    }
-
-    fn ends_turn(&self, events: &Vec<Event>) -> bool {
+    fn marks(&self, events: &Vec<Event>) -> Marks {
         // A report after every turn; inside a bid-off a raise or drop that leaves it running
         // only asks the next bidder.
-        !events
+        let ends_turn = !events
             .iter()
-            .all(|e| matches!(e, Event::BidOffRaised { .. } | Event::BidOffDropped { .. }))
+            .all(|e| matches!(e, Event::BidOffRaised { .. } | Event::BidOffDropped { .. }));
+        Marks {
+            ends_turn,
+            changes_picture: false,
+        }
     }
 
-    fn render_setup(&self, ctx: &Ctx<'_>, setup: &TableSetup, state: &Game) -> String {
-        report::setup(ctx, setup, state)
+    fn render(&self, ctx: &Ctx<'_>, text: Text<'_, Self>) -> String {
+        match text {
+            Text::Setup { setup, state } => report::setup(ctx, setup, state),
+            Text::Events {
+                state,
+                events,
+                proxy: None,
+            } => report::narrate(ctx, state, events),
+            Text::Status { state, view } => report::status(ctx, state, view),
+            Text::Prompt { state } => report::prompt(ctx, state),
+            Text::Moves { state } => report::moves(ctx, state),
+            Text::Refusal(refusal) => report::refusal(ctx, refusal),
+            other => gaugebot_table::game::render_template(self, ctx, other),
+        }
     }
 
-    fn render_events(&self, ctx: &Ctx<'_>, state: &Game, events: &Vec<Event>) -> String {
-        report::narrate(ctx, state, events)
-    }
-
-    fn render_status(&self, ctx: &Ctx<'_>, state: &Game, view: &GameView) -> String {
-        report::status(ctx, state, view)
-    }
-
-    fn render_prompt(&self, ctx: &Ctx<'_>, state: &Game) -> String {
-        report::prompt(ctx, state)
-    }
-
-    fn render_moves(&self, ctx: &Ctx<'_>, state: &Game) -> String {
-        report::moves(ctx, state)
-    }
-
-    fn render_refusal(&self, ctx: &Ctx<'_>, refusal: &Refusal) -> String {
-        report::refusal(ctx, refusal)
+    fn example_refusals(&self) -> Vec<Example<Refusal>> {
+        refusal::examples()
     }
 
     fn describe_draw(&self, draw: &RoundDraw) -> String {
@@ -520,8 +497,6 @@ impl TableGame for Privates {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::Letter;
-    use crate::error::{Drawn, SetupError};
     use crate::playout::{random_action, random_draw};
     use gaugebot_table::game::{Names, PlayerInfo};
     use gaugebot_table::{plugin, Templates};
@@ -619,169 +594,17 @@ mod tests {
         let templates = templates();
         let seated = seated(&["ann", "bob", "cat"]);
         let ctx = ctx(&templates, &seated);
-        let c = Letter::from_char('C').expect("C");
-        let a = Letter::from_char('A').expect("A");
-        let plays = [
-            PlayError::GameOver {
-                ruling: Ruling::P14,
-            },
-            PlayError::DrawPending {
-                draw: DrawKind::Deal,
-                round: 2,
-                ruling: Ruling::P16,
-            },
-            PlayError::DrawPending {
-                draw: DrawKind::Chips,
-                round: 2,
-                ruling: Ruling::P16,
-            },
-            PlayError::NotSeated {
-                seat: 7,
-                players: 3,
-                ruling: Ruling::P3,
-            },
-            PlayError::NotYourTurn {
-                player: 1,
-                to_act: 0,
-                ruling: Ruling::P7,
-            },
-            PlayError::NotYourTurn {
-                player: 1,
-                to_act: 2,
-                ruling: Ruling::P11,
-            },
-            PlayError::MustTakeFree {
-                letter: a,
-                ruling: Ruling::P9,
-            },
-            PlayError::NoSuchCard {
-                letter: c,
-                row: 2,
-                ruling: Ruling::P5,
-            },
-            PlayError::CardTaken {
-                letter: c,
-                owner: 2,
-                ruling: Ruling::P5,
-            },
-            PlayError::NotCheapest {
-                letter: c,
-                cheapest: a,
-                ruling: Ruling::P7,
-            },
-            PlayError::CannotAfford {
-                letter: a,
-                price: 30,
-                cash: 40,
-                open_bids: 20,
-                ruling: Ruling::P8,
-            },
-            PlayError::CannotAfford {
-                letter: a,
-                price: 30,
-                cash: 20,
-                open_bids: 0,
-                ruling: Ruling::P7,
-            },
-            PlayError::BidOnCheapest {
-                letter: a,
-                price: 5,
-                ruling: Ruling::P7,
-            },
-            PlayError::BidTooLow {
-                letter: c,
-                bid: 13,
-                minimum: 14,
-                ruling: Ruling::P8,
-            },
-            PlayError::AlreadyHighBidder {
-                letter: c,
-                bid: 14,
-                ruling: Ruling::P8,
-            },
-            PlayError::OverCommitted {
-                letter: c,
-                bid: 90,
-                cash: 80,
-                other_bids: 10,
-                maximum: 70,
-                ruling: Ruling::P8,
-            },
-            PlayError::NoBidOff {
-                ruling: Ruling::P11,
-            },
-            PlayError::BidOffRunning {
-                letter: c,
-                high: 15,
-                ruling: Ruling::P11,
-            },
-            PlayError::RaiseTooLow {
-                letter: c,
-                bid: 15,
-                minimum: 16,
-                ruling: Ruling::P11,
-            },
-            PlayError::RaiseOverCommitted {
-                letter: c,
-                bid: 30,
-                cash: 28,
-                other_bids: 0,
-                maximum: 28,
-                ruling: Ruling::P11,
-            },
-            PlayError::NoDrawPending {
-                ruling: Ruling::P16,
-            },
-            PlayError::WrongDraw {
-                expected: DrawKind::Chips,
-                given: DrawKind::Deal,
-                ruling: Ruling::P16,
-            },
-            PlayError::WrongDraw {
-                expected: DrawKind::Deal,
-                given: DrawKind::Chips,
-                ruling: Ruling::P16,
-            },
-            PlayError::WrongCount {
-                what: Drawn::Cards,
-                expected: 7,
-                given: 6,
-                ruling: Ruling::P5,
-            },
-            PlayError::NotACard {
-                cost: 45,
-                ruling: Ruling::P1,
-            },
-            PlayError::CardNotInDeck {
-                cost: 10,
-                left: 0,
-                wanted: 1,
-                ruling: Ruling::P1,
-            },
-            PlayError::CardNotInDeck {
-                cost: 10,
-                left: 6,
-                wanted: 7,
-                ruling: Ruling::P1,
-            },
-            PlayError::ChipNotInBag {
-                chip: Chip::Red,
-                in_bag: 0,
-                wanted: 1,
-                ruling: Ruling::P2,
-            },
-            PlayError::ChipNotInBag {
-                chip: Chip::Red,
-                in_bag: 2,
-                wanted: 3,
-                ruling: Ruling::P2,
-            },
-        ];
-        for error in plays {
-            let text = report::refusal(&ctx, &Refusal::Play(error.clone()));
+        let examples = Privates.example_refusals();
+        assert!(examples.len() > 40, "{}", examples.len());
+        for (refusal, _) in &examples {
+            let text = report::refusal(&ctx, refusal);
             clean(&text);
-            let cited = format!("({}, {})", error.ruling(), error.ruling().title());
-            assert!(text.ends_with(&cited), "{error:?}: {text}");
+            let cited = match refusal {
+                Refusal::Play(error) => format!("({}, {})", error.ruling(), error.ruling().title()),
+                Refusal::Setup(error) => format!("({})", error.ruling()),
+                _ => continue,
+            };
+            assert!(text.ends_with(&cited), "{refusal:?}: {text}");
         }
         let names = report::refusal(
             &ctx,
@@ -792,69 +615,6 @@ mod tests {
             }),
         );
         assert_eq!(names, "it is ann's turn, not bob's (P7, a turn)");
-        let setups = [
-            SetupError::PlayerCount {
-                count: 7,
-                ruling: Ruling::P3,
-            },
-            SetupError::PlayerName {
-                name: String::new(),
-                ruling: Ruling::P3,
-            },
-            SetupError::PlayerName {
-                name: "ann".into(),
-                ruling: Ruling::P3,
-            },
-            SetupError::Copies {
-                copies: 7,
-                ruling: Ruling::P1,
-            },
-            SetupError::Dealer {
-                dealer: 3,
-                players: 3,
-                ruling: Ruling::P4,
-            },
-            SetupError::DeckSize {
-                given: 3,
-                expected: 54,
-                ruling: Ruling::P16,
-            },
-            SetupError::DeckCard {
-                cost: 45,
-                ruling: Ruling::P1,
-            },
-            SetupError::DeckCopies {
-                cost: 10,
-                given: 5,
-                expected: 6,
-                ruling: Ruling::P1,
-            },
-        ];
-        for error in setups {
-            let text = report::refusal(&ctx, &Refusal::Setup(error.clone()));
-            clean(&text);
-            assert!(
-                text.ends_with(&format!("({})", error.ruling())),
-                "{error:?}: {text}"
-            );
-        }
-        for text in [
-            "",
-            "by",
-            "bid",
-            "bid C",
-            "bid x on C",
-            "bid 17 on H",
-            "pass now",
-            "raise",
-        ] {
-            let error = parse_action(text).expect_err("not an action");
-            clean(&report::refusal(&ctx, &Refusal::Notation(error)));
-        }
-        for text in ["10 5 26 chips:red", "10 chips: bleu", "10 5 25"] {
-            let error = parse_deal(text).expect_err("not a deal");
-            clean(&report::refusal(&ctx, &Refusal::Notation(error)));
-        }
         for values in [
             vec![("colour".to_string(), "red".to_string())],
             vec![("dealer".to_string(), "x".to_string())],

@@ -5,8 +5,9 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{PlayError, Ruling, SetupError};
-use crate::notation::NotationError;
+use crate::card::{Chip, Letter};
+use crate::error::{DrawKind, Drawn, PlayError, Ruling, SetupError};
+use crate::notation::{parse_action, parse_deal, NotationError};
 
 /// What is wrong with an option of `!setup privates …`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -73,7 +74,8 @@ impl fmt::Display for OptionError {
 }
 
 /// A refusal of the Privates plug-in.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "refusal", content = "error", rename_all = "snake_case")]
 pub enum Refusal {
     /// The engine refused the action or the draw.
     Play(PlayError),
@@ -130,4 +132,247 @@ impl From<OptionError> for Refusal {
     fn from(e: OptionError) -> Refusal {
         Refusal::Option(e)
     }
+}
+
+/// One refusal of every kind (and of every wording a kind has), with the ruling its text cites:
+/// the plug-in's tests and the suite over every registered game render each.
+pub fn examples() -> Vec<(Refusal, String)> {
+    let (a, c) = (Letter::ALL[0], Letter::ALL[2]);
+    let plays = [
+        PlayError::GameOver {
+            ruling: Ruling::P14,
+        },
+        PlayError::DrawPending {
+            draw: DrawKind::Deal,
+            round: 2,
+            ruling: Ruling::P16,
+        },
+        PlayError::DrawPending {
+            draw: DrawKind::Chips,
+            round: 2,
+            ruling: Ruling::P16,
+        },
+        PlayError::NotSeated {
+            seat: 7,
+            players: 3,
+            ruling: Ruling::P3,
+        },
+        PlayError::NotYourTurn {
+            player: 1,
+            to_act: 0,
+            ruling: Ruling::P7,
+        },
+        PlayError::NotYourTurn {
+            player: 1,
+            to_act: 2,
+            ruling: Ruling::P11,
+        },
+        PlayError::MustTakeFree {
+            letter: a,
+            ruling: Ruling::P9,
+        },
+        PlayError::NoSuchCard {
+            letter: c,
+            row: 2,
+            ruling: Ruling::P5,
+        },
+        PlayError::CardTaken {
+            letter: c,
+            owner: 2,
+            ruling: Ruling::P5,
+        },
+        PlayError::NotCheapest {
+            letter: c,
+            cheapest: a,
+            ruling: Ruling::P7,
+        },
+        PlayError::CannotAfford {
+            letter: a,
+            price: 30,
+            cash: 40,
+            open_bids: 20,
+            ruling: Ruling::P8,
+        },
+        PlayError::CannotAfford {
+            letter: a,
+            price: 30,
+            cash: 20,
+            open_bids: 0,
+            ruling: Ruling::P7,
+        },
+        PlayError::BidOnCheapest {
+            letter: a,
+            price: 5,
+            ruling: Ruling::P7,
+        },
+        PlayError::BidTooLow {
+            letter: c,
+            bid: 13,
+            minimum: 14,
+            ruling: Ruling::P8,
+        },
+        PlayError::AlreadyHighBidder {
+            letter: c,
+            bid: 14,
+            ruling: Ruling::P8,
+        },
+        PlayError::OverCommitted {
+            letter: c,
+            bid: 90,
+            cash: 80,
+            other_bids: 10,
+            maximum: 70,
+            ruling: Ruling::P8,
+        },
+        PlayError::NoBidOff {
+            ruling: Ruling::P11,
+        },
+        PlayError::BidOffRunning {
+            letter: c,
+            high: 15,
+            ruling: Ruling::P11,
+        },
+        PlayError::RaiseTooLow {
+            letter: c,
+            bid: 15,
+            minimum: 16,
+            ruling: Ruling::P11,
+        },
+        PlayError::RaiseOverCommitted {
+            letter: c,
+            bid: 30,
+            cash: 28,
+            other_bids: 0,
+            maximum: 28,
+            ruling: Ruling::P11,
+        },
+        PlayError::NoDrawPending {
+            ruling: Ruling::P16,
+        },
+        PlayError::WrongDraw {
+            expected: DrawKind::Chips,
+            given: DrawKind::Deal,
+            ruling: Ruling::P16,
+        },
+        PlayError::WrongDraw {
+            expected: DrawKind::Deal,
+            given: DrawKind::Chips,
+            ruling: Ruling::P16,
+        },
+        PlayError::WrongCount {
+            what: Drawn::Cards,
+            expected: 7,
+            given: 6,
+            ruling: Ruling::P5,
+        },
+        PlayError::NotACard {
+            cost: 45,
+            ruling: Ruling::P1,
+        },
+        PlayError::CardNotInDeck {
+            cost: 10,
+            left: 0,
+            wanted: 1,
+            ruling: Ruling::P1,
+        },
+        PlayError::CardNotInDeck {
+            cost: 10,
+            left: 6,
+            wanted: 7,
+            ruling: Ruling::P1,
+        },
+        PlayError::ChipNotInBag {
+            chip: Chip::Red,
+            in_bag: 0,
+            wanted: 1,
+            ruling: Ruling::P2,
+        },
+        PlayError::ChipNotInBag {
+            chip: Chip::Red,
+            in_bag: 2,
+            wanted: 3,
+            ruling: Ruling::P2,
+        },
+    ];
+    let setups = [
+        SetupError::PlayerCount {
+            count: 7,
+            ruling: Ruling::P3,
+        },
+        SetupError::PlayerName {
+            name: String::new(),
+            ruling: Ruling::P3,
+        },
+        SetupError::PlayerName {
+            name: "ann".into(),
+            ruling: Ruling::P3,
+        },
+        SetupError::Copies {
+            copies: 7,
+            ruling: Ruling::P1,
+        },
+        SetupError::Dealer {
+            dealer: 3,
+            players: 3,
+            ruling: Ruling::P4,
+        },
+        SetupError::DeckSize {
+            given: 3,
+            expected: 54,
+            ruling: Ruling::P16,
+        },
+        SetupError::DeckCard {
+            cost: 45,
+            ruling: Ruling::P1,
+        },
+        SetupError::DeckCopies {
+            cost: 10,
+            given: 5,
+            expected: 6,
+            ruling: Ruling::P1,
+        },
+    ];
+    let notation = [
+        "",
+        "by",
+        "bid",
+        "bid C",
+        "bid x on C",
+        "bid 17 on H",
+        "pass now",
+        "raise",
+    ]
+    .into_iter()
+    .filter_map(|text| parse_action(text).err())
+    .chain(
+        ["10 5 26 chips:red", "10 chips: bleu", "10 5 25"]
+            .into_iter()
+            .filter_map(|text| parse_deal(text).err()),
+    );
+    let options = [
+        OptionError::Unknown {
+            key: "colour".into(),
+        },
+        OptionError::NotANumber {
+            key: "dealer".into(),
+            value: "x".into(),
+            ruling: Ruling::P4,
+        },
+        OptionError::DealerNeeded { ruling: Ruling::P4 },
+        OptionError::DealerIsDrawn {
+            ruling: Ruling::P16,
+        },
+    ];
+    let with_ruling = |refusal: Refusal| {
+        let ruling = refusal.ruling().map(|r| r.to_string()).unwrap_or_default();
+        (refusal, ruling)
+    };
+    plays
+        .into_iter()
+        .map(Refusal::Play)
+        .chain(setups.into_iter().map(Refusal::Setup))
+        .chain(notation.map(Refusal::Notation))
+        .chain(options.into_iter().map(Refusal::Option))
+        .map(with_ruling)
+        .collect()
 }

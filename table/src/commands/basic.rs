@@ -10,7 +10,7 @@ use crate::game::{DiceMode, ToAct};
 use crate::input::{Attachment, Incoming, Response, Verdict};
 use crate::record::log::{pop_unit, Entry};
 use crate::record::GameRecord;
-use crate::store::LogRow;
+use crate::store::{time_text, LogRow};
 use crate::table::{Current, Draft, Loaded, Table};
 
 #[derive(Serialize)]
@@ -34,7 +34,7 @@ struct FrozenRecord<'a> {
     game_id: &'a str,
     kind: &'a str,
     engine_version: &'a str,
-    created_at: &'a str,
+    created_at: String,
     setup: serde_json::Value,
     commitment: Option<&'a str>,
     failed_entry: Option<i64>,
@@ -82,7 +82,7 @@ impl Table {
         current: &Current,
     ) -> Option<Result<Attachment, String>> {
         let picture = current.session.picture()?;
-        Some(picture.map(|bytes| Attachment {
+        Some(picture.map_err(|e| e.to_string()).map(|bytes| Attachment {
             filename: format!("{}-{}.png", current.row.id, current.log.len()),
             bytes,
         }))
@@ -132,7 +132,7 @@ impl Table {
                     seq: row.seq,
                     undone: entry.is_play() && !in_force.contains(&row.seq),
                     what,
-                    at: row.at.clone(),
+                    at: time_text(row.at),
                 })
             })
             .collect();
@@ -315,7 +315,7 @@ impl Table {
                     game_id: &frozen.row.id,
                     kind: &frozen.row.kind,
                     engine_version: &frozen.row.engine_version,
-                    created_at: &frozen.row.created_at,
+                    created_at: time_text(frozen.row.created_at),
                     setup: serde_json::from_str(&frozen.row.setup_json)
                         .unwrap_or(serde_json::Value::String(frozen.row.setup_json.clone())),
                     commitment: frozen.row.commitment.as_deref(),
@@ -329,7 +329,7 @@ impl Table {
                                 "seq": r.seq, "entry": serde_json::from_str::<serde_json::Value>(&r.entry_json)
                                     .unwrap_or(serde_json::Value::String(r.entry_json.clone())),
                                 "message_id": r.message_id, "author_id": r.author_id,
-                                "author_name": r.author_name, "text": r.text, "at": r.at,
+                                "author_name": r.author_name, "text": r.text, "at": time_text(r.at),
                             })
                         })
                         .collect(),
@@ -402,11 +402,13 @@ impl Table {
         {
             Ok(session) => session,
             Err(reason) => {
-                return self.refuse(self.message("undo_does_not_replay", context! { reason }))
+                let reason = reason.to_string();
+                return self.refuse(self.message("undo_does_not_replay", context! { reason }));
             }
         };
         for item in &stack {
             if let Err(reason) = session.replay(&item.entry) {
+                let reason = reason.to_string();
                 return self.refuse(self.message("undo_does_not_replay", context! { reason }));
             }
         }
@@ -460,8 +462,12 @@ impl Table {
         let mut draft = Draft::of(current);
         let index = draft.stack.len() as u64;
         let drawn = match draft.session.manual_draw(command, args, index, &render) {
-            Ok(drawn) => drawn,
-            Err(reason) => return self.refuse(self.message("refused", context! { reason })),
+            Ok(Some(drawn)) => drawn,
+            Ok(None) => return self.refuse(self.message("no_draw_pending", context! { command })),
+            Err(refusal) => {
+                let reason = refusal.render(&render);
+                return self.refuse(self.message("refused", context! { reason }));
+            }
         };
         draft.push(Entry::Draw {
             manual: true,

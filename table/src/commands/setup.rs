@@ -1,6 +1,7 @@
 //! `!setup [game] @a @b @c … [dice:manual] [key:value …] [force]`: the table reads the game,
 //! the players, the dice mode and `force`; every other `key:value` goes to the game.
 
+use chrono::{DateTime, Utc};
 use minijinja::context;
 
 use crate::dice::{is_message_id, DrawRecord, DrawSource, Seed, Spec};
@@ -169,7 +170,14 @@ impl Table {
             },
         };
         let response = self
-            .start_game(parsed, game_id, seed, &msg.message_id, &msg.at, None)
+            .start_game(
+                parsed,
+                game_id,
+                seed,
+                &msg.message_id,
+                msg.stored_time(),
+                None,
+            )
             .await;
         if response.verdict != Verdict::Accepted {
             return response;
@@ -191,7 +199,7 @@ impl Table {
         game_id: String,
         seed: Option<Seed>,
         message_id: &str,
-        at: &str,
+        at: DateTime<Utc>,
         signup: Option<DrawRecord>,
     ) -> Response {
         let host = self.host.clone();
@@ -217,10 +225,17 @@ impl Table {
         let (setup, session) =
             match parsed
                 .game
-                .create(parsed.players.clone(), &parsed.options, dice, &render)
+                .create(parsed.players.clone(), &parsed.options, dice)
             {
                 Ok(created) => created,
-                Err(reason) => return self.refuse(self.message("refused", context! { reason })),
+                Err(refusal) => {
+                    // A refusal of the setup names players without pinging them.
+                    let reason = refusal.render(&Render {
+                        ping: false,
+                        ..render
+                    });
+                    return self.refuse(self.message("refused", context! { reason }));
+                }
             };
         let info = parsed.game.info();
         let stored = StoredSetup {
@@ -236,7 +251,7 @@ impl Table {
             channel: self.channel.clone(),
             kind: info.kind.to_string(),
             engine_version: info.engine_version.to_string(),
-            created_at: at.to_string(),
+            created_at: at,
             setup_json: serde_json::to_string(&stored).unwrap_or_default(),
             seed_hex: seed.as_ref().map(|s| s.to_hex()),
             commitment: seed.as_ref().map(|s| s.commitment()),

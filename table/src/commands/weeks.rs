@@ -348,15 +348,16 @@ impl Table {
                 list.clear();
                 (Verdict::Accepted, "preset_cleared", None)
             }
-            _ => match current.session.read_preset(seat, text, &render) {
+            _ => match current.session.read_preset(seat, text) {
                 None => {
                     return self.refuse(self.pace(
                         "preset_unsupported",
                         context! { title => current.session.info().title },
                     ))
                 }
-                Some(Err(reason)) => {
-                    return self.refuse(self.pace("preset_refused", context! { reason }))
+                Some(Err(refusal)) => {
+                    let reason = refusal.render(&render);
+                    return self.refuse(self.pace("preset_refused", context! { reason }));
                 }
                 Some(Ok(preset)) => {
                     let described = current.session.render_preset(&preset.order, &render);

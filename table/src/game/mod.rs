@@ -10,6 +10,7 @@ pub mod session;
 use std::fmt;
 use std::ops::RangeInclusive;
 
+use minijinja::context;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -40,7 +41,7 @@ pub enum DiceMode {
 }
 
 /// What a game is, for routing, help and checks.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct GameInfo {
     /// The stored kind, e.g. `irish-gauge`.
     pub kind: &'static str,
@@ -52,6 +53,18 @@ pub struct GameInfo {
     pub players: RangeInclusive<usize>,
     /// The engine's version, stored with each game.
     pub engine_version: &'static str,
+    /// The game's templates: (file name, text); the table files them under `<kind>/`.
+    pub templates: &'static [(&'static str, &'static str)],
+}
+
+impl fmt::Debug for GameInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GameInfo")
+            .field("kind", &self.kind)
+            .field("players", &self.players)
+            .field("engine_version", &self.engine_version)
+            .finish_non_exhaustive()
+    }
 }
 
 impl GameInfo {
@@ -183,6 +196,11 @@ impl<'a> Names<'a> {
             .unwrap_or("?")
     }
 
+    /// Every seated player's name, in seat order.
+    pub fn all(&self) -> Vec<&str> {
+        self.seated.iter().map(|p| p.name.as_str()).collect()
+    }
+
     /// A player called to act: a mention when pinging, else the name.
     pub fn call(&self, seat: usize) -> String {
         match self.seated.get(seat) {
@@ -290,10 +308,155 @@ pub struct QuickMove {
     pub notation: String,
 }
 
+/// What a move or draw did to the table's rhythm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Marks {
+    /// Whether it ended a turn (the full report follows).
+    pub ends_turn: bool,
+    /// Whether it changed the picture (the map follows the report).
+    pub changes_picture: bool,
+}
+
+/// A text of a game, rendered by [`TableGame::render`]. Each kind has a template of the same
+/// name under the game's kind (`<kind>/status.md.j2` …), used by [`render_template`].
+pub enum Text<'a, G: TableGame> {
+    /// The announcement of a new game (`setup.md.j2`).
+    Setup {
+        /// The setup.
+        setup: &'a G::Setup,
+        /// The starting position.
+        state: &'a G::State,
+    },
+    /// The narration of what a move or draw did (`events.md.j2`).
+    Events {
+        /// The position it left.
+        state: &'a G::State,
+        /// What it did.
+        events: &'a G::Events,
+        /// Set when the table made the move for a seat (a preset, a clock, `!act`).
+        proxy: Option<&'a Proxy>,
+    },
+    /// The full status report (`status.md.j2`).
+    Status {
+        /// The position.
+        state: &'a G::State,
+        /// Its view model.
+        view: &'a G::View,
+    },
+    /// What follows the status report from the game's notes (none by default).
+    Notes {
+        /// The position.
+        state: &'a G::State,
+        /// The notes.
+        notes: &'a G::Notes,
+    },
+    /// Who acts next and what they may do (`prompt.md.j2`).
+    Prompt {
+        /// The position.
+        state: &'a G::State,
+    },
+    /// The legal moves of the player to act (`moves.md.j2`).
+    Moves {
+        /// The position.
+        state: &'a G::State,
+    },
+    /// A refusal (`refusal.md.j2`).
+    Refusal(&'a G::Refusal),
+    /// A stored preset in words, for its owner (by default its JSON).
+    Preset(&'a Value),
+}
+
+/// The templates-driven rendering every game gets by default: `<kind>/<text>.md.j2` rendered
+/// with the text's data — `setup`, `view`, `players` (names in seat order) for the setup;
+/// `events` for events; `view` and `prompt` for the status; `view`, `to_act` (`player`,
+/// `draw` or `nobody`), `who` (the mention), `player` (the name) for the prompt and the moves;
+/// `refusal` (the refusal's data) and `text` (its plain wording) for a refusal. Every text also
+/// has `p` (the prefix), `game_id` and `moderator`. A proxy move's narration is the note in
+/// brackets before the events.
+pub fn render_template<G: TableGame>(game: &G, ctx: &Ctx<'_>, text: Text<'_, G>) -> String {
+    use minijinja::Value as V;
+    let data = |name: &str, data: V| {
+        let common =
+            context! { p => ctx.prefix, game_id => ctx.game_id, moderator => ctx.moderator };
+        let name = format!("{}/{name}.md.j2", game.info().kind);
+        ctx.templates.text(&name, context! { ..data, ..common })
+    };
+    let to_act = |state: &G::State| {
+        let view = V::from_serialize(game.view(state, &[], ctx.moderator));
+        match game.to_act(state) {
+            ToAct::Player { seat, .. } => context! {
+                view, to_act => "player", who => ctx.names.call(seat), player => ctx.names.name(seat),
+            },
+            ToAct::Draw => context! { view, to_act => "draw" },
+            ToAct::Nobody => context! { view, to_act => "nobody" },
+        }
+    };
+    match text {
+        Text::Setup { setup, state } => data(
+            "setup",
+            context! {
+                setup => V::from_serialize(setup),
+                view => V::from_serialize(game.view(state, &[], ctx.moderator)),
+                players => ctx.names.all(),
+            },
+        ),
+        Text::Events {
+            events,
+            proxy: None,
+            ..
+        } => data("events", context! { events => V::from_serialize(events) }),
+        Text::Events {
+            state,
+            events,
+            proxy: Some(proxy),
+        } => format!(
+            "({}) {}",
+            proxy.note,
+            game.render(
+                ctx,
+                Text::Events {
+                    state,
+                    events,
+                    proxy: None
+                }
+            )
+        ),
+        Text::Status { state, view } => data(
+            "status",
+            context! {
+                view => V::from_serialize(view),
+                prompt => game.render(ctx, Text::Prompt { state }),
+            },
+        ),
+        Text::Notes { .. } => String::new(),
+        Text::Prompt { state } => data("prompt", to_act(state)),
+        Text::Moves { state } => data("moves", to_act(state)),
+        Text::Refusal(refusal) => data(
+            "refusal",
+            context! { refusal => V::from_serialize(refusal), text => refusal.to_string() },
+        ),
+        Text::Preset(order) => order.to_string(),
+    }
+}
+
+/// An example refusal for the suite over every registered game: the refusal and the ruling
+/// its text must cite (empty when it cites none).
+pub type Example<R> = (R, String);
+
 /// A game plug-in. The rules live in the game's engine; this adapts them to the table.
 ///
+/// The required core is what only the game knows: what it is ([`info`](TableGame::info) with
+/// its templates, [`commands`](TableGame::commands)), how a game starts
+/// ([`setup`](TableGame::setup), [`start`](TableGame::start)), how a move reads and plays
+/// ([`parse_move`](TableGame::parse_move), [`apply`](TableGame::apply),
+/// [`to_act`](TableGame::to_act)), its random results ([`audited_draw`](TableGame::audited_draw),
+/// [`manual_draw`](TableGame::manual_draw), [`apply_draw`](TableGame::apply_draw)) and its view
+/// model ([`view`](TableGame::view)). Everything else has a default: texts render from the
+/// game's templates ([`render_template`]), a game opts into pictures, audit records, presets,
+/// automatic moves and autocomplete by overriding their hooks.
+///
 /// Every method is pure: no I/O, no clock, no randomness but the [`DrawSource`] given.
-pub trait TableGame: Send + Sync + 'static {
+pub trait TableGame: Send + Sync + Sized + 'static {
     /// The validated setup, stored with the game.
     type Setup: Clone + Serialize + DeserializeOwned + Send + Sync + 'static;
     /// The position.
@@ -302,24 +465,24 @@ pub trait TableGame: Send + Sync + 'static {
     type Move: Clone + Serialize + DeserializeOwned + fmt::Display + Send + Sync + 'static;
     /// A random result, stored in the log (a JSON object).
     type Draw: Clone + Serialize + DeserializeOwned + Send + Sync + 'static;
-    /// What a move or draw caused, for narration.
-    type Events: Clone + Send + Sync + 'static;
-    /// A refusal, as data; the wording players see is in the game's templates (`Display` is the
-    /// plain wording for moderators' diagnostics, e.g. a log that no longer replays).
-    type Refusal: fmt::Display + Send + 'static;
+    /// What a move or draw caused, for narration (its data is the events template's).
+    type Events: Clone + Serialize + Send + Sync + 'static;
+    /// A refusal, as data (the refusal template's); the wording players see is in the game's
+    /// templates (`Display` is the plain wording for moderators' diagnostics, e.g. a log that no
+    /// longer replays).
+    type Refusal: fmt::Display + fmt::Debug + Serialize + Send + Sync + 'static;
     /// The one view model of a position: report, dump and map are made from it.
     type View: Serialize;
     /// What the game notes beside the position as the game goes (e.g. each dividend call's
     /// expected payouts, for a luck line at the end); `()` for none.
     type Notes: Default + Clone + Send + Sync + 'static;
 
-    /// Kind, title, player range, version.
+    // ----- the required core -----
+
+    /// Kind, title, player range, version, templates.
     fn info(&self) -> GameInfo;
-    /// The game's templates: (file name, text); the table files them under `<kind>/`.
-    fn templates(&self) -> &'static [(&'static str, &'static str)];
     /// The game's commands: its moves (for help and slash commands) and moderator commands.
     fn commands(&self) -> Vec<CommandSpec>;
-
     /// Makes the setup from the players' names (in sign-up order), the options and the dice.
     fn setup(
         &self,
@@ -329,11 +492,6 @@ pub trait TableGame: Send + Sync + 'static {
     ) -> Result<Self::Setup, Self::Refusal>;
     /// The starting position of a setup.
     fn start(&self, setup: &Self::Setup) -> Result<Self::State, Self::Refusal>;
-    /// Seat order: for each seat, the index of its player in sign-up order.
-    fn seats(&self, setup: &Self::Setup) -> Vec<usize>;
-    /// The audit records of the setup's draws (audited games).
-    fn setup_records(&self, setup: &Self::Setup) -> Vec<DrawRecord>;
-
     /// Reads a move as a player wrote it, in the position (a share named with a bid must be the
     /// one up, say). Parsing only: whether the move is legal is [`TableGame::apply`]'s business.
     fn parse_move(
@@ -341,12 +499,6 @@ pub trait TableGame: Send + Sync + 'static {
         state: &Self::State,
         text: &str,
     ) -> Result<ReadMove<Self::Move>, Self::Refusal>;
-    /// Whether bold text is chat, not a command (no reply at all). By default everything in
-    /// bold is read as a move.
-    fn is_chat(&self, text: &str) -> bool {
-        let _ = text;
-        false
-    }
     /// Applies a move by a seat; a refusal changes nothing.
     fn apply(
         &self,
@@ -356,9 +508,6 @@ pub trait TableGame: Send + Sync + 'static {
     ) -> Result<Self::Events, Self::Refusal>;
     /// Who must act.
     fn to_act(&self, state: &Self::State) -> ToAct;
-    /// Whether the game is over.
-    fn is_finished(&self, state: &Self::State) -> bool;
-
     /// The audited answer to a pending draw, with the index it was derived from; `None` when
     /// no draw is pending. `history_index` is the number of moves and draws in force.
     fn audited_draw(
@@ -380,54 +529,32 @@ pub trait TableGame: Send + Sync + 'static {
         state: &mut Self::State,
         draw: &Self::Draw,
     ) -> Result<Self::Events, Self::Refusal>;
-    /// The audit record of an audited draw.
-    fn draw_record(&self, index: u64, draw: &Self::Draw) -> DrawRecord;
-    /// Recomputes a record of one of this game's purposes from `source` (its seed, game id,
-    /// spec and the record's message); `None` for other purposes.
-    fn recompute(
-        &self,
-        record: &DrawRecord,
-        source: DrawSource<'_>,
-    ) -> Option<Result<Value, DiceError>>;
-
     /// The view model; `recent` are the events of the last unit that changed the picture,
     /// `moderator` names who makes a pending manual draw.
     fn view(&self, state: &Self::State, recent: &[Self::Events], moderator: &str) -> Self::View;
-    /// The `--dump-state` JSON.
-    fn dump(&self, view: &Self::View) -> Value;
-    /// The picture of the position (PNG), if the game has one.
-    fn picture(&self, view: &Self::View) -> Option<Result<Vec<u8>, String>>;
-    /// Whether these events change the picture (the map follows the report).
-    fn changes_picture(&self, events: &Self::Events) -> bool;
-    /// Whether these events end a turn (the full report follows).
-    fn ends_turn(&self, events: &Self::Events) -> bool;
 
-    /// The announcement of a new game.
-    fn render_setup(&self, ctx: &Ctx<'_>, setup: &Self::Setup, state: &Self::State) -> String;
-    /// The narration of events.
-    fn render_events(&self, ctx: &Ctx<'_>, state: &Self::State, events: &Self::Events) -> String;
-    /// The full status report.
-    fn render_status(&self, ctx: &Ctx<'_>, state: &Self::State, view: &Self::View) -> String;
-    /// Who acts next and what they may do.
-    fn render_prompt(&self, ctx: &Ctx<'_>, state: &Self::State) -> String;
-    /// The legal moves of the player to act.
-    fn render_moves(&self, ctx: &Ctx<'_>, state: &Self::State) -> String;
-    /// A refusal.
-    fn render_refusal(&self, ctx: &Ctx<'_>, refusal: &Self::Refusal) -> String;
-    /// A draw, for the log.
-    fn describe_draw(&self, draw: &Self::Draw) -> String;
+    // ----- texts -----
 
-    /// Notes what a move or draw did (`after` is the position it left); nothing by default.
-    fn note(&self, notes: &mut Self::Notes, after: &Self::State, events: &Self::Events) {
-        let _ = (notes, after, events);
+    /// Renders a text. By default from the game's templates ([`render_template`]); a game
+    /// overrides the texts it words itself and passes the rest to [`render_template`].
+    fn render(&self, ctx: &Ctx<'_>, text: Text<'_, Self>) -> String {
+        render_template(self, ctx, text)
     }
-
-    /// Text from the notes to follow the status report (a luck line at the end); none by default.
-    fn render_notes(&self, ctx: &Ctx<'_>, state: &Self::State, notes: &Self::Notes) -> String {
-        let _ = (ctx, state, notes);
-        String::new()
+    /// A draw, for the log. By default its fields' values, space-separated.
+    fn describe_draw(&self, draw: &Self::Draw) -> String {
+        fn words(value: &Value, out: &mut Vec<String>) {
+            match value {
+                Value::Object(map) => map.values().for_each(|v| words(v, out)),
+                Value::Array(items) => items.iter().for_each(|v| words(v, out)),
+                Value::String(s) => out.push(s.clone()),
+                Value::Null => {}
+                other => out.push(other.to_string()),
+            }
+        }
+        let mut out = Vec::new();
+        words(&serde_json::to_value(draw).unwrap_or_default(), &mut out);
+        out.join(" ")
     }
-
     /// Answers one of the game's informational `!`-commands (e.g. `!odds`); `None` when
     /// `command` is not one (then it is a manual draw).
     fn answer(
@@ -440,6 +567,79 @@ pub trait TableGame: Send + Sync + 'static {
         let _ = (ctx, state, command, args);
         None
     }
+    /// Example refusals, one of every kind the game has, with the ruling each text must cite:
+    /// the suite over every registered game renders each one. A registered game must list
+    /// some (the suite fails on none).
+    fn example_refusals(&self) -> Vec<Example<Self::Refusal>> {
+        Vec::new()
+    }
+
+    // ----- the rhythm of play -----
+
+    /// Seat order: for each seat, the index of its player in sign-up order (`players` of
+    /// them). By default sign-up order.
+    fn seats(&self, setup: &Self::Setup, players: usize) -> Vec<usize> {
+        let _ = setup;
+        (0..players).collect()
+    }
+    /// Whether bold text is chat, not a command (no reply at all). By default everything in
+    /// bold is read as a move.
+    fn is_chat(&self, text: &str) -> bool {
+        let _ = text;
+        false
+    }
+    /// Whether the game is over. By default: when nobody is to act.
+    fn is_finished(&self, state: &Self::State) -> bool {
+        self.to_act(state) == ToAct::Nobody
+    }
+    /// Whether these events end a turn and change the picture. By default every move ends a
+    /// turn and there is no picture.
+    fn marks(&self, events: &Self::Events) -> Marks {
+        let _ = events;
+        Marks {
+            ends_turn: true,
+            changes_picture: false,
+        }
+    }
+    /// The `--dump-state` JSON. By default the view model.
+    fn dump(&self, view: &Self::View) -> Value {
+        serde_json::to_value(view).unwrap_or(Value::Null)
+    }
+    /// The picture of the position (PNG), if the game has one (none by default).
+    fn picture(&self, view: &Self::View) -> Option<Result<Vec<u8>, PictureError>> {
+        let _ = view;
+        None
+    }
+    /// Notes what a move or draw did (`after` is the position it left); nothing by default.
+    fn note(&self, notes: &mut Self::Notes, after: &Self::State, events: &Self::Events) {
+        let _ = (notes, after, events);
+    }
+
+    // ----- the audit record (audited games override all three) -----
+
+    /// The audit records of the setup's draws; none by default.
+    fn setup_records(&self, setup: &Self::Setup) -> Vec<DrawRecord> {
+        let _ = setup;
+        Vec::new()
+    }
+    /// The audit record of an audited draw. By default purpose `<kind>` with the draw as its
+    /// result.
+    fn draw_record(&self, index: u64, draw: &Self::Draw) -> DrawRecord {
+        let result = serde_json::to_value(draw).unwrap_or_default();
+        DrawRecord::new(index, self.info().kind, [], result)
+    }
+    /// Recomputes a record of one of this game's purposes from `source` (its seed, game id,
+    /// spec and the record's message); `None` for other purposes (the default).
+    fn recompute(
+        &self,
+        record: &DrawRecord,
+        source: DrawSource<'_>,
+    ) -> Option<Result<Value, DiceError>> {
+        let _ = (record, source);
+        None
+    }
+
+    // ----- help while typing -----
 
     /// Legal values for an argument being typed (slash-command autocomplete), best first;
     /// `seat` is the asker's seat if seated. By default nothing is suggested.
@@ -452,7 +652,6 @@ pub trait TableGame: Send + Sync + 'static {
         let _ = (state, seat, query);
         Vec::new()
     }
-
     /// The moves the player to act can make with one click (pass, the minimum bid...); each is
     /// checked like any move when clicked. By default none.
     fn quick_moves(&self, state: &Self::State) -> Vec<QuickMove> {
@@ -469,7 +668,6 @@ pub trait TableGame: Send + Sync + 'static {
         let _ = (state, seat);
         None
     }
-
     /// Reads a secret preset of `seat` (the text after `!preset`), checking it against the
     /// position (e.g. a bid limit above the player's cash is refused). `None` (the default):
     /// the game has no presets.
@@ -482,7 +680,6 @@ pub trait TableGame: Send + Sync + 'static {
         let _ = (state, seat, text);
         None
     }
-
     /// What `seat`'s presets (their stored orders, oldest first) answer to the decision it
     /// faces now.
     fn preset_answer(
@@ -494,32 +691,14 @@ pub trait TableGame: Send + Sync + 'static {
         let _ = (state, seat, presets);
         PresetAnswer::default()
     }
-
-    /// A stored preset in words, for its owner only (a direct message).
-    fn render_preset(&self, ctx: &Ctx<'_>, order: &Value) -> String {
-        let _ = ctx;
-        order.to_string()
-    }
-
-    /// The narration of a move the table made for a seat. By default the game's narration
-    /// with the note in front.
-    fn render_proxy_events(
-        &self,
-        ctx: &Ctx<'_>,
-        state: &Self::State,
-        events: &Self::Events,
-        proxy: &Proxy,
-    ) -> String {
-        format!(
-            "({}) {}",
-            proxy.note,
-            self.render_events(ctx, state, events)
-        )
-    }
-
     /// A seat passed to another player (`!sub`): the game's own copy of the name, if it keeps
     /// one, follows. The default does nothing.
     fn rename(&self, state: &mut Self::State, seat: usize, name: &str) {
         let _ = (state, seat, name);
     }
 }
+
+/// Why a picture could not be drawn.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct PictureError(pub String);

@@ -1,16 +1,21 @@
-//! The object-safe side of a game plug-in: a registered game ([`Plugin`]) makes sessions, and a
-//! [`Session`] is one game in progress. Moves and draws cross this boundary as JSON, texts as
-//! rendered strings; the typed [`TableGame`] stays inside.
+//! The object-safe side of a game plug-in, derived from [`TableGame`] by one generic impl: a
+//! registered game ([`Plugin`]) makes sessions, and a [`Session`] is one game in progress.
+//! Moves and draws cross this boundary as JSON, narration as rendered strings, refusals as
+//! typed data ([`Refusal`]) that the table renders at its edge.
+
+mod refusal;
 
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+pub use refusal::{Refusal, ReplayError, Stored};
+
 use crate::commands::registry::CommandSpec;
 use crate::dice::{DiceError, DrawRecord, DrawSource};
 use crate::game::{
-    Ctx, GameInfo, Names, PlayerInfo, Preset, Proxy, Query, QuickMove, SetupDice, SetupOptions,
-    Suggestion, TableGame, ToAct,
+    Ctx, GameInfo, Names, PictureError, PlayerInfo, Preset, Proxy, Query, QuickMove, SetupDice,
+    SetupOptions, Suggestion, TableGame, Text, ToAct,
 };
 use crate::record::log::Entry;
 
@@ -64,7 +69,7 @@ pub struct ProxyPlayed {
     pub spent: Vec<usize>,
 }
 
-/// Rendering settings for a session's texts (the session supplies the names).
+/// Rendering settings for a session's texts and refusals (the session supplies the names).
 #[derive(Clone, Copy)]
 pub struct Render<'a> {
     /// The templates.
@@ -83,7 +88,45 @@ pub struct Render<'a> {
     pub skip: Option<usize>,
 }
 
-/// One game in progress.
+impl<'a> Render<'a> {
+    /// The context a game renders with, naming `seated`.
+    pub fn ctx(&self, seated: &'a [PlayerInfo]) -> Ctx<'a> {
+        Ctx {
+            templates: self.templates,
+            prefix: self.prefix,
+            game_id: self.game_id,
+            moderator: self.moderator,
+            draw_source: self.draw_source,
+            names: Names::new(seated, self.ping, self.skip),
+        }
+    }
+}
+
+/// A text of a session, rendered by [`Session::text`].
+#[derive(Debug, Clone, Copy)]
+pub enum Show<'a> {
+    /// The announcement of the new game.
+    Setup,
+    /// The full report, with what the game's notes add.
+    Status,
+    /// Who acts next.
+    Prompt,
+    /// The legal moves.
+    Moves,
+    /// A stored preset in words (for its owner).
+    Preset(&'a Value),
+    /// The answer to one of the game's informational commands (`None` if `command` is not one).
+    Answer {
+        /// The command's name.
+        command: &'a str,
+        /// Its arguments as written.
+        args: &'a str,
+    },
+}
+
+/// One game in progress: the erased [`TableGame`], implemented once for every game by
+/// `GameSession<G>`. The texts, the move and draw kinds and the descriptions have plain-named
+/// helpers on `dyn Session` (`status`, `play`, `describe` …).
 pub trait Session: Send + Sync {
     /// The game's kind.
     fn info(&self) -> GameInfo;
@@ -91,50 +134,42 @@ pub trait Session: Send + Sync {
     fn box_clone(&self) -> Box<dyn Session>;
     /// The seated players, in seat order.
     fn seated(&self) -> &[PlayerInfo];
+    /// The position, for callers that know the game (tests, the game's own tools).
+    fn state(&self) -> &dyn std::any::Any;
     /// Who must act.
     fn to_act(&self) -> ToAct;
     /// Whether the game is over.
     fn is_finished(&self) -> bool;
-    /// The position, for callers that know the game (tests, the game's own tools).
-    fn state(&self) -> &dyn std::any::Any;
-    /// Whether bold text is chat rather than a move.
-    fn is_chat(&self, text: &str) -> bool;
-    /// Reads and applies a move in notation; the error is the rendered refusal.
-    fn play(&mut self, seat: usize, text: &str, render: &Render<'_>) -> Result<Played, String>;
-    /// Makes and applies the audited draw, if one is pending.
-    fn audited_draw(
+    /// Reads and applies a move in notation by `seat`.
+    fn play(&mut self, seat: usize, text: &str, render: &Render<'_>) -> Result<Played, Refusal>;
+    /// Makes and applies a move for `seat` from `source`, narrated with the proxy's note.
+    /// `played: None` when the source has no move for the seat now.
+    fn play_proxy(
         &mut self,
-        dice: DrawSource<'_>,
-        history_index: u64,
+        seat: usize,
+        source: ProxySource<'_>,
+        proxy: &Proxy,
         render: &Render<'_>,
-    ) -> Result<Option<Drawn>, String>;
-    /// Reads and applies a moderator's manual draw.
-    fn manual_draw(
+    ) -> Result<ProxyPlayed, Refusal>;
+    /// Makes and applies the audited draw (`None` when none is pending) or, with `manual`
+    /// (the command and its arguments), a moderator's draw; `index` is the history's length.
+    fn draw(
         &mut self,
-        command: &str,
-        args: &str,
-        history_index: u64,
+        dice: DrawFrom<'_>,
+        index: u64,
         render: &Render<'_>,
-    ) -> Result<Drawn, String>;
-    /// Applies a stored entry again (replay); the error says why it does not apply.
-    fn replay(&mut self, entry: &Entry) -> Result<(), String>;
-    /// The announcement of the new game.
-    fn announce(&self, render: &Render<'_>) -> String;
-    /// The full report.
-    fn status(&self, render: &Render<'_>) -> String;
-    /// Who acts next.
-    fn prompt(&self, render: &Render<'_>) -> String;
-    /// The answer to one of the game's informational commands, if `command` is one.
-    fn answer(&self, command: &str, args: &str, render: &Render<'_>) -> Option<String>;
-    /// The legal moves.
-    fn moves(&self, render: &Render<'_>) -> String;
+    ) -> Result<Option<Drawn>, Refusal>;
+    /// Applies a stored entry again (replay).
+    fn replay(&mut self, entry: &Entry) -> Result<(), ReplayError>;
+    /// A text of the game.
+    fn text(&self, show: Show<'_>, render: &Render<'_>) -> Option<String>;
     /// The `--dump-state` JSON.
     fn dump(&self, moderator: &str) -> Value;
     /// The picture (PNG), if the game has one.
-    fn picture(&self) -> Option<Result<Vec<u8>, String>>;
-    /// A stored move or draw in words: `ann: **bid 7**` (or `ann's **bid 7**` when
-    /// `possessive`), or the draw (`pink black black`).
-    fn describe(&self, entry: &Entry, possessive: bool) -> String;
+    fn picture(&self) -> Option<Result<Vec<u8>, PictureError>>;
+    /// A stored move in canonical notation, or a stored draw in words; `None` for other
+    /// entries and for what does not read.
+    fn notation(&self, entry: &Entry) -> Option<String>;
     /// The audit records of the setup's draws (without the message that keyed them).
     fn setup_records(&self) -> Vec<DrawRecord>;
     /// The audit record of an audited draw entry.
@@ -143,59 +178,143 @@ pub trait Session: Send + Sync {
     fn suggest(&self, seat: Option<usize>, query: &Query<'_>) -> Vec<Suggestion>;
     /// One-click moves of the player to act.
     fn quick_moves(&self) -> Vec<QuickMove>;
-    /// Makes and applies a move for `seat` from `source`, narrated with the proxy's note.
-    /// `played: None` when the source has no move for the seat now; the error is the rendered
-    /// refusal.
-    fn play_proxy(
-        &mut self,
-        seat: usize,
-        source: ProxySource<'_>,
-        proxy: &Proxy,
-        render: &Render<'_>,
-    ) -> Result<ProxyPlayed, String>;
-    /// Reads a preset of `seat`; `None` if the game has none; the error is the rendered refusal.
-    fn read_preset(
-        &self,
-        seat: usize,
-        text: &str,
-        render: &Render<'_>,
-    ) -> Option<Result<Preset, String>>;
-    /// A stored preset in words (for its owner).
-    fn render_preset(&self, order: &Value, render: &Render<'_>) -> String;
+    /// Reads a preset of `seat`; `None` if the game has none.
+    fn read_preset(&self, seat: usize, text: &str) -> Option<Result<Preset, Refusal>>;
     /// Which of `seat`'s presets can never answer again.
     fn spent_presets(&self, seat: usize, presets: &[Value]) -> Vec<usize>;
     /// Gives a seat to another player.
     fn substitute(&mut self, seat: usize, player: PlayerInfo);
-    /// A stored move in canonical notation, if it reads.
-    fn canonical(&self, action: &Value) -> Option<String>;
 }
 
-/// A registered game: makes sessions.
+/// Where a draw comes from.
+#[derive(Debug, Clone, Copy)]
+pub enum DrawFrom<'a> {
+    /// The audited dice.
+    Audited(DrawSource<'a>),
+    /// A moderator's command (`!draw …`, `!deal …`) and its arguments.
+    Manual {
+        /// The command's name.
+        command: &'a str,
+        /// Its arguments as written.
+        args: &'a str,
+    },
+}
+
+impl dyn Session + '_ {
+    /// The announcement of the new game.
+    pub fn announce(&self, render: &Render<'_>) -> String {
+        self.text(Show::Setup, render).unwrap_or_default()
+    }
+    /// The full report.
+    pub fn status(&self, render: &Render<'_>) -> String {
+        self.text(Show::Status, render).unwrap_or_default()
+    }
+    /// Who acts next.
+    pub fn prompt(&self, render: &Render<'_>) -> String {
+        self.text(Show::Prompt, render).unwrap_or_default()
+    }
+    /// The legal moves.
+    pub fn moves(&self, render: &Render<'_>) -> String {
+        self.text(Show::Moves, render).unwrap_or_default()
+    }
+    /// The answer to one of the game's informational commands, if `command` is one.
+    pub fn answer(&self, command: &str, args: &str, render: &Render<'_>) -> Option<String> {
+        self.text(Show::Answer { command, args }, render)
+    }
+    /// A stored preset in words (for its owner).
+    pub fn render_preset(&self, order: &Value, render: &Render<'_>) -> String {
+        self.text(Show::Preset(order), render).unwrap_or_default()
+    }
+    /// Makes and applies the audited draw, if one is pending.
+    pub fn audited_draw(
+        &mut self,
+        dice: DrawSource<'_>,
+        history_index: u64,
+        render: &Render<'_>,
+    ) -> Result<Option<Drawn>, Refusal> {
+        self.draw(DrawFrom::Audited(dice), history_index, render)
+    }
+    /// Reads and applies a moderator's manual draw (`None` only if the game made none).
+    pub fn manual_draw(
+        &mut self,
+        command: &str,
+        args: &str,
+        history_index: u64,
+        render: &Render<'_>,
+    ) -> Result<Option<Drawn>, Refusal> {
+        self.draw(DrawFrom::Manual { command, args }, history_index, render)
+    }
+    /// A stored move in canonical notation, if it reads.
+    pub fn canonical(&self, action: &Value) -> Option<String> {
+        self.notation(&Entry::Action {
+            seat: 0,
+            action: action.clone(),
+        })
+    }
+    /// A stored move or draw in words: `ann: **bid 7**` (or `ann's **bid 7**` when
+    /// `possessive`), or the draw (`pink black black`).
+    pub fn describe(&self, entry: &Entry, possessive: bool) -> String {
+        match entry {
+            Entry::Action { seat, action } => {
+                let name = self
+                    .seated()
+                    .get(*seat)
+                    .map(|p| p.name.as_str())
+                    .unwrap_or("?");
+                let sep = if possessive { "'s" } else { ":" };
+                match self.notation(entry) {
+                    Some(action) => format!("{name}{sep} **{action}**"),
+                    None => format!("{name}{sep} (unreadable move {action})"),
+                }
+            }
+            Entry::Draw { .. } => self
+                .notation(entry)
+                .unwrap_or_else(|| "(unreadable draw)".to_string()),
+            Entry::Undo => "undo".to_string(),
+            Entry::Reveal => "seed revealed".to_string(),
+            Entry::Table(_) => String::new(),
+        }
+    }
+}
+
+/// A registered game: makes sessions. Implemented once for every [`TableGame`] by
+/// [`PluginOf`].
 pub trait Plugin: Send + Sync {
-    /// Kind, title, players.
+    /// Kind, title, players, templates.
     fn info(&self) -> GameInfo;
     /// The game's commands.
     fn commands(&self) -> Vec<CommandSpec>;
-    /// The game's templates.
-    fn templates(&self) -> &'static [(&'static str, &'static str)];
     /// Whether bold text is chat for this game (no game running needed).
     fn is_chat(&self, text: &str) -> bool;
-    /// Sets up a new game; returns the stored setup and the session. The error is rendered.
+    /// Sets up a new game; returns the stored setup and the session.
     fn create(
         &self,
         players: Vec<PlayerInfo>,
         options: &SetupOptions,
         dice: SetupDice<'_>,
-        render: &Render<'_>,
-    ) -> Result<(Value, Box<dyn Session>), String>;
+    ) -> Result<(Value, Box<dyn Session>), Refusal>;
     /// Loads a stored setup (before replaying its log).
-    fn load(&self, setup: &Value, players: Vec<PlayerInfo>) -> Result<Box<dyn Session>, String>;
+    fn load(
+        &self,
+        setup: &Value,
+        players: Vec<PlayerInfo>,
+    ) -> Result<Box<dyn Session>, ReplayError>;
     /// Recomputes a draw record of one of its purposes.
     fn recompute(
         &self,
         record: &DrawRecord,
         source: DrawSource<'_>,
     ) -> Option<Result<Value, DiceError>>;
+    /// The game's example refusals with the ruling each must cite (see
+    /// [`TableGame::example_refusals`]), for the suite over every registered game.
+    fn example_refusals(&self) -> Vec<(Refusal, String)>;
+}
+
+impl dyn Plugin + '_ {
+    /// The game's templates: (file name, text), filed under `<kind>/`.
+    pub fn templates(&self) -> &'static [(&'static str, &'static str)] {
+        self.info().templates
+    }
 }
 
 impl std::fmt::Debug for dyn Plugin {
@@ -241,49 +360,77 @@ impl<G: TableGame> Clone for GameSession<G> {
 
 impl<G: TableGame> GameSession<G> {
     fn ctx<'a>(&'a self, render: &Render<'a>) -> Ctx<'a> {
-        Ctx {
-            templates: render.templates,
-            prefix: render.prefix,
-            game_id: render.game_id,
-            moderator: render.moderator,
-            draw_source: render.draw_source,
-            names: Names::new(&self.seated, render.ping, render.skip),
-        }
+        render.ctx(&self.seated)
     }
 
-    fn refusal(&self, render: &Render<'_>, refusal: &G::Refusal) -> String {
-        self.game.render_refusal(&self.ctx(render), refusal)
+    fn refusal(&self, refusal: G::Refusal) -> Refusal {
+        Refusal::of(self.game.clone(), refusal, self.seated.clone())
     }
 
     fn note(&mut self, events: &G::Events) {
-        if self.game.changes_picture(events) {
+        if self.game.marks(events).changes_picture {
             self.recent = vec![events.clone()];
         }
         self.game.note(&mut self.notes, &self.state, events);
     }
 
-    fn draw_from_map(draw: &Map<String, Value>) -> Result<G::Draw, String> {
-        serde_json::from_value(Value::Object(draw.clone())).map_err(|e| e.to_string())
+    fn draw_from_map(draw: &Map<String, Value>) -> Result<G::Draw, serde_json::Error> {
+        serde_json::from_value(Value::Object(draw.clone()))
     }
 
-    fn drawn(&mut self, index: u64, draw: G::Draw, render: &Render<'_>) -> Result<Drawn, String> {
+    /// Applies a move and narrates it (with the proxy's note when the table made it).
+    fn apply(
+        &mut self,
+        seat: usize,
+        action: G::Move,
+        as_written: bool,
+        proxy: Option<&Proxy>,
+        render: &Render<'_>,
+    ) -> Result<Played, Refusal> {
+        let events = self
+            .game
+            .apply(&mut self.state, seat, &action)
+            .map_err(|r| self.refusal(r))?;
+        self.note(&events);
+        let marks = self.game.marks(&events);
+        let text = Text::Events {
+            state: &self.state,
+            events: &events,
+            proxy,
+        };
+        Ok(Played {
+            action: serde_json::to_value(&action).map_err(Refusal::unstorable)?,
+            canonical: action.to_string(),
+            as_written,
+            text: self.game.render(&self.ctx(render), text),
+            ends_turn: marks.ends_turn,
+            changes_picture: marks.changes_picture,
+        })
+    }
+
+    fn drawn(&mut self, index: u64, draw: G::Draw, render: &Render<'_>) -> Result<Drawn, Refusal> {
         let events = self
             .game
             .apply_draw(&mut self.state, &draw)
-            .map_err(|r| self.refusal(render, &r))?;
+            .map_err(|r| self.refusal(r))?;
         self.note(&events);
-        let draw = match serde_json::to_value(&draw) {
-            Ok(Value::Object(map)) => map,
-            Ok(_) => return Err("a draw must be stored as a JSON object".into()),
-            Err(e) => return Err(e.to_string()),
+        let draw = match serde_json::to_value(&draw).map_err(Refusal::unstorable)? {
+            Value::Object(map) => map,
+            _ => {
+                let error = "a draw must be stored as a JSON object";
+                return Err(Refusal::unstorable(serde::ser::Error::custom(error)));
+            }
+        };
+        let text = Text::Events {
+            state: &self.state,
+            events: &events,
+            proxy: None,
         };
         Ok(Drawn {
             index,
             draw,
-            text: self
-                .game
-                .render_events(&self.ctx(render), &self.state, &events),
-            ends_turn: self.game.ends_turn(&events),
+            text: self.game.render(&self.ctx(render), text),
+            ends_turn: self.game.marks(&events).ends_turn,
         })
     }
 }
@@ -301,6 +448,10 @@ impl<G: TableGame> Session for GameSession<G> {
         &self.seated
     }
 
+    fn state(&self) -> &dyn std::any::Any {
+        &self.state
+    }
+
     fn to_act(&self) -> ToAct {
         self.game.to_act(&self.state)
     }
@@ -309,113 +460,107 @@ impl<G: TableGame> Session for GameSession<G> {
         self.game.is_finished(&self.state)
     }
 
-    fn state(&self) -> &dyn std::any::Any {
-        &self.state
-    }
-
-    fn is_chat(&self, text: &str) -> bool {
-        self.game.is_chat(text)
-    }
-
-    fn play(&mut self, seat: usize, text: &str, render: &Render<'_>) -> Result<Played, String> {
+    fn play(&mut self, seat: usize, text: &str, render: &Render<'_>) -> Result<Played, Refusal> {
         let read = self
             .game
             .parse_move(&self.state, text)
-            .map_err(|r| self.refusal(render, &r))?;
-        let action = read.action;
-        let events = self
-            .game
-            .apply(&mut self.state, seat, &action)
-            .map_err(|r| self.refusal(render, &r))?;
-        self.note(&events);
-        Ok(Played {
-            action: serde_json::to_value(&action).map_err(|e| e.to_string())?,
-            canonical: action.to_string(),
-            as_written: read.canonical,
-            text: self
-                .game
-                .render_events(&self.ctx(render), &self.state, &events),
-            ends_turn: self.game.ends_turn(&events),
-            changes_picture: self.game.changes_picture(&events),
-        })
+            .map_err(|r| self.refusal(r))?;
+        self.apply(seat, read.action, read.canonical, None, render)
     }
 
-    fn audited_draw(
+    fn play_proxy(
         &mut self,
-        dice: DrawSource<'_>,
-        history_index: u64,
+        seat: usize,
+        source: ProxySource<'_>,
+        proxy: &Proxy,
         render: &Render<'_>,
-    ) -> Result<Option<Drawn>, String> {
-        match self.game.audited_draw(&self.state, dice, history_index) {
-            None => Ok(None),
-            Some((index, draw)) => self.drawn(index, draw, render).map(Some),
-        }
+    ) -> Result<ProxyPlayed, Refusal> {
+        let (action, spent) = match source {
+            ProxySource::Auto => (self.game.auto_move(&self.state, seat), Vec::new()),
+            ProxySource::Presets(presets) => {
+                let answer = self.game.preset_answer(&self.state, seat, presets);
+                (answer.action, answer.spent)
+            }
+            ProxySource::Text(text) => {
+                let read = self.game.parse_move(&self.state, text);
+                (Some(read.map_err(|r| self.refusal(r))?.action), Vec::new())
+            }
+        };
+        let played = match action {
+            Some(action) => Some(self.apply(seat, action, true, Some(proxy), render)?),
+            None => None,
+        };
+        Ok(ProxyPlayed { played, spent })
     }
 
-    fn manual_draw(
+    fn draw(
         &mut self,
-        command: &str,
-        args: &str,
-        history_index: u64,
+        dice: DrawFrom<'_>,
+        index: u64,
         render: &Render<'_>,
-    ) -> Result<Drawn, String> {
-        let draw = self
-            .game
-            .manual_draw(&self.state, command, args)
-            .map_err(|r| self.refusal(render, &r))?;
-        // Manual draws are indexed by their place in the history, like audited dividend draws.
-        self.drawn(history_index, draw, render)
+    ) -> Result<Option<Drawn>, Refusal> {
+        let (index, draw) = match dice {
+            DrawFrom::Audited(dice) => match self.game.audited_draw(&self.state, dice, index) {
+                Some(drawn) => drawn,
+                None => return Ok(None),
+            },
+            // Manual draws are indexed by their place in the history, like audited dividend
+            // draws.
+            DrawFrom::Manual { command, args } => {
+                let draw = self.game.manual_draw(&self.state, command, args);
+                (index, draw.map_err(|r| self.refusal(r))?)
+            }
+        };
+        self.drawn(index, draw, render).map(Some)
     }
 
-    fn replay(&mut self, entry: &Entry) -> Result<(), String> {
+    fn replay(&mut self, entry: &Entry) -> Result<(), ReplayError> {
         let events = match entry {
             Entry::Action { seat, action } => {
-                let action: G::Move =
-                    serde_json::from_value(action.clone()).map_err(|e| e.to_string())?;
-                self.game
-                    .apply(&mut self.state, *seat, &action)
-                    .map_err(|r| r.to_string())?
+                let action: G::Move = serde_json::from_value(action.clone())
+                    .map_err(|error| ReplayError::unreadable(Stored::Move, error))?;
+                self.game.apply(&mut self.state, *seat, &action)
             }
             Entry::Draw { draw, .. } => {
-                let draw = Self::draw_from_map(draw)?;
-                self.game
-                    .apply_draw(&mut self.state, &draw)
-                    .map_err(|r| r.to_string())?
+                let draw = Self::draw_from_map(draw)
+                    .map_err(|error| ReplayError::unreadable(Stored::Draw, error))?;
+                self.game.apply_draw(&mut self.state, &draw)
             }
             Entry::Undo | Entry::Reveal | Entry::Table(_) => return Ok(()),
         };
+        let events = events.map_err(|r| ReplayError::Refused(self.refusal(r)))?;
         self.note(&events);
         Ok(())
     }
 
-    fn announce(&self, render: &Render<'_>) -> String {
-        self.game
-            .render_setup(&self.ctx(render), &self.setup, &self.state)
-    }
-
-    fn status(&self, render: &Render<'_>) -> String {
-        let view = self.game.view(&self.state, &self.recent, render.moderator);
+    fn text(&self, show: Show<'_>, render: &Render<'_>) -> Option<String> {
         let ctx = self.ctx(render);
-        let status = self.game.render_status(&ctx, &self.state, &view);
-        let notes = self.game.render_notes(&ctx, &self.state, &self.notes);
-        if notes.is_empty() {
-            status
-        } else {
-            format!("{status}\n{notes}")
-        }
-    }
-
-    fn answer(&self, command: &str, args: &str, render: &Render<'_>) -> Option<String> {
-        self.game
-            .answer(&self.ctx(render), &self.state, command, args)
-    }
-
-    fn prompt(&self, render: &Render<'_>) -> String {
-        self.game.render_prompt(&self.ctx(render), &self.state)
-    }
-
-    fn moves(&self, render: &Render<'_>) -> String {
-        self.game.render_moves(&self.ctx(render), &self.state)
+        let state = &self.state;
+        let text = match show {
+            Show::Setup => Text::Setup {
+                setup: &self.setup,
+                state,
+            },
+            Show::Status => {
+                let view = self.game.view(state, &self.recent, render.moderator);
+                let status = self.game.render(&ctx, Text::Status { state, view: &view });
+                let notes = Text::Notes {
+                    state,
+                    notes: &self.notes,
+                };
+                let notes = self.game.render(&ctx, notes);
+                return Some(if notes.is_empty() {
+                    status
+                } else {
+                    format!("{status}\n{notes}")
+                });
+            }
+            Show::Prompt => Text::Prompt { state },
+            Show::Moves => Text::Moves { state },
+            Show::Preset(order) => Text::Preset(order),
+            Show::Answer { command, args } => return self.game.answer(&ctx, state, command, args),
+        };
+        Some(self.game.render(&ctx, text))
     }
 
     fn dump(&self, moderator: &str) -> Value {
@@ -423,32 +568,20 @@ impl<G: TableGame> Session for GameSession<G> {
         self.game.dump(&view)
     }
 
-    fn picture(&self) -> Option<Result<Vec<u8>, String>> {
+    fn picture(&self) -> Option<Result<Vec<u8>, PictureError>> {
         let view = self.game.view(&self.state, &self.recent, "");
         self.game.picture(&view)
     }
 
-    fn describe(&self, entry: &Entry, possessive: bool) -> String {
+    fn notation(&self, entry: &Entry) -> Option<String> {
         match entry {
-            Entry::Action { seat, action } => {
-                let name = self
-                    .seated
-                    .get(*seat)
-                    .map(|p| p.name.as_str())
-                    .unwrap_or("?");
-                let sep = if possessive { "'s" } else { ":" };
-                match serde_json::from_value::<G::Move>(action.clone()) {
-                    Ok(action) => format!("{name}{sep} **{action}**"),
-                    Err(_) => format!("{name}{sep} (unreadable move {action})"),
-                }
-            }
-            Entry::Draw { draw, .. } => match Self::draw_from_map(draw) {
-                Ok(draw) => self.game.describe_draw(&draw),
-                Err(_) => "(unreadable draw)".to_string(),
-            },
-            Entry::Undo => "undo".to_string(),
-            Entry::Reveal => "seed revealed".to_string(),
-            Entry::Table(_) => String::new(),
+            Entry::Action { action, .. } => serde_json::from_value::<G::Move>(action.clone())
+                .ok()
+                .map(|a| a.to_string()),
+            Entry::Draw { draw, .. } => Self::draw_from_map(draw)
+                .ok()
+                .map(|d| self.game.describe_draw(&d)),
+            _ => None,
         }
     }
 
@@ -484,69 +617,10 @@ impl<G: TableGame> Session for GameSession<G> {
         self.game.quick_moves(&self.state)
     }
 
-    fn play_proxy(
-        &mut self,
-        seat: usize,
-        source: ProxySource<'_>,
-        proxy: &Proxy,
-        render: &Render<'_>,
-    ) -> Result<ProxyPlayed, String> {
-        let (action, spent) = match source {
-            ProxySource::Auto => (self.game.auto_move(&self.state, seat), Vec::new()),
-            ProxySource::Presets(presets) => {
-                let answer = self.game.preset_answer(&self.state, seat, presets);
-                (answer.action, answer.spent)
-            }
-            ProxySource::Text(text) => (
-                Some(
-                    self.game
-                        .parse_move(&self.state, text)
-                        .map_err(|r| self.refusal(render, &r))?
-                        .action,
-                ),
-                Vec::new(),
-            ),
-        };
-        let Some(action) = action else {
-            return Ok(ProxyPlayed {
-                played: None,
-                spent,
-            });
-        };
-        let events = self
-            .game
-            .apply(&mut self.state, seat, &action)
-            .map_err(|r| self.refusal(render, &r))?;
-        self.note(&events);
-        let text = self
-            .game
-            .render_proxy_events(&self.ctx(render), &self.state, &events, proxy);
-        Ok(ProxyPlayed {
-            played: Some(Played {
-                action: serde_json::to_value(&action).map_err(|e| e.to_string())?,
-                canonical: action.to_string(),
-                as_written: true,
-                text,
-                ends_turn: self.game.ends_turn(&events),
-                changes_picture: self.game.changes_picture(&events),
-            }),
-            spent,
-        })
-    }
-
-    fn read_preset(
-        &self,
-        seat: usize,
-        text: &str,
-        render: &Render<'_>,
-    ) -> Option<Result<Preset, String>> {
+    fn read_preset(&self, seat: usize, text: &str) -> Option<Result<Preset, Refusal>> {
         self.game
             .read_preset(&self.state, seat, text)
-            .map(|read| read.map_err(|r| self.refusal(render, &r)))
-    }
-
-    fn render_preset(&self, order: &Value, render: &Render<'_>) -> String {
-        self.game.render_preset(&self.ctx(render), order)
+            .map(|read| read.map_err(|r| self.refusal(r)))
     }
 
     fn spent_presets(&self, seat: usize, presets: &[Value]) -> Vec<usize> {
@@ -559,12 +633,6 @@ impl<G: TableGame> Session for GameSession<G> {
             *slot = player;
         }
     }
-
-    fn canonical(&self, action: &Value) -> Option<String> {
-        serde_json::from_value::<G::Move>(action.clone())
-            .ok()
-            .map(|a| a.to_string())
-    }
 }
 
 impl<G: TableGame> Plugin for PluginOf<G> {
@@ -576,10 +644,6 @@ impl<G: TableGame> Plugin for PluginOf<G> {
         self.0.commands()
     }
 
-    fn templates(&self) -> &'static [(&'static str, &'static str)] {
-        self.0.templates()
-    }
-
     fn is_chat(&self, text: &str) -> bool {
         self.0.is_chat(text)
     }
@@ -589,36 +653,27 @@ impl<G: TableGame> Plugin for PluginOf<G> {
         players: Vec<PlayerInfo>,
         options: &SetupOptions,
         dice: SetupDice<'_>,
-        render: &Render<'_>,
-    ) -> Result<(Value, Box<dyn Session>), String> {
+    ) -> Result<(Value, Box<dyn Session>), Refusal> {
         let names = players.iter().map(|p| p.name.clone()).collect();
-        let plain = |players: &[PlayerInfo], refusal: &G::Refusal| {
-            let ctx = Ctx {
-                templates: render.templates,
-                prefix: render.prefix,
-                game_id: render.game_id,
-                moderator: render.moderator,
-                draw_source: render.draw_source,
-                names: Names::new(players, false, None),
-            };
-            self.0.render_refusal(&ctx, refusal)
-        };
-        let setup = self
-            .0
-            .setup(names, options, dice)
-            .map_err(|r| plain(&players, &r))?;
-        let value = serde_json::to_value(&setup).map_err(|e| e.to_string())?;
+        let refused = |refusal| Refusal::of(self.0.clone(), refusal, players.clone());
+        let setup = self.0.setup(names, options, dice).map_err(refused)?;
+        let value = serde_json::to_value(&setup).map_err(Refusal::unstorable)?;
         let session = self
-            .session(setup, players)
-            .map_err(|(players, r)| plain(&players, &r))?;
+            .session(setup, players.clone())
+            .map_err(|(seated, r)| Refusal::of(self.0.clone(), r, seated))?;
         Ok((value, Box::new(session)))
     }
 
-    fn load(&self, setup: &Value, players: Vec<PlayerInfo>) -> Result<Box<dyn Session>, String> {
-        let setup: G::Setup = serde_json::from_value(setup.clone()).map_err(|e| e.to_string())?;
+    fn load(
+        &self,
+        setup: &Value,
+        players: Vec<PlayerInfo>,
+    ) -> Result<Box<dyn Session>, ReplayError> {
+        let setup: G::Setup = serde_json::from_value(setup.clone())
+            .map_err(|error| ReplayError::unreadable(Stored::Setup, error))?;
         match self.session(setup, players) {
             Ok(session) => Ok(Box::new(session)),
-            Err((_, refusal)) => Err(refusal.to_string()),
+            Err((seated, r)) => Err(ReplayError::Refused(Refusal::of(self.0.clone(), r, seated))),
         }
     }
 
@@ -628,6 +683,14 @@ impl<G: TableGame> Plugin for PluginOf<G> {
         source: DrawSource<'_>,
     ) -> Option<Result<Value, DiceError>> {
         self.0.recompute(record, source)
+    }
+
+    fn example_refusals(&self) -> Vec<(Refusal, String)> {
+        self.0
+            .example_refusals()
+            .into_iter()
+            .map(|(r, ruling)| (Refusal::of(self.0.clone(), r, Vec::new()), ruling))
+            .collect()
     }
 }
 
@@ -641,7 +704,7 @@ impl<G: TableGame> PluginOf<G> {
     ) -> Result<GameSession<G>, (Vec<PlayerInfo>, G::Refusal)> {
         let seated: Vec<PlayerInfo> = self
             .0
-            .seats(&setup)
+            .seats(&setup, players.len())
             .into_iter()
             .filter_map(|i| players.get(i).cloned())
             .collect();

@@ -18,7 +18,7 @@ use crate::dice::{DrawRecord, Spec};
 use crate::game::session::{Session, SharedPlugin};
 use crate::game::DiceMode;
 use crate::record::log::{effective, Entry};
-use crate::store::{GameRow, LogRow};
+use crate::store::{time_text, GameRow, LogRow};
 use crate::table::StoredSetup;
 
 /// The record format's name.
@@ -118,7 +118,7 @@ impl GameRecord {
                 author_id: r.author_id.clone(),
                 author_name: r.author_name.clone(),
                 text: r.text.clone(),
-                at: r.at.clone(),
+                at: time_text(r.at),
                 undone: false,
             });
         }
@@ -159,7 +159,7 @@ impl GameRecord {
             kind: row.kind.clone(),
             engine_version: row.engine_version.clone(),
             channel: row.channel.clone(),
-            created_at: row.created_at.clone(),
+            created_at: time_text(row.created_at),
             setup: serde_json::to_value(stored).unwrap_or(Value::Null),
             commitment: row.commitment.clone(),
             seed: if row.revealed {

@@ -1,20 +1,65 @@
 //! The storage the table needs, as a trait: games, their append-only logs, the messages already
 //! read, each channel's catch-up cursor, a channel's state outside any game (open signups) and
-//! the players' secret presets. The bot implements it (SQLite by default); the core knows no
-//! SQL.
+//! the players' secret presets. The bot implements it (SQLite by default, or PostgreSQL); the
+//! core knows no SQL. Rows cross this boundary typed (times as [`DateTime<Utc>`]) and failures as
+//! a [`StoreError`] whose cases say what a caller can do about them.
+
+use std::sync::Arc;
 
 use async_trait::async_trait;
+use chrono::{DateTime, SecondsFormat, Utc};
+
+/// The words of a write refused because another process owns the channel now.
+pub const NOT_OWNER: &str = "this process no longer owns the channel";
+
+/// The underlying error of a storage failure (the database driver's), kept as the source.
+pub type Cause = Arc<dyn std::error::Error + Send + Sync>;
 
 /// A storage failure; the command that caused it was not applied.
 #[derive(Debug, Clone, thiserror::Error)]
-#[error("the game database failed: {0}")]
-pub struct StoreError(pub String);
+#[non_exhaustive]
+pub enum StoreError {
+    /// The database cannot be reached now, or is busy (locked, a connection refused or timed
+    /// out, an I/O failure): the same write may succeed later.
+    #[error("the game database failed: it is unavailable: {0}")]
+    Unavailable(#[source] Cause),
+    /// Another process owns the channel now (a database shared by several processes): this
+    /// one must leave the channel alone.
+    #[error("the game database failed: {NOT_OWNER} {channel}")]
+    NotOwner {
+        /// The channel written to.
+        channel: String,
+    },
+    /// The write conflicts with what is stored (a game id or log position taken, a row it
+    /// refers to missing): nothing of it was written.
+    #[error("the game database failed: a conflict with a stored row: {0}")]
+    Conflict(#[source] Cause),
+    /// A stored value does not read as what it should be (e.g. a time that is not RFC 3339).
+    #[error("the game database failed: a stored row does not read: {0}")]
+    Corrupt(String),
+    /// Any other failure of the database.
+    #[error("the game database failed: {0}")]
+    Failed(#[source] Cause),
+}
 
 impl StoreError {
-    /// A failure described by any error.
-    pub fn from_error(error: impl std::fmt::Display) -> StoreError {
-        StoreError(error.to_string())
+    /// Any other failure, from its error.
+    pub fn failed(error: impl std::error::Error + Send + Sync + 'static) -> StoreError {
+        StoreError::Failed(Arc::new(error))
     }
+}
+
+/// A time as the stores keep it: RFC 3339 text in UTC (`2026-01-02T03:04:05Z`, with a fraction
+/// of a second only when it has one).
+pub fn time_text(at: DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(SecondsFormat::AutoSi, true)
+}
+
+/// Reads a stored time (RFC 3339 text, any offset).
+pub fn read_time(text: &str) -> Result<DateTime<Utc>, StoreError> {
+    DateTime::parse_from_rfc3339(text)
+        .map(|t| t.with_timezone(&Utc))
+        .map_err(|_| StoreError::Corrupt(format!("{text:?} is not an RFC 3339 time")))
 }
 
 /// A game's row.
@@ -28,8 +73,8 @@ pub struct GameRow {
     pub kind: String,
     /// The engine version that started it.
     pub engine_version: String,
-    /// When it was set up (RFC 3339).
-    pub created_at: String,
+    /// When it was set up.
+    pub created_at: DateTime<Utc>,
     /// Setup JSON (players, the game's setup, dice mode).
     pub setup_json: String,
     /// The secret seed of audited dice.
@@ -57,8 +102,8 @@ pub struct LogRow {
     pub author_name: String,
     /// The message text as first received.
     pub text: String,
-    /// When (RFC 3339).
-    pub at: String,
+    /// When it was received.
+    pub at: DateTime<Utc>,
 }
 
 /// Durable storage of games. Every write is one transaction: all of it or nothing.

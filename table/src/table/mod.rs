@@ -282,7 +282,7 @@ impl Table {
         for item in &stack {
             session
                 .replay(&item.entry)
-                .map_err(|e| (Some(item.seq), e))?;
+                .map_err(|e| (Some(item.seq), e.to_string()))?;
         }
         crate::weeks::pace::substitute_all(&mut *session, &log);
         Ok(Current {
@@ -471,7 +471,7 @@ impl Table {
                 author_id: msg.author.id.clone(),
                 author_name: msg.author.name.clone(),
                 text: msg.text.clone(),
-                at: msg.at.clone(),
+                at: msg.stored_time(),
             })
             .collect();
         let newly_revealed = draft.revealed && !current.row.revealed;

@@ -31,7 +31,7 @@ impl Table {
         // Bold text that does not read as a command is chat: no reply at all.
         let segments: Vec<&String> = segments
             .iter()
-            .filter(|s| !current.session.is_chat(s))
+            .filter(|s| !current.plugin.is_chat(s))
             .collect();
         if segments.is_empty() {
             return Response::new(Verdict::Ignored);
@@ -154,7 +154,10 @@ impl Table {
             return Err(self.message("not_seated", context! { players }));
         };
         let render = self.render(current, false, None);
-        let played = draft.session.play(seat, segment, &render)?;
+        let played = draft
+            .session
+            .play(seat, segment, &render)
+            .map_err(|r| r.render(&render))?;
         draft.push(Entry::Action {
             seat,
             action: played.action,
@@ -214,7 +217,11 @@ impl Table {
             message_id: key.as_deref().unwrap_or(dice.message_id),
             ..dice
         };
-        let Some(drawn) = draft.session.audited_draw(dice, index, render)? else {
+        let Some(drawn) = draft
+            .session
+            .audited_draw(dice, index, render)
+            .map_err(|r| r.render(render))?
+        else {
             return Ok(None);
         };
         draft.push(Entry::Draw {

@@ -248,16 +248,16 @@ pub struct Meta {
 impl Meta {
     /// Adds up the log `(seq, entry, at)` of a game created at `created_at`.
     pub fn of<'a>(
-        created_at: &str,
-        log: impl IntoIterator<Item = (i64, &'a Entry, &'a str)>,
+        created_at: DateTime<Utc>,
+        log: impl IntoIterator<Item = (i64, &'a Entry, DateTime<Utc>)>,
     ) -> Meta {
         let mut meta = Meta {
             since_seq: -1,
-            since: parse_time(created_at),
+            since: Some(created_at),
             ..Meta::default()
         };
         for (seq, entry, at) in log {
-            meta.add(seq, entry, parse_time(at));
+            meta.add(seq, entry, Some(at));
         }
         meta
     }
@@ -512,14 +512,11 @@ mod tests {
     }
 
     fn meta(log: &[(Entry, DateTime<Utc>)]) -> Meta {
-        let rows: Vec<(i64, &Entry, String)> = log
-            .iter()
-            .enumerate()
-            .map(|(i, (e, at))| (i as i64, e, store_time(*at)))
-            .collect();
         Meta::of(
-            &store_time(t(0)),
-            rows.iter().map(|(s, e, a)| (*s, *e, a.as_str())),
+            t(0),
+            log.iter()
+                .enumerate()
+                .map(|(i, (e, at))| (i as i64, e, *at)),
         )
     }
 

@@ -266,11 +266,11 @@ impl Table {
     /// The table-level state of the running game.
     pub(crate) fn meta_of(current: &Current) -> Meta {
         Meta::of(
-            &current.row.created_at,
+            current.row.created_at,
             current
                 .log
                 .iter()
-                .map(|(entry, row)| (row.seq, entry, row.at.as_str())),
+                .map(|(entry, row)| (row.seq, entry, row.at)),
         )
     }
 
@@ -371,7 +371,10 @@ impl Table {
             note,
         };
         let render = self.render(current, false, None);
-        let outcome = draft.session.play_proxy(seat, source, &proxy, &render)?;
+        let outcome = draft
+            .session
+            .play_proxy(seat, source, &proxy, &render)
+            .map_err(|r| r.render(&render))?;
         let Some(played) = outcome.played else {
             return Ok((None, outcome.spent));
         };

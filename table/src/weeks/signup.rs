@@ -517,14 +517,7 @@ impl Table {
             options: SetupOptions::default(),
         };
         let response = self
-            .start_game(
-                parsed,
-                game_id,
-                Some(seed),
-                message_id,
-                &store_time(now),
-                record,
-            )
+            .start_game(parsed, game_id, Some(seed), message_id, now, record)
             .await;
         if response.verdict != Verdict::Accepted {
             return response;

@@ -1,0 +1,199 @@
+//! The table core's [`Store`] over SQL, written once for both databases: [`SqlStore`] runs the
+//! shared queries ([`queries`]) and leaves to its [`Backend`] only what truly differs between
+//! them: how a write transaction begins and ends (SQLite's `BEGIN IMMEDIATE` and its recovery
+//! from a failed commit; PostgreSQL's fencing of a channel's writes by its owner), and closing.
+
+pub mod queries;
+
+use std::fmt::Debug;
+use std::ops::DerefMut;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use gaugebot_table::store::{GameRow, LogRow, Store, StoreError};
+use sqlx::pool::PoolConnection;
+use sqlx::{Database, Pool};
+
+use queries::{failed, GameRecord, LogRecord, Queries};
+
+/// What one database does its own way: its transactions, locking and fencing.
+#[async_trait]
+pub trait Backend: Send + Sync + Debug + 'static {
+    /// The database, which runs the shared queries.
+    type Db: Queries;
+    /// An open write transaction: a connection inside it.
+    type Tx: DerefMut<Target = <Self::Db as Database>::Connection> + Send;
+
+    /// The connection pool (reads take a connection from it).
+    fn pool(&self) -> &Pool<Self::Db>;
+
+    /// Begins a write transaction. `channel` is the channel whose table writes, when the
+    /// write is one of its moves: a database shared by processes refuses it
+    /// ([`StoreError::NotOwner`]) unless this process owns the channel.
+    async fn begin(&self, channel: Option<&str>) -> Result<Self::Tx, StoreError>;
+
+    /// Commits the transaction if `result` is Ok, else rolls it back; the result of both.
+    async fn finish(&self, tx: Self::Tx, result: Result<(), StoreError>) -> Result<(), StoreError>;
+
+    /// Closes the database (what a process holds in it included).
+    async fn close(&self);
+}
+
+/// A store on a SQL database: the one implementation of [`Store`] for both.
+#[derive(Debug, Clone)]
+pub struct SqlStore<B> {
+    pub(crate) backend: B,
+}
+
+impl<B: Backend + Clone> SqlStore<B> {
+    /// The store as the table core takes it.
+    pub fn shared(&self) -> Arc<dyn Store> {
+        Arc::new(self.clone())
+    }
+}
+
+impl<B: Backend> SqlStore<B> {
+    /// A connection for reading.
+    async fn read(&self) -> Result<PoolConnection<B::Db>, StoreError> {
+        self.backend.pool().acquire().await.map_err(failed)
+    }
+}
+
+#[async_trait]
+impl<B: Backend> Store for SqlStore<B> {
+    async fn active_game(&self, channel: &str) -> Result<Option<GameRow>, StoreError> {
+        let mut conn = self.read().await?;
+        B::Db::active_game(&mut conn, channel)
+            .await?
+            .map(GameRow::try_from)
+            .transpose()
+    }
+
+    async fn game_count(&self, channel: &str) -> Result<i64, StoreError> {
+        B::Db::game_count(&mut *self.read().await?, channel).await
+    }
+
+    async fn active_channels(&self) -> Result<Vec<String>, StoreError> {
+        B::Db::active_channels(&mut *self.read().await?).await
+    }
+
+    async fn create_game(&self, game: &GameRow, message_id: &str) -> Result<(), StoreError> {
+        let record = GameRecord {
+            active: true,
+            ..GameRecord::from(game)
+        };
+        let mut tx = self.backend.begin(Some(&game.channel)).await?;
+        let result = async {
+            B::Db::retire_games(&mut tx, &record.channel).await?;
+            B::Db::insert_game(&mut tx, &record).await?;
+            B::Db::mark_seen(&mut tx, &record.channel, message_id).await
+        }
+        .await;
+        self.backend.finish(tx, result).await
+    }
+
+    async fn append(
+        &self,
+        game_id: &str,
+        channel: &str,
+        rows: &[LogRow],
+        message_id: &str,
+        revealed: bool,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.backend.begin(Some(channel)).await?;
+        let result = async {
+            for row in rows {
+                B::Db::insert_log(&mut tx, game_id, &LogRecord::from(row)).await?;
+            }
+            if revealed {
+                B::Db::reveal(&mut tx, game_id).await?;
+            }
+            B::Db::mark_seen(&mut tx, channel, message_id).await
+        }
+        .await;
+        self.backend.finish(tx, result).await
+    }
+
+    async fn mark_seen(&self, channel: &str, message_id: &str) -> Result<(), StoreError> {
+        let mut tx = self.backend.begin(Some(channel)).await?;
+        let result = B::Db::mark_seen(&mut tx, channel, message_id).await;
+        self.backend.finish(tx, result).await
+    }
+
+    async fn seen(&self, channel: &str, message_id: &str) -> Result<bool, StoreError> {
+        B::Db::seen(&mut *self.read().await?, channel, message_id).await
+    }
+
+    async fn log(&self, game_id: &str) -> Result<Vec<LogRow>, StoreError> {
+        let records = B::Db::log(&mut *self.read().await?, game_id).await?;
+        records.into_iter().map(LogRow::try_from).collect()
+    }
+
+    async fn cursor(&self, channel: &str) -> Result<Option<String>, StoreError> {
+        B::Db::cursor(&mut *self.read().await?, channel).await
+    }
+
+    async fn advance_cursor(&self, channel: &str, message_id: &str) -> Result<(), StoreError> {
+        let mut tx = self.backend.begin(Some(channel)).await?;
+        let result = B::Db::advance_cursor(&mut tx, channel, message_id).await;
+        self.backend.finish(tx, result).await
+    }
+
+    async fn status_message(&self, game_id: &str) -> Result<Option<String>, StoreError> {
+        B::Db::status_message(&mut *self.read().await?, game_id).await
+    }
+
+    async fn set_status_message(&self, game_id: &str, message_id: &str) -> Result<(), StoreError> {
+        let mut tx = self.backend.begin(None).await?;
+        let result = B::Db::set_status_message(&mut tx, game_id, message_id).await;
+        self.backend.finish(tx, result).await
+    }
+
+    async fn channel_state(&self, channel: &str) -> Result<Option<String>, StoreError> {
+        B::Db::channel_state(&mut *self.read().await?, channel).await
+    }
+
+    async fn set_channel_state(
+        &self,
+        channel: &str,
+        state: Option<&str>,
+        message_id: &str,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.backend.begin(Some(channel)).await?;
+        let result = async {
+            B::Db::set_channel_state(&mut tx, channel, state).await?;
+            B::Db::mark_seen(&mut tx, channel, message_id).await
+        }
+        .await;
+        self.backend.finish(tx, result).await
+    }
+
+    async fn state_channels(&self) -> Result<Vec<String>, StoreError> {
+        B::Db::state_channels(&mut *self.read().await?).await
+    }
+
+    async fn presets(&self, game_id: &str) -> Result<Vec<(String, String)>, StoreError> {
+        B::Db::presets(&mut *self.read().await?, game_id).await
+    }
+
+    /// Presets come by direct message, to whichever process reads it: they are not moves, so
+    /// they are not fenced by the game channel's owner (who reads them at its next tick).
+    async fn set_presets(
+        &self,
+        game_id: &str,
+        player_id: &str,
+        presets: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.backend.begin(None).await?;
+        let result = B::Db::set_presets(&mut tx, game_id, player_id, presets).await;
+        self.backend.finish(tx, result).await
+    }
+
+    async fn close(&self) {
+        self.backend.close().await;
+    }
+
+    async fn active_cursors(&self) -> Result<Vec<(String, Option<String>)>, StoreError> {
+        B::Db::active_cursors(&mut *self.read().await?).await
+    }
+}

@@ -1,0 +1,710 @@
+//! The query layer of both stores: every query's SQL written once (with `$N` placeholders, which
+//! SQLite reads too), its rows read with `sqlx::FromRow`, generic over the database. The one
+//! thing the two databases spell differently here is the column that orders games as they were
+//! inserted ([`Dialect::INSERTION_ORDER`]); lists of channels and messages are put in byte order
+//! here, not by the database's collation.
+//!
+//! Rows are read and written as stored ([`GameRecord`], [`LogRecord`]: times as their text) and
+//! converted to and from the table core's typed rows at the store's boundary, so that a copy
+//! between databases (`gaugebot migrate`) is verbatim.
+
+use async_trait::async_trait;
+use gaugebot_table::store::{read_time, time_text, GameRow, LogRow, StoreError};
+use sqlx::{Database, Encode, Executor, FromRow, IntoArguments, Type};
+
+/// A game's row as stored.
+#[derive(Debug, Clone, PartialEq, Eq, FromRow)]
+pub struct GameRecord {
+    /// Game id.
+    pub id: String,
+    /// Its channel.
+    pub channel: String,
+    /// Its game kind.
+    pub kind: String,
+    /// The engine version that started it.
+    pub engine_version: String,
+    /// When it was set up: RFC 3339 text.
+    pub created_at: String,
+    /// Setup JSON.
+    pub setup_json: String,
+    /// The secret seed of audited dice.
+    pub seed_hex: Option<String>,
+    /// The seed's commitment.
+    pub commitment: Option<String>,
+    /// Whether the seed has been revealed.
+    pub revealed: bool,
+    /// Whether it is the channel's current game.
+    pub active: bool,
+}
+
+/// One log entry as stored.
+#[derive(Debug, Clone, PartialEq, Eq, FromRow)]
+pub struct LogRecord {
+    /// Position in the game's log.
+    pub seq: i64,
+    /// The entry as JSON.
+    pub entry_json: String,
+    /// The message it came from.
+    pub message_id: String,
+    /// Who sent it.
+    pub author_id: String,
+    /// Their name then.
+    pub author_name: String,
+    /// The message text.
+    pub text: String,
+    /// When: RFC 3339 text.
+    pub at: String,
+}
+
+/// A log entry with its game's id, as a whole-database export reads it.
+#[derive(Debug, Clone, FromRow)]
+pub struct GameLogRecord {
+    /// The game's id.
+    pub game_id: String,
+    /// The entry.
+    #[sqlx(flatten)]
+    pub row: LogRecord,
+}
+
+impl TryFrom<GameRecord> for GameRow {
+    type Error = StoreError;
+
+    fn try_from(r: GameRecord) -> Result<GameRow, StoreError> {
+        Ok(GameRow {
+            created_at: read_time(&r.created_at)?,
+            id: r.id,
+            channel: r.channel,
+            kind: r.kind,
+            engine_version: r.engine_version,
+            setup_json: r.setup_json,
+            seed_hex: r.seed_hex,
+            commitment: r.commitment,
+            revealed: r.revealed,
+            active: r.active,
+        })
+    }
+}
+
+impl From<&GameRow> for GameRecord {
+    fn from(g: &GameRow) -> GameRecord {
+        GameRecord {
+            id: g.id.clone(),
+            channel: g.channel.clone(),
+            kind: g.kind.clone(),
+            engine_version: g.engine_version.clone(),
+            created_at: time_text(g.created_at),
+            setup_json: g.setup_json.clone(),
+            seed_hex: g.seed_hex.clone(),
+            commitment: g.commitment.clone(),
+            revealed: g.revealed,
+            active: g.active,
+        }
+    }
+}
+
+impl TryFrom<LogRecord> for LogRow {
+    type Error = StoreError;
+
+    fn try_from(r: LogRecord) -> Result<LogRow, StoreError> {
+        Ok(LogRow {
+            at: read_time(&r.at)?,
+            seq: r.seq,
+            entry_json: r.entry_json,
+            message_id: r.message_id,
+            author_id: r.author_id,
+            author_name: r.author_name,
+            text: r.text,
+        })
+    }
+}
+
+impl From<&LogRow> for LogRecord {
+    fn from(r: &LogRow) -> LogRecord {
+        LogRecord {
+            seq: r.seq,
+            entry_json: r.entry_json.clone(),
+            message_id: r.message_id.clone(),
+            author_id: r.author_id.clone(),
+            author_name: r.author_name.clone(),
+            text: r.text.clone(),
+            at: time_text(r.at),
+        }
+    }
+}
+
+/// A whole database as stored rows, in insertion order (`gaugebot migrate` and its check).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Dump {
+    /// Every game, active or not.
+    pub games: Vec<GameRecord>,
+    /// Every log entry, with its game id, by game then position.
+    pub logs: Vec<(String, LogRecord)>,
+    /// Every message already read: (channel, message id).
+    pub seen: Vec<(String, String)>,
+    /// Every channel's cursor: (channel, message id).
+    pub cursors: Vec<(String, String)>,
+}
+
+/// An import into a database that has games already.
+#[derive(Debug, thiserror::Error)]
+#[error("the target database already has {0} games; migrate into an empty one")]
+pub struct NotEmpty(pub i64);
+
+/// A database error as the table core sees it: what a caller can act on, the error kept as
+/// the source.
+pub fn failed(error: sqlx::Error) -> StoreError {
+    use sqlx::error::ErrorKind;
+    let kind = match &error {
+        sqlx::Error::Database(db) => match db.kind() {
+            ErrorKind::UniqueViolation
+            | ErrorKind::ForeignKeyViolation
+            | ErrorKind::NotNullViolation
+            | ErrorKind::CheckViolation => Kind::Conflict,
+            _ => db.code().map_or(Kind::Failed, |code| by_code(&code)),
+        },
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed => Kind::Unavailable,
+        sqlx::Error::ColumnDecode { .. } | sqlx::Error::Decode(_) => Kind::Corrupt,
+        _ => Kind::Failed,
+    };
+    match kind {
+        Kind::Unavailable => StoreError::Unavailable(std::sync::Arc::new(error)),
+        Kind::Conflict => StoreError::Conflict(std::sync::Arc::new(error)),
+        Kind::Corrupt => StoreError::Corrupt(error.to_string()),
+        Kind::Failed => StoreError::failed(error),
+    }
+}
+
+enum Kind {
+    Unavailable,
+    Conflict,
+    Corrupt,
+    Failed,
+}
+
+/// What a database's error code says: SQLite's (primary code in the low byte: busy, locked,
+/// I/O, full, cannot open; corrupt, not a database) or PostgreSQL's SQLSTATE (connection
+/// exceptions, insufficient resources, operator intervention; serialization failures and
+/// deadlocks).
+fn by_code(code: &str) -> Kind {
+    if let Ok(number) = code.parse::<u32>() {
+        return match number & 0xff {
+            5 | 6 | 10 | 13 | 14 => Kind::Unavailable,
+            11 | 26 => Kind::Corrupt,
+            _ => Kind::Failed,
+        };
+    }
+    match code {
+        "40001" | "40P01" | "55P03" => Kind::Unavailable,
+        _ if ["08", "53", "57"]
+            .iter()
+            .any(|class| code.starts_with(class)) =>
+        {
+            Kind::Unavailable
+        }
+        _ => Kind::Failed,
+    }
+}
+
+/// What the two databases spell differently.
+pub trait Dialect: Database {
+    /// The column that orders the games as they were inserted.
+    const INSERTION_ORDER: &'static str;
+}
+
+impl Dialect for sqlx::Sqlite {
+    const INSERTION_ORDER: &'static str = "rowid";
+}
+
+impl Dialect for sqlx::Postgres {
+    const INSERTION_ORDER: &'static str = "position";
+}
+
+/// The columns of a game, in [`GameRecord`]'s order.
+const GAME: &str = "id, channel, kind, engine_version, created_at, setup_json, seed_hex, \
+                    commitment, revealed, active";
+
+/// Every query of the stores, on one connection (a pooled one, or one inside a transaction
+/// that the store begun). Implemented once, for every database sqlx can run them on.
+#[async_trait]
+pub trait Queries: Dialect {
+    /// The active game of a channel.
+    async fn active_game(
+        conn: &mut Self::Connection,
+        channel: &str,
+    ) -> Result<Option<GameRecord>, StoreError>;
+    /// How many games a channel has had.
+    async fn game_count(conn: &mut Self::Connection, channel: &str) -> Result<i64, StoreError>;
+    /// Channels with an active game, in byte order.
+    async fn active_channels(conn: &mut Self::Connection) -> Result<Vec<String>, StoreError>;
+    /// Retires a channel's active game.
+    async fn retire_games(conn: &mut Self::Connection, channel: &str) -> Result<(), StoreError>;
+    /// Inserts a game as it is.
+    async fn insert_game(conn: &mut Self::Connection, game: &GameRecord) -> Result<(), StoreError>;
+    /// Inserts a log entry.
+    async fn insert_log(
+        conn: &mut Self::Connection,
+        game_id: &str,
+        row: &LogRecord,
+    ) -> Result<(), StoreError>;
+    /// Records that a game's seed is public.
+    async fn reveal(conn: &mut Self::Connection, game_id: &str) -> Result<(), StoreError>;
+    /// A game's log, in order.
+    async fn log(conn: &mut Self::Connection, game_id: &str) -> Result<Vec<LogRecord>, StoreError>;
+    /// Marks a message read (again: nothing).
+    async fn mark_seen(
+        conn: &mut Self::Connection,
+        channel: &str,
+        message_id: &str,
+    ) -> Result<(), StoreError>;
+    /// Whether a message was read.
+    async fn seen(
+        conn: &mut Self::Connection,
+        channel: &str,
+        message_id: &str,
+    ) -> Result<bool, StoreError>;
+    /// A channel's cursor.
+    async fn cursor(
+        conn: &mut Self::Connection,
+        channel: &str,
+    ) -> Result<Option<String>, StoreError>;
+    /// Moves a channel's cursor forward, never back (snowflakes compare as numbers).
+    async fn advance_cursor(
+        conn: &mut Self::Connection,
+        channel: &str,
+        message_id: &str,
+    ) -> Result<(), StoreError>;
+    /// Each channel with an active game and its cursor, in byte order of the channels.
+    async fn active_cursors(
+        conn: &mut Self::Connection,
+    ) -> Result<Vec<(String, Option<String>)>, StoreError>;
+    /// A game's live status message.
+    async fn status_message(
+        conn: &mut Self::Connection,
+        game_id: &str,
+    ) -> Result<Option<String>, StoreError>;
+    /// Records a game's live status message.
+    async fn set_status_message(
+        conn: &mut Self::Connection,
+        game_id: &str,
+        message_id: &str,
+    ) -> Result<(), StoreError>;
+    /// A channel's state outside any game.
+    async fn channel_state(
+        conn: &mut Self::Connection,
+        channel: &str,
+    ) -> Result<Option<String>, StoreError>;
+    /// Replaces (or with `None` removes) a channel's state.
+    async fn set_channel_state(
+        conn: &mut Self::Connection,
+        channel: &str,
+        state: Option<&str>,
+    ) -> Result<(), StoreError>;
+    /// Channels with a state, in byte order.
+    async fn state_channels(conn: &mut Self::Connection) -> Result<Vec<String>, StoreError>;
+    /// A game's presets by player id.
+    async fn presets(
+        conn: &mut Self::Connection,
+        game_id: &str,
+    ) -> Result<Vec<(String, String)>, StoreError>;
+    /// Replaces (or with `None` removes) a player's presets.
+    async fn set_presets(
+        conn: &mut Self::Connection,
+        game_id: &str,
+        player_id: &str,
+        presets: Option<&str>,
+    ) -> Result<(), StoreError>;
+    /// The whole database, in insertion order.
+    async fn export(conn: &mut Self::Connection) -> Result<Dump, StoreError>;
+    /// Copies a whole database in, verbatim; refused ([`NotEmpty`]) unless this one has no
+    /// game yet. The caller's transaction makes it all or nothing.
+    async fn import(conn: &mut Self::Connection, dump: &Dump) -> Result<(), StoreError>;
+}
+
+#[async_trait]
+impl<DB> Queries for DB
+where
+    DB: Dialect,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'q> &'q str: Encode<'q, DB> + Type<DB>,
+    for<'q> Option<&'q str>: Encode<'q, DB> + Type<DB>,
+    for<'q> i64: Encode<'q, DB> + Type<DB>,
+    for<'q> bool: Encode<'q, DB> + Type<DB>,
+    for<'r> GameRecord: FromRow<'r, DB::Row>,
+    for<'r> LogRecord: FromRow<'r, DB::Row>,
+    for<'r> GameLogRecord: FromRow<'r, DB::Row>,
+    for<'r> (i64,): FromRow<'r, DB::Row>,
+    for<'r> (String,): FromRow<'r, DB::Row>,
+    for<'r> (String, String): FromRow<'r, DB::Row>,
+    for<'r> (String, Option<String>): FromRow<'r, DB::Row>,
+{
+    async fn active_game(
+        conn: &mut DB::Connection,
+        channel: &str,
+    ) -> Result<Option<GameRecord>, StoreError> {
+        let sql = format!("SELECT {GAME} FROM games WHERE channel = $1 AND active");
+        sqlx::query_as(&sql)
+            .bind(channel)
+            .fetch_optional(conn)
+            .await
+            .map_err(failed)
+    }
+
+    async fn game_count(conn: &mut DB::Connection, channel: &str) -> Result<i64, StoreError> {
+        let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM games WHERE channel = $1")
+            .bind(channel)
+            .fetch_one(conn)
+            .await
+            .map_err(failed)?;
+        Ok(count)
+    }
+
+    async fn active_channels(conn: &mut DB::Connection) -> Result<Vec<String>, StoreError> {
+        strings(conn, "SELECT channel FROM games WHERE active").await
+    }
+
+    async fn retire_games(conn: &mut DB::Connection, channel: &str) -> Result<(), StoreError> {
+        execute(
+            sqlx::query("UPDATE games SET active = FALSE WHERE channel = $1 AND active")
+                .bind(channel),
+            conn,
+        )
+        .await
+    }
+
+    async fn insert_game(conn: &mut DB::Connection, game: &GameRecord) -> Result<(), StoreError> {
+        let sql =
+            format!("INSERT INTO games ({GAME}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)");
+        let query = sqlx::query(&sql)
+            .bind(game.id.as_str())
+            .bind(game.channel.as_str())
+            .bind(game.kind.as_str())
+            .bind(game.engine_version.as_str())
+            .bind(game.created_at.as_str())
+            .bind(game.setup_json.as_str())
+            .bind(game.seed_hex.as_deref())
+            .bind(game.commitment.as_deref())
+            .bind(game.revealed)
+            .bind(game.active);
+        execute(query, conn).await
+    }
+
+    async fn insert_log(
+        conn: &mut DB::Connection,
+        game_id: &str,
+        row: &LogRecord,
+    ) -> Result<(), StoreError> {
+        let query = sqlx::query(
+            "INSERT INTO log (game_id, seq, entry_json, message_id, author_id, author_name,
+                              text, at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(game_id)
+        .bind(row.seq)
+        .bind(row.entry_json.as_str())
+        .bind(row.message_id.as_str())
+        .bind(row.author_id.as_str())
+        .bind(row.author_name.as_str())
+        .bind(row.text.as_str())
+        .bind(row.at.as_str());
+        execute(query, conn).await
+    }
+
+    async fn reveal(conn: &mut DB::Connection, game_id: &str) -> Result<(), StoreError> {
+        execute(
+            sqlx::query("UPDATE games SET revealed = TRUE WHERE id = $1").bind(game_id),
+            conn,
+        )
+        .await
+    }
+
+    async fn log(conn: &mut DB::Connection, game_id: &str) -> Result<Vec<LogRecord>, StoreError> {
+        sqlx::query_as(
+            "SELECT seq, entry_json, message_id, author_id, author_name, text, at
+             FROM log WHERE game_id = $1 ORDER BY seq",
+        )
+        .bind(game_id)
+        .fetch_all(conn)
+        .await
+        .map_err(failed)
+    }
+
+    async fn mark_seen(
+        conn: &mut DB::Connection,
+        channel: &str,
+        message_id: &str,
+    ) -> Result<(), StoreError> {
+        let query = sqlx::query(
+            "INSERT INTO seen_messages (channel, message_id) VALUES ($1, $2)
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(channel)
+        .bind(message_id);
+        execute(query, conn).await
+    }
+
+    async fn seen(
+        conn: &mut DB::Connection,
+        channel: &str,
+        message_id: &str,
+    ) -> Result<bool, StoreError> {
+        let row = sqlx::query("SELECT 1 FROM seen_messages WHERE channel = $1 AND message_id = $2")
+            .bind(channel)
+            .bind(message_id)
+            .fetch_optional(conn)
+            .await
+            .map_err(failed)?;
+        Ok(row.is_some())
+    }
+
+    async fn cursor(
+        conn: &mut DB::Connection,
+        channel: &str,
+    ) -> Result<Option<String>, StoreError> {
+        optional(
+            conn,
+            "SELECT message_id FROM channel_cursor WHERE channel = $1",
+            channel,
+        )
+        .await
+    }
+
+    async fn advance_cursor(
+        conn: &mut DB::Connection,
+        channel: &str,
+        message_id: &str,
+    ) -> Result<(), StoreError> {
+        let query = sqlx::query(
+            "INSERT INTO channel_cursor (channel, message_id) VALUES ($1, $2)
+             ON CONFLICT (channel) DO UPDATE SET message_id = excluded.message_id
+             WHERE length(excluded.message_id) > length(channel_cursor.message_id)
+                OR (length(excluded.message_id) = length(channel_cursor.message_id)
+                    AND excluded.message_id > channel_cursor.message_id)",
+        )
+        .bind(channel)
+        .bind(message_id);
+        execute(query, conn).await
+    }
+
+    async fn active_cursors(
+        conn: &mut DB::Connection,
+    ) -> Result<Vec<(String, Option<String>)>, StoreError> {
+        let mut rows: Vec<(String, Option<String>)> = sqlx::query_as(
+            "SELECT g.channel, c.message_id FROM games g
+             LEFT JOIN channel_cursor c ON c.channel = g.channel
+             WHERE g.active",
+        )
+        .fetch_all(conn)
+        .await
+        .map_err(failed)?;
+        rows.sort();
+        Ok(rows)
+    }
+
+    async fn status_message(
+        conn: &mut DB::Connection,
+        game_id: &str,
+    ) -> Result<Option<String>, StoreError> {
+        optional(
+            conn,
+            "SELECT message_id FROM status_message WHERE game_id = $1",
+            game_id,
+        )
+        .await
+    }
+
+    async fn set_status_message(
+        conn: &mut DB::Connection,
+        game_id: &str,
+        message_id: &str,
+    ) -> Result<(), StoreError> {
+        let query = sqlx::query(
+            "INSERT INTO status_message (game_id, message_id) VALUES ($1, $2)
+             ON CONFLICT (game_id) DO UPDATE SET message_id = excluded.message_id",
+        )
+        .bind(game_id)
+        .bind(message_id);
+        execute(query, conn).await
+    }
+
+    async fn channel_state(
+        conn: &mut DB::Connection,
+        channel: &str,
+    ) -> Result<Option<String>, StoreError> {
+        optional(
+            conn,
+            "SELECT state_json FROM channel_state WHERE channel = $1",
+            channel,
+        )
+        .await
+    }
+
+    async fn set_channel_state(
+        conn: &mut DB::Connection,
+        channel: &str,
+        state: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let query = match state {
+            Some(state) => sqlx::query(
+                "INSERT INTO channel_state (channel, state_json) VALUES ($1, $2)
+                 ON CONFLICT (channel) DO UPDATE SET state_json = excluded.state_json",
+            )
+            .bind(channel)
+            .bind(state),
+            None => sqlx::query("DELETE FROM channel_state WHERE channel = $1").bind(channel),
+        };
+        execute(query, conn).await
+    }
+
+    async fn state_channels(conn: &mut DB::Connection) -> Result<Vec<String>, StoreError> {
+        strings(conn, "SELECT channel FROM channel_state").await
+    }
+
+    async fn presets(
+        conn: &mut DB::Connection,
+        game_id: &str,
+    ) -> Result<Vec<(String, String)>, StoreError> {
+        let mut rows: Vec<(String, String)> =
+            sqlx::query_as("SELECT player_id, presets_json FROM presets WHERE game_id = $1")
+                .bind(game_id)
+                .fetch_all(conn)
+                .await
+                .map_err(failed)?;
+        rows.sort();
+        Ok(rows)
+    }
+
+    async fn set_presets(
+        conn: &mut DB::Connection,
+        game_id: &str,
+        player_id: &str,
+        presets: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let query = match presets {
+            Some(presets) => sqlx::query(
+                "INSERT INTO presets (game_id, player_id, presets_json) VALUES ($1, $2, $3)
+                 ON CONFLICT (game_id, player_id)
+                 DO UPDATE SET presets_json = excluded.presets_json",
+            )
+            .bind(game_id)
+            .bind(player_id)
+            .bind(presets),
+            None => sqlx::query("DELETE FROM presets WHERE game_id = $1 AND player_id = $2")
+                .bind(game_id)
+                .bind(player_id),
+        };
+        execute(query, conn).await
+    }
+
+    async fn export(conn: &mut DB::Connection) -> Result<Dump, StoreError> {
+        let order = DB::INSERTION_ORDER;
+        let games = sqlx::query_as(&format!("SELECT {GAME} FROM games ORDER BY {order}"))
+            .fetch_all(&mut *conn)
+            .await
+            .map_err(failed)?;
+        let logs: Vec<GameLogRecord> = sqlx::query_as(&format!(
+            "SELECT l.game_id, l.seq, l.entry_json, l.message_id, l.author_id, l.author_name,
+                    l.text, l.at
+             FROM log l JOIN games g ON g.id = l.game_id ORDER BY g.{order}, l.seq"
+        ))
+        .fetch_all(&mut *conn)
+        .await
+        .map_err(failed)?;
+        let mut seen: Vec<(String, String)> =
+            sqlx::query_as("SELECT channel, message_id FROM seen_messages")
+                .fetch_all(&mut *conn)
+                .await
+                .map_err(failed)?;
+        seen.sort();
+        let mut cursors: Vec<(String, String)> =
+            sqlx::query_as("SELECT channel, message_id FROM channel_cursor")
+                .fetch_all(&mut *conn)
+                .await
+                .map_err(failed)?;
+        cursors.sort();
+        Ok(Dump {
+            games,
+            logs: logs.into_iter().map(|l| (l.game_id, l.row)).collect(),
+            seen,
+            cursors,
+        })
+    }
+
+    async fn import(conn: &mut DB::Connection, dump: &Dump) -> Result<(), StoreError> {
+        let (existing,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM games")
+            .fetch_one(&mut *conn)
+            .await
+            .map_err(failed)?;
+        if existing > 0 {
+            return Err(StoreError::Conflict(std::sync::Arc::new(NotEmpty(
+                existing,
+            ))));
+        }
+        for game in &dump.games {
+            DB::insert_game(conn, game).await?;
+        }
+        for (game_id, row) in &dump.logs {
+            DB::insert_log(conn, game_id, row).await?;
+        }
+        for (channel, message_id) in &dump.seen {
+            DB::mark_seen(conn, channel, message_id).await?;
+        }
+        for (channel, message_id) in &dump.cursors {
+            DB::advance_cursor(conn, channel, message_id).await?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs a statement that returns no rows.
+async fn execute<'q, DB>(
+    query: sqlx::query::Query<'q, DB, DB::Arguments<'q>>,
+    conn: &mut DB::Connection,
+) -> Result<(), StoreError>
+where
+    DB: Database,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    DB::Arguments<'q>: IntoArguments<'q, DB>,
+{
+    query.execute(conn).await.map_err(failed)?;
+    Ok(())
+}
+
+/// The one text column of a query with one text parameter, if a row matches.
+async fn optional<DB>(
+    conn: &mut DB::Connection,
+    sql: &str,
+    key: &str,
+) -> Result<Option<String>, StoreError>
+where
+    DB: Database,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'q> &'q str: Encode<'q, DB> + Type<DB>,
+    for<'r> (String,): FromRow<'r, DB::Row>,
+{
+    let row: Option<(String,)> = sqlx::query_as(sql)
+        .bind(key)
+        .fetch_optional(conn)
+        .await
+        .map_err(failed)?;
+    Ok(row.map(|(text,)| text))
+}
+
+/// The one text column of every row of a query, in byte order.
+async fn strings<DB>(conn: &mut DB::Connection, sql: &str) -> Result<Vec<String>, StoreError>
+where
+    DB: Database,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'r> (String,): FromRow<'r, DB::Row>,
+{
+    let rows: Vec<(String,)> = sqlx::query_as(sql).fetch_all(conn).await.map_err(failed)?;
+    let mut texts: Vec<String> = rows.into_iter().map(|(text,)| text).collect();
+    texts.sort();
+    Ok(texts)
+}
