@@ -11,7 +11,7 @@
 //!
 //! Run: `cargo bench -p gaugebot --bench table`.
 
-#[path = "../../tests/reliability/common.rs"]
+#[path = "../tests/common/mod.rs"]
 mod common;
 
 use std::time::{Duration, Instant};

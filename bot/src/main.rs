@@ -1,4 +1,5 @@
-//! The `gaugebot` command: the Discord bot, the console table, and the audit and map tools.
+//! The `gaugebot` command: the Discord bot, the console table, and the tools for audits, game
+//! records, the database and the map.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,7 +12,11 @@ use gaugebot::console::{self, PlayOptions};
 #[command(
     name = "gaugebot",
     version,
-    about = "Moderates play-by-forum games of Irish Gauge."
+    about = "Moderates play-by-forum games of Irish Gauge and Privates on Discord, or at a table in the terminal.",
+    long_about = "Moderates play-by-forum games of Irish Gauge and Privates on Discord, or at a table in the \
+terminal. Players post their moves in bold; the bot enforces the rules, stores every accepted \
+move before it replies and makes dice auditable. Without a subcommand it connects to Discord \
+when a token is set, and otherwise starts the console table."
 )]
 struct Cli {
     /// Configuration file (default: config.yaml if present).
@@ -23,9 +28,15 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Connect to Discord and serve every channel as a table.
+    /// Connect to Discord and serve every channel as a table of either game.
+    ///
+    /// The token is read from the environment variable the configuration names (default
+    /// `DISCORD_TOKEN`).
     Run,
-    /// Play one table in the terminal: input lines are `name: message`.
+    /// Play one table of either game in the terminal: input lines are `name: message`.
+    ///
+    /// `!setup ann bob cat` starts a game of Irish Gauge, `!setup privates ann bob cat` one of
+    /// Privates; `mod: !help` lists the commands.
     Play {
         /// Database: a SQLite path (`sqlite:PATH` too) or `postgres://…` (default: a throwaway
         /// in-memory SQLite database).
@@ -52,13 +63,17 @@ enum Command {
         /// Transcript file (default: standard input).
         transcript: Option<PathBuf>,
     },
-    /// Recompute every draw of an exported audit record (from `!audit`). Exit code 0: every
-    /// draw matches; 1: the seed or a draw does not match; 2: the file is unreadable or invalid.
+    /// Recompute every draw of an audit export (from `!audit`) or a game record (from
+    /// `!export`) of either game.
+    ///
+    /// Exit code 0: every draw matches (and a game record is complete); 1: the seed or a draw
+    /// does not match, or a game record is incomplete; 2: the file is unreadable or invalid.
     Verify {
-        /// The audit JSON file.
+        /// The audit export or game record (JSON).
         export: PathBuf,
     },
-    /// Copy every game of a SQLite database into an empty PostgreSQL database, verbatim.
+    /// Copy every game (Irish Gauge and Privates) of a SQLite database into an empty PostgreSQL
+    /// database, verbatim.
     Migrate {
         /// The SQLite database: `sqlite:PATH`.
         #[arg(long)]
@@ -67,8 +82,8 @@ enum Command {
         #[arg(long)]
         to: String,
     },
-    /// Render a state dumped by `play --dump-state` as a PNG map.
-    /// Replay a game record (from `!export`) offline and print the position.
+    /// Replay a game record (from `!export`, Irish Gauge or Privates) offline and print the
+    /// position.
     Replay {
         /// The game record JSON.
         record: PathBuf,
@@ -79,7 +94,8 @@ enum Command {
         #[arg(long)]
         dump_state: Option<PathBuf>,
     },
-    /// Continue a game from its record (from `!export`) in a channel of this bot's database.
+    /// Continue a game (Irish Gauge or Privates) from its record (from `!export`) in a channel
+    /// of this bot's database.
     Import {
         /// The game record JSON.
         record: PathBuf,
@@ -90,6 +106,10 @@ enum Command {
         #[arg(long, default_value = "console")]
         channel: String,
     },
+    /// Draw the Irish Gauge map of a dumped state as a PNG (Privates has no map).
+    ///
+    /// The state is a dump of an Irish Gauge game written by `play --dump-state` or `replay
+    /// --dump-state`.
     Render {
         /// The state JSON.
         #[arg(long)]
@@ -219,4 +239,55 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 /// a game record is incomplete, 2 the file cannot be read or is not a valid export.
 fn verify(path: &std::path::Path) -> ExitCode {
     gaugebot::records::verify(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::Cli;
+
+    #[test]
+    fn the_help_names_both_games_and_every_subcommand_has_its_own() {
+        let cli = Cli::command();
+        cli.clone().debug_assert();
+        let about = cli.get_about().map(|a| a.to_string()).unwrap_or_default();
+        assert!(
+            about.contains("Irish Gauge") && about.contains("Privates"),
+            "{about}"
+        );
+        let mut seen = std::collections::BTreeSet::new();
+        for sub in cli.get_subcommands() {
+            let name = sub.get_name();
+            let about = sub.get_about().map(|a| a.to_string()).unwrap_or_default();
+            assert!(!about.trim().is_empty(), "`{name}` has no help text");
+            assert!(
+                seen.insert(about.clone()),
+                "`{name}` repeats a help text: {about}"
+            );
+            // Each subcommand's help names what it works on: the map is Irish Gauge's only.
+            let games = if name == "render" {
+                vec!["Irish Gauge"]
+            } else {
+                vec![
+                    "either game",
+                    "Irish Gauge or Privates",
+                    "Irish Gauge and Privates",
+                ]
+            };
+            let long = sub
+                .get_long_about()
+                .map(|a| a.to_string())
+                .unwrap_or_default();
+            assert!(
+                games.iter().any(|g| about.contains(g) || long.contains(g)),
+                "`{name}`'s help does not say which games: {about}"
+            );
+        }
+        assert_eq!(
+            seen.len(),
+            7,
+            "run, play, verify, migrate, replay, import, render"
+        );
+    }
 }

@@ -10,7 +10,6 @@ use gaugebot::table::{Table, Verdict};
 use irish_gauge::playout::random_action;
 use irish_gauge::Actor;
 
-#[path = "../../tests/reliability/common.rs"]
 mod common;
 use common::message;
 

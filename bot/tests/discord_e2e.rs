@@ -280,7 +280,7 @@ async fn a_complete_game_is_played_over_the_gateway() {
         early.text()
     );
 
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/games/complete_manual.txt");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/complete_manual.txt");
     let moves: Vec<_> = transcript(&path)
         .into_iter()
         .filter(|(_, text)| !text.starts_with("!setup"))

@@ -1,8 +1,8 @@
 //! One suite over every registered game (as 18xx.games' `fixtures_spec.rb` replays every
 //! game): a game gets these checks by registering in `bot/src/games.rs`.
 //!
-//! For every game: its golden games (`tests/games/*.txt` whose `!setup` names it) replay
-//! through `gaugebot play` to their stored dumps (`tests/games/<name>.dump.json`; write them
+//! For every game: its golden games (`bot/tests/games/*.txt` whose `!setup` names it) replay
+//! through `gaugebot play` to their stored dumps (`bot/tests/games/<name>.dump.json`; write them
 //! again with `GAUGEBOT_GOLDEN=write`); undoing the last move and making it again gives the same
 //! position; the stored game replays from the database to the same dump; every example refusal
 //! renders from its template and cites its ruling; help answers for every command; and the
@@ -18,11 +18,9 @@ use gaugebot_table::game::session::{Plugin, Render, SharedPlugin};
 use gaugebot_table::Templates;
 use serde_json::Value;
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("bot/ has a parent")
-        .to_path_buf()
+/// The golden games and their dumps: `bot/tests/games/`.
+fn games_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games")
 }
 
 /// Runs `gaugebot play` on `input` with a database file; returns stdout and the state dump.
@@ -72,9 +70,9 @@ fn game_of<'a>(script: &str, games: &'a [SharedPlugin]) -> Option<&'a SharedPlug
 
 /// The golden games of each registered kind: (name, script).
 fn golden(games: &[SharedPlugin]) -> Vec<(String, String, &'static str)> {
-    let dir = workspace().join("tests/games");
+    let dir = games_dir();
     let mut found = Vec::new();
-    for entry in std::fs::read_dir(&dir).expect("tests/games") {
+    for entry in std::fs::read_dir(&dir).expect("bot/tests/games") {
         let path = entry.expect("an entry").path();
         if path.extension().and_then(|e| e.to_str()) != Some("txt") {
             continue;
@@ -105,7 +103,7 @@ fn every_game_has_golden_games_that_replay_to_their_dumps_undo_and_redo_and_relo
         let kind = game.info().kind;
         assert!(
             golden.iter().any(|(_, _, k)| *k == kind),
-            "{kind} has no golden game in tests/games/"
+            "{kind} has no golden game in bot/tests/games/"
         );
     }
     for (name, script, kind) in &golden {
@@ -115,7 +113,7 @@ fn every_game_has_golden_games_that_replay_to_their_dumps_undo_and_redo_and_relo
             !out.contains('❌'),
             "{name} ({kind}): a line is refused:\n{out}"
         );
-        let stored = workspace().join(format!("tests/games/{name}.dump.json"));
+        let stored = games_dir().join(format!("{name}.dump.json"));
         if write {
             let text = serde_json::to_string_pretty(&dump).expect("json");
             std::fs::write(&stored, text + "\n").expect("golden dump written");

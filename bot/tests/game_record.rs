@@ -9,7 +9,6 @@ use gaugebot::table::Verdict;
 use gaugebot_table::record::GameRecord;
 use serde_json::Value;
 
-#[path = "../../tests/reliability/common.rs"]
 mod common;
 use common::{message, SEED};
 

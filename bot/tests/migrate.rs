@@ -10,7 +10,6 @@ use gaugebot::postgres::PostgresStore;
 use gaugebot::storage::SqliteStore;
 use gaugebot::table::Verdict;
 
-#[path = "../../tests/reliability/common.rs"]
 mod common;
 mod pg;
 
@@ -145,7 +144,7 @@ async fn the_console_plays_on_postgresql() {
     };
     let url = server.database().await;
     let script =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/games/complete_manual.txt");
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/complete_manual.txt");
     let lines: Vec<String> = std::fs::read_to_string(&script)
         .expect("the transcript")
         .lines()

@@ -50,9 +50,9 @@ fn user(name: &str) -> FakeUser {
     }
 }
 
-/// The moves of the hand-computed game (tests/games/complete_manual.txt) after its setup.
+/// The moves of the hand-computed game (bot/tests/games/complete_manual.txt) after its setup.
 fn moves() -> Vec<(String, String)> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/games/complete_manual.txt");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/complete_manual.txt");
     std::fs::read_to_string(path)
         .expect("the transcript")
         .lines()

@@ -6,11 +6,10 @@ use irish_gauge::notation::parse_cubes;
 use irish_gauge::odds::{odds, received as paid, Ratio};
 use irish_gauge::{Colour, Game, Railway};
 
-#[path = "../../tests/reliability/common.rs"]
 mod common;
 use common::message;
 
-const GAME: &str = include_str!("../../tests/games/complete_manual.txt");
+const GAME: &str = include_str!("games/complete_manual.txt");
 
 #[tokio::test]
 async fn odds_are_the_engine_s_exact_odds_and_the_luck_line_adds_up() {

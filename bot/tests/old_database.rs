@@ -1,8 +1,8 @@
 //! A database written by the first version (before the table core) loads through the
 //! migrations, replays to the same state, and its game continues.
 //!
-//! `tests/fixtures/v1-gaugebot.db` was written by the v1 binary (`tests/fixtures/
-//! make_v1_fixture.py`): an audited game with auctions, a dividend draw, an undo, a redone
+//! `bot/tests/fixtures/v1-gaugebot.db` was written by the v1 binary
+//! (`bot/tests/fixtures/make_v1_fixture.py`, run from the workspace root): an audited game with auctions, a dividend draw, an undo, a redone
 //! draw and a refused command; `v1-gaugebot.dump.json` is that binary's `--dump-state`.
 
 use std::path::{Path, PathBuf};
@@ -13,12 +13,11 @@ use gaugebot::table::Verdict;
 use gaugebot_table::Store;
 use sqlx::{Connection, Row};
 
-#[path = "../../tests/reliability/common.rs"]
 mod common;
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures")
+        .join("tests/fixtures")
         .join(name)
 }
 

@@ -7,7 +7,6 @@
 use gaugebot::table::{Response, Table, Verdict};
 use gaugebot_table::ToAct;
 
-#[path = "../../tests/reliability/common.rs"]
 mod common;
 
 const CORPUS: &str = include_str!("../../engine/tests/phrasing/corpus.txt");

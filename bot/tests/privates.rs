@@ -5,15 +5,16 @@
 //! that name their ruling and change nothing.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use gaugebot::table::{Response, Table, Verdict};
 use privates::playout::random_action;
 use privates::{Actor, Game};
 use serde_json::{json, Value};
 
-#[path = "../../tests/reliability/common.rs"]
+mod binary;
 mod common;
+use binary::transcript;
 use common::message;
 
 fn workspace() -> PathBuf {
@@ -23,41 +24,9 @@ fn workspace() -> PathBuf {
         .to_path_buf()
 }
 
-fn transcript(name: &str) -> String {
-    std::fs::read_to_string(workspace().join("tests/games").join(name)).expect("transcript exists")
-}
-
 /// Runs `gaugebot play` on `input` with a database file; returns stdout and the state dump.
 fn play(db: &Path, input: &str) -> (String, Value) {
-    let dir = db.parent().expect("db in a folder");
-    let dump = dir.join("dump.json");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gaugebot"))
-        .arg("play")
-        .arg("--db")
-        .arg(db)
-        .arg("--no-map")
-        .arg("--dump-state")
-        .arg(&dump)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("gaugebot starts");
-    {
-        use std::io::Write;
-        let mut stdin = child.stdin.take().expect("stdin");
-        stdin.write_all(input.as_bytes()).expect("input written");
-    }
-    let output = child.wait_with_output().expect("gaugebot ends");
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "gaugebot failed: {}\n{stdout}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let state: Value =
-        serde_json::from_str(&std::fs::read_to_string(&dump).expect("dump written")).expect("json");
-    (stdout, state)
+    binary::play(db, input, &[])
 }
 
 #[test]

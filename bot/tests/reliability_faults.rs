@@ -13,7 +13,6 @@
 //! read-only bind mount of one file. Where mounting is not permitted those tests print a note
 //! and pass without checking.
 
-#[path = "../../tests/reliability/common.rs"]
 mod common;
 
 use std::path::{Path, PathBuf};

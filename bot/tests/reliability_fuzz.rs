@@ -17,7 +17,6 @@
 //! Long form: `GAUGEBOT_FUZZ_MESSAGES=1000000 GAUGEBOT_FUZZ_ACTIONS=1000000
 //! GAUGEBOT_FUZZ_TABLE=100000 cargo test --release -p gaugebot --test reliability_fuzz -- --nocapture`
 
-#[path = "../../tests/reliability/common.rs"]
 mod common;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -33,8 +32,6 @@ use irish_gauge::board::HEX_COUNT;
 use irish_gauge::playout::{random_action, random_draw};
 use irish_gauge::{parse_action, Action, Actor, Colour, Game, HexId, Railway, Setup};
 
-/// The longest any single call may take before it counts as a hang (debug build).
-const CALL_LIMIT: Duration = Duration::from_secs(2);
 /// The longest the campaign may go without progress before the watchdog fails it.
 const STALL_LIMIT: Duration = Duration::from_secs(120);
 
@@ -97,13 +94,12 @@ impl std::fmt::Display for Slowest {
     }
 }
 
-/// Times one call; fails if it took longer than [`CALL_LIMIT`].
-fn timed<T>(what: impl Fn() -> String, f: impl FnOnce() -> T) -> (T, Duration) {
+/// Times one call, for the campaign's report of its slowest call. No limit is asserted (a hang
+/// is the watchdog's to catch; how fast reading is, `engine/benches/phrasing.rs` measures).
+fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
     let start = Instant::now();
     let out = f();
-    let took = start.elapsed();
-    assert!(took < CALL_LIMIT, "{} took {took:?}", what());
-    (out, took)
+    (out, start.elapsed())
 }
 
 const WORDS: &[&str] = &[
@@ -476,20 +472,20 @@ fn the_message_parser_survives_generated_messages() {
             } else {
                 generate(&mut rng)
             };
-            let (found, t) = timed(|| format!("extract({text:?})"), || check_extract(&text));
+            let (found, t) = timed(|| check_extract(&text));
             slowest.note(t, || {
                 format!("extract of {} chars: {text:?}", text.chars().count())
             });
             for s in &found {
                 segments += 1;
-                let (ok, t) = timed(|| format!("parse_action({s:?})"), || check_parse(s));
+                let (ok, t) = timed(|| check_parse(s));
                 slowest.note(t, || {
                     format!("parse of a {}-char segment: {s:?}", s.chars().count())
                 });
                 parsed += u64::from(ok);
             }
             // The raw text as one command, too (no bold needed to reach the parser here).
-            let (_, t) = timed(|| format!("parse_action({text:?})"), || check_parse(&text));
+            let (_, t) = timed(|| check_parse(&text));
             slowest.note(t, || {
                 format!("parse of {} raw chars: {text:?}", text.chars().count())
             });
@@ -612,10 +608,7 @@ fn the_engine_survives_random_action_sequences() {
                             .map(|_| *rng.choose(&Colour::ALL))
                             .collect()
                     };
-                    let (result, t) = timed(
-                        || format!("resolve_draw({cubes:?})"),
-                        || game.resolve_draw(&cubes),
-                    );
+                    let (result, t) = timed(|| game.resolve_draw(&cubes));
                     slowest.note(t, || format!("resolve_draw({cubes:?})"));
                     match result {
                         Ok(_) => draws += 1,
@@ -638,10 +631,7 @@ fn the_engine_survives_random_action_sequences() {
                     (rng.below(players), arbitrary_action(&mut rng))
                 };
                 let expect_ok = game.is_legal(who, &action);
-                let (result, t) = timed(
-                    || format!("play({who}, {action:?})"),
-                    || game.play(who, &action),
-                );
+                let (result, t) = timed(|| game.play(who, &action));
                 slowest.note(t, || format!("play({who}, {action})"));
                 match result {
                     Ok(events) => {
@@ -748,7 +738,6 @@ fn the_table_answers_every_generated_message_sanely() {
                 let start = Instant::now();
                 let response = table.handle(&msg).await;
                 let took = start.elapsed();
-                assert!(took < CALL_LIMIT, "{:?} took {took:?}", msg.text);
                 slowest.note(took, || format!("{:?}", msg.text));
                 *verdicts
                     .entry(format!("{:?}", response.verdict))

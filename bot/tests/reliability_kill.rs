@@ -20,7 +20,6 @@
 //! `GAUGEBOT_KILLS=150 cargo test --release -p gaugebot --test reliability_kill -- --nocapture`.
 //! `GAUGEBOT_KILL_SEED` varies the random schedule (default 1).
 
-#[path = "../../tests/reliability/common.rs"]
 mod common;
 
 use irish_gauge::Game;

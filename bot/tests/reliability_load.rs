@@ -15,7 +15,6 @@
 //! long form: `GAUGEBOT_LOAD_TABLES=200 GAUGEBOT_LOAD_MOVES=60 cargo test --release -p gaugebot
 //! --test reliability_load -- --nocapture`.
 
-#[path = "../../tests/reliability/common.rs"]
 mod common;
 
 use irish_gauge::Game;

@@ -7,7 +7,6 @@
 //!   active game; the same message id in two channels is two messages (no deduplication
 //!   across channels); a player's move in the wrong channel is judged by that channel's game.
 
-#[path = "../../tests/reliability/common.rs"]
 mod common;
 
 use common::{legal_message, message, Rng, SEED};

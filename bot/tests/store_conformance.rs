@@ -13,7 +13,6 @@ use gaugebot::storage::SqliteStore;
 use gaugebot::table::Verdict;
 use gaugebot_table::store::{GameRow, LogRow, Store, StoreError};
 
-#[path = "../../tests/reliability/common.rs"]
 mod common;
 mod pg;
 

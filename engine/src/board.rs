@@ -53,16 +53,10 @@ impl Terrain {
     }
 }
 
-/// A hex, named by its index on the board (0..139, in the order of `board.yaml`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct HexId(pub u8);
+pub use crate::hexset::HexId;
 
+/// What the board says of a hex.
 impl HexId {
-    /// The index of this hex in [`Board::hexes`].
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-
     /// The hex's data.
     pub fn hex(self) -> &'static Hex {
         &Board::get().hexes[self.index()]
@@ -77,6 +71,36 @@ impl HexId {
     pub fn display_name(self) -> &'static str {
         let hex = self.hex();
         hex.name.as_deref().unwrap_or(&hex.label)
+    }
+}
+
+/// A hex as players name it: `Shannon (K3)` or `K5`.
+pub fn describe(hex: HexId) -> String {
+    match &hex.hex().name {
+        Some(name) => format!("{name} ({})", hex.label()),
+        None => hex.label().to_string(),
+    }
+}
+
+/// Half build points as players write them: `1`, `1.5`, `3`.
+pub fn format_half_points(half: u8) -> String {
+    if half % 2 == 1 {
+        format!("{}.5", half / 2)
+    } else {
+        format!("{}", half / 2)
+    }
+}
+
+/// What the board says of a railway.
+impl Railway {
+    /// The share face values, lowest first (ruling 3).
+    pub fn share_values(self) -> &'static [u32] {
+        &Board::get().railway(self).shares
+    }
+
+    /// The starting hex.
+    pub fn start(self) -> HexId {
+        Board::get().railway(self).start
     }
 }
 

@@ -19,14 +19,7 @@ static MAJOR_HEXES: LazyLock<HexSet> = LazyLock::new(|| {
         .collect()
 });
 
-/// Half build points as players write them: `1`, `1.5`, `3`.
-pub fn format_half_points(half: u8) -> String {
-    if half % 2 == 1 {
-        format!("{}.5", half / 2)
-    } else {
-        format!("{}", half / 2)
-    }
-}
+pub use crate::board::format_half_points;
 
 /// Whether every hex of `track` is joined to `start` through hexes of `track`.
 pub fn is_connected(track: &HexSet, start: HexId) -> bool {

@@ -244,8 +244,7 @@ pub enum Reason {
 
 impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use crate::build::format_half_points;
-        use crate::game::describe;
+        use crate::board::{describe, format_half_points};
         match self {
             Reason::NotSeated => f.write_str("that player is not seated in this game"),
             Reason::NotYourTurn {
@@ -420,10 +419,10 @@ impl fmt::Display for PlayError {
                 write!(
                     f,
                     "{count} cheapest ways ({} BP each) reach {}; say one of: ",
-                    crate::build::format_half_points(*cost_half_points),
+                    crate::board::format_half_points(*cost_half_points),
                     targets
                         .iter()
-                        .map(|h| crate::game::describe(*h))
+                        .map(|h| crate::board::describe(*h))
                         .collect::<Vec<_>>()
                         .join(", ")
                 )?;

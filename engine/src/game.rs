@@ -1031,10 +1031,4 @@ fn check_bid_amount(
     Ok(())
 }
 
-/// A hex as players name it: `Shannon (K3)` or `K5`.
-pub fn describe(hex: HexId) -> String {
-    match &hex.hex().name {
-        Some(name) => format!("{name} ({})", hex.label()),
-        None => hex.label().to_string(),
-    }
-}
+pub use crate::board::describe;

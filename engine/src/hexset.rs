@@ -1,8 +1,18 @@
-//! A set of hexes as a 192-bit bitset: cheap to copy, compare and combine.
+//! Hexes by index, and sets of them as a 192-bit bitset: cheap to copy, compare and combine.
+//! What a hex is (its label, name, terrain and neighbours) is the board's (`board.rs`).
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::board::HexId;
+/// A hex, named by its index on the board (0..139, in the order of `board.yaml`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct HexId(pub u8);
+
+impl HexId {
+    /// The index of this hex in the board's hexes.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
 
 /// A set of hexes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -5,8 +5,6 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::{Board, HexId};
-
 /// One of the five railways, in the printed order (the dividend order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Railway {
@@ -54,16 +52,6 @@ impl Railway {
     /// Position in [`Railway::ALL`].
     pub fn index(self) -> usize {
         self as usize
-    }
-
-    /// The share face values, lowest first (ruling 3).
-    pub fn share_values(self) -> &'static [u32] {
-        &Board::get().railway(self).shares
-    }
-
-    /// The starting hex.
-    pub fn start(self) -> HexId {
-        Board::get().railway(self).start
     }
 
     /// Locomotive colour name.

@@ -224,7 +224,15 @@ fn patience() -> impl Strategy<Value = usize> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    // Failing cases are saved beside this file (`*.proptest-regressions`, committed) and run
+    // first on every later run.
+    #![proptest_config(ProptestConfig {
+        cases: 256,
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::SourceParallel("proptest-regressions"),
+        )),
+        ..ProptestConfig::default()
+    })]
 
     /// At a random point of a random game, the exact odds are those of drawing every ordered
     /// sequence of individual cubes, each resolved by the engine.

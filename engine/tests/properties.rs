@@ -403,7 +403,15 @@ fn garbage(game: &Game, pick: &mut impl FnMut(usize) -> usize) -> Garbage {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    // Failing cases are saved beside this file (`*.proptest-regressions`, committed) and run
+    // first on every later run.
+    #![proptest_config(ProptestConfig {
+        cases: 256,
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::SourceParallel("proptest-regressions"),
+        )),
+        ..ProptestConfig::default()
+    })]
 
     /// Random legal play always reaches the end of the game.
     #[test]
@@ -442,7 +450,15 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    // Failing cases are saved beside this file (`*.proptest-regressions`, committed) and run
+    // first on every later run.
+    #![proptest_config(ProptestConfig {
+        cases: 64,
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::SourceParallel("proptest-regressions"),
+        )),
+        ..ProptestConfig::default()
+    })]
 
     /// Every action `legal_actions()` lists is accepted, at every position of random games.
     #[test]

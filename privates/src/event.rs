@@ -4,9 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::card::{Chip, ChipCounts, Letter};
 use crate::scoring::Score;
-
-/// A seat at the table, 0-based in seat order.
-pub type Seat = usize;
+pub use crate::seat::Seat;
 
 /// A card as dealt into the row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -29,6 +29,7 @@ pub mod game;
 pub mod notation;
 pub mod playout;
 pub mod scoring;
+pub mod seat;
 pub mod setup;
 #[cfg(feature = "table")]
 pub mod table;

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, Chip, COSTS, REVENUES};
-use crate::event::Seat;
+use crate::seat::Seat;
 
 /// Fewest cards of one cost that score as a set (P14).
 pub const SET_MIN: u32 = 3;

@@ -283,7 +283,15 @@ fn checked_game(setup: &Setup, seed: u64, garbage: &[(usize, Action)]) -> Game {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(128))]
+    // Failing cases are saved beside this file (`*.proptest-regressions`, committed) and run
+    // first on every later run.
+    #![proptest_config(ProptestConfig {
+        cases: 128,
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::SourceParallel("proptest-regressions"),
+        )),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn random_games_end_with_conservation_and_legal_lists(

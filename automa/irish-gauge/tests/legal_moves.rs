@@ -36,7 +36,15 @@ fn advance(game: &mut Game, rng: &mut Rng, steps: usize) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: std::env::var("AUTOMA_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(1_000), ..ProptestConfig::default() })]
+    // Failing cases are saved beside this file (`*.proptest-regressions`, committed) and run
+    // first on every later run.
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("AUTOMA_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(1_000),
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::SourceParallel("proptest-regressions"),
+        )),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn automa_moves_are_legal_and_repeatable(seed in any::<u64>()) {

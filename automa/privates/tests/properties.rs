@@ -95,7 +95,15 @@ fn to_act(game: &Game) -> Option<usize> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(10_000))]
+    // Failing cases are saved beside this file (`*.proptest-regressions`, committed) and run
+    // first on every later run.
+    #![proptest_config(ProptestConfig {
+        cases: 10_000,
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::SourceParallel("proptest-regressions"),
+        )),
+        ..ProptestConfig::default()
+    })]
 
     /// Over 10,000 random positions the cheap automa's move is legal and the same position
     /// and seed give the same move.

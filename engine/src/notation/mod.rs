@@ -22,7 +22,7 @@ pub mod named;
 pub mod reading;
 mod words;
 
-pub use named::{check_named_share, share_under_auction, NamedShareError};
+pub use named::{check_named_share, read_in, share_under_auction, NamedShareError};
 pub use reading::{read, Ambiguity, Reading, HELP_PHRASING};
 pub use words::{LEADING_FILLER, TRAILING_FILLER};
 

@@ -1,13 +1,16 @@
 //! The one place where reading meets the position: a bid or a pass that names a share
 //! (`bid 8 on WLW`, `pass on CBSC`) is read as the plain bid or pass only if that share is the one
-//! under auction. Everything else about legality is [`Game::play`]'s business.
+//! under auction; a build towards one place that names no railway (`build to Shannon`) is that
+//! railway's build when the player to act can make it for one railway only ([`read_in`]).
+//! Everything else about legality is [`Game::play`]'s business.
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::reading::Reading;
-use crate::game::{Game, Phase};
+use super::reading::{read, Ambiguity, Reading};
+use crate::action::Action;
+use crate::game::{Actor, Game, Phase};
 use crate::railway::Railway;
 
 /// Why the share named with a bid or a pass does not fit the position.
@@ -44,6 +47,48 @@ impl fmt::Display for NamedShareError {
 }
 
 impl std::error::Error for NamedShareError {}
+
+/// Reads a text in a position: [`read`], then the one thing the position settles without a
+/// guess. A build towards one place that names no railway (`build to Shannon`, `build K3`) is
+/// that railway's build when exactly one railway's build is legal for the player to act; when
+/// several are, it stays ambiguous listing only those; when none is, it stays as read. A build
+/// through two or more hexes without a railway (`build K3 L3`) always stays ambiguous.
+pub fn read_in(game: &Game, text: &str) -> Reading {
+    let reading = read(text);
+    let Reading::Ambiguous {
+        options,
+        why: Ambiguity::NoRailway,
+    } = &reading
+    else {
+        return reading;
+    };
+    let Actor::Player { seat } = game.to_act() else {
+        return reading;
+    };
+    let towards_one_place = options
+        .iter()
+        .all(|o| matches!(o, Action::Build { hexes, .. } if hexes.len() == 1));
+    if !towards_one_place {
+        return reading;
+    }
+    let mut legal: Vec<Action> = options
+        .iter()
+        .filter(|o| game.is_legal(seat, o))
+        .cloned()
+        .collect();
+    match legal.len() {
+        0 => reading,
+        1 => Reading::Move {
+            action: legal.remove(0),
+            canonical: false,
+            named: None,
+        },
+        _ => Reading::Ambiguous {
+            options: legal,
+            why: Ambiguity::NoRailway,
+        },
+    }
+}
 
 /// The railway whose share is under auction, if an auction is running.
 pub fn share_under_auction(game: &Game) -> Option<Railway> {

@@ -12,12 +12,15 @@
 //!    `8 or 9`); a `?` anywhere is remembered.
 //! 2. The text is cut at each `or`; a part without a command word borrows the first part's
 //!    (`bid 8 or 9` is `bid 8` or `bid 9`). Two or more parts are [`Ambiguity::Alternatives`].
-//! 3. In each part, `no bid`, `not bidding` and `I'm out` become `pass`; filler before and after
-//!    the move goes (`I'd like to`, `please`, `thanks`).
+//! 3. In each part, phrases become the word they stand for (`no bid`, `I'm out`: `pass`; `go to 9`,
+//!    `open the bidding at 9`: `bid 9`; `Great Southern and Western`: `GSW`); filler before and
+//!    after the move goes (`I'd like to`, `please`, `thanks`, `from me`).
 //! 4. The first command word decides the command. Words before it may only be a railway or the
 //!    command's own leading words (`call for dividends`, `special interest`); words after it are
 //!    sorted into railways, amounts, colours, linking words (`on`, `at`, `the`, `share`) and the
-//!    rest, which for a build or a special interest are hexes.
+//!    rest, which for a build or a special interest are hexes. A build's cost note at the end
+//!    (`(2 BP)`) goes; laying track (`place track for WLW in K3`) is a build, placing a cube a
+//!    special interest, whose colour may come first (`pink special interest in Shannon`).
 //! 5. Each command checks its slots: one value where one is wanted, two values are
 //!    [`Ambiguity::TwoValues`], a missing one is [`NotationError::Syntax`] (or, for a build's
 //!    hexes and railway, an ambiguity with guidance).
@@ -33,7 +36,8 @@ use serde::{Deserialize, Serialize};
 
 use super::words::{
     self, colour, command, looks_like_amount, move_bounds, near, number_word, railway,
-    rewrite_passes, strip_filler, typo_distance, Command, Word, CUBE, NEAR_MISS_TARGETS, PLACING,
+    rewrite_phrases, strip_filler, typo_distance, Command, Word, COST_UNITS, COST_WORDS, CUBE,
+    LAYING, NEAR_MISS_TARGETS, PLACING, TRACK,
 };
 use super::{form, hex_list, pounds, NotationError};
 use crate::action::Action;
@@ -319,16 +323,22 @@ fn find_command(words: &[Word]) -> Option<(usize, Command)> {
         return Some(found);
     }
     // `place a pink cube in Sligo`: placing a cube is a special interest.
-    let mentions_cube = words.iter().any(|w| CUBE.contains(&w.lower.as_str()));
-    words
-        .iter()
-        .position(|w| PLACING.contains(&w.lower.as_str()))
-        .filter(|_| mentions_cube)
-        .map(|i| (i, Command::Interest))
+    let mentions = |nouns: &[&str]| words.iter().any(|w| nouns.contains(&w.lower.as_str()));
+    let first_of = |verbs: &[&str]| words.iter().position(|w| verbs.contains(&w.lower.as_str()));
+    if mentions(&CUBE) {
+        if let Some(i) = first_of(&PLACING) {
+            return Some((i, Command::Interest));
+        }
+    }
+    // `place track for WLW in K3 and L3`: laying track is a build.
+    if mentions(&TRACK) {
+        return first_of(&LAYING).map(|i| (i, Command::Build));
+    }
+    None
 }
 
 fn has_command(words: &[Word]) -> bool {
-    find_command(&rewrite_passes(words)).is_some()
+    find_command(&rewrite_phrases(words)).is_some()
 }
 
 /// The words of one command, sorted.
@@ -357,7 +367,7 @@ fn joined(words: &[&Word]) -> String {
 
 /// Reads one part of a text: one move, or nothing.
 fn read_part(words: &[Word]) -> Outcome {
-    let rewritten = rewrite_passes(words);
+    let rewritten = rewrite_phrases(words);
     let words = strip_filler(&rewritten);
     let Some((at, command)) = find_command(words) else {
         return Outcome::NoIntent;
@@ -368,8 +378,10 @@ fn read_part(words: &[Word]) -> Outcome {
         if command.leading().contains(&word.lower.as_str()) {
             continue;
         }
-        match railway(&word.lower) {
-            Some(r) if command != Command::Interest => slots.railways.push(r),
+        match (railway(&word.lower), colour(&word.lower)) {
+            (Some(r), _) if command != Command::Interest => slots.railways.push(r),
+            // `pink special interest in Shannon`: the colour first.
+            (_, Some(c)) if command == Command::Interest => slots.colours.push(c),
             _ => stray.push(word),
         }
     }
@@ -383,7 +395,11 @@ fn read_part(words: &[Word]) -> Outcome {
             ),
         );
     }
-    for word in &words[at + 1..] {
+    let after = match command {
+        Command::Build => without_cost_note(&words[at + 1..]),
+        _ => &words[at + 1..],
+    };
+    for word in after {
         let lower = word.lower.as_str();
         if command.linking().contains(&lower)
             || (command == Command::Interest && PLACING.contains(&lower))
@@ -584,6 +600,32 @@ fn auction(slots: Slots) -> Outcome {
 
 fn texts(words: &[&Word]) -> Vec<String> {
     words.iter().map(|w| w.text.clone()).collect()
+}
+
+/// The words of a build without a cost note at their end: `(2 BP)`, `for 1.5 build points`,
+/// `costing 2 BP` (the cost is the game's to work out; the note is not checked).
+fn without_cost_note(rest: &[Word]) -> &[Word] {
+    let lower = |i: usize| rest[i].lower.as_str();
+    let mut end = rest.len();
+    let Some(unit) = end
+        .checked_sub(1)
+        .filter(|&i| COST_UNITS.contains(&lower(i)))
+    else {
+        return rest;
+    };
+    end = unit;
+    if end > 0 && lower(end - 1) == "build" && lower(unit) != "bp" && lower(unit) != "bps" {
+        end -= 1;
+    }
+    let is_points = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_digit() || c == '.');
+    let Some(number) = end.checked_sub(1).filter(|&i| is_points(lower(i))) else {
+        return rest;
+    };
+    end = number;
+    if end > 0 && COST_WORDS.contains(&lower(end - 1)) {
+        end -= 1;
+    }
+    &rest[..end]
 }
 
 fn build(slots: Slots) -> Outcome {

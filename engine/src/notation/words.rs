@@ -121,25 +121,76 @@ const PASS_PHRASES: [&[&str]; 6] = [
     &["i", "am", "out"],
 ];
 
-/// Replaces the phrases that stand for `pass` by the word `pass` (keeping the words as written).
-pub(super) fn rewrite_passes(words: &[Word]) -> Vec<Word> {
+/// Phrases that stand for `bid` when an amount follows: `I'll go to 9`, `open the bidding at £7`.
+const BID_PHRASES: [&[&str]; 5] = [
+    &["open", "the", "bidding", "at"],
+    &["open", "the", "bidding", "with"],
+    &["open", "bidding", "at"],
+    &["open", "bidding", "with"],
+    &["go", "to"],
+];
+
+/// The railways by their full names (`&` is already `and`), each optionally followed by
+/// `railway`: `the Great Southern and Western share` is `the GSW share`.
+const RAILWAY_NAMES: [(Railway, &[&str]); 5] = [
+    (Railway::Cbsc, &["cork", "bandon", "and", "south", "coast"]),
+    (Railway::Wlw, &["waterford", "limerick", "and", "western"]),
+    (Railway::Bcd, &["belfast", "and", "county", "down"]),
+    (Railway::Gsw, &["great", "southern", "and", "western"]),
+    (Railway::Mgw, &["midland", "great", "western"]),
+];
+
+/// The words of `words[i..i + len]` as written, joined.
+fn written(words: &[Word], i: usize, len: usize) -> String {
+    words[i..i + len]
+        .iter()
+        .map(|w| w.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The phrase at the start of `words` that stands for one word, if any: its length and the word.
+fn phrase_at(words: &[Word]) -> Option<(usize, &'static str)> {
+    if let Some(phrase) = PASS_PHRASES.iter().find(|p| starts_with(words, p)) {
+        return Some((phrase.len(), "pass"));
+    }
+    if let Some(phrase) = BID_PHRASES.iter().find(|p| starts_with(words, p)) {
+        let amount_follows = words
+            .get(phrase.len())
+            .is_some_and(|w| looks_like_amount(&w.lower));
+        if amount_follows {
+            return Some((phrase.len(), "bid"));
+        }
+    }
+    RAILWAY_NAMES
+        .iter()
+        .find(|(_, name)| starts_with(words, name))
+        .map(|(railway, name)| {
+            let named_railway = words.get(name.len()).is_some_and(|w| w.lower == "railway");
+            (name.len() + usize::from(named_railway), railway.code())
+        })
+}
+
+/// Replaces the phrases that stand for one word by that word, keeping the words as written:
+/// `no bid` and `I'm out` are `pass`, `go to 9` is `bid 9`, `the Great Southern and Western
+/// share` is `the GSW share`.
+pub(super) fn rewrite_phrases(words: &[Word]) -> Vec<Word> {
     let mut out = Vec::with_capacity(words.len());
     let mut i = 0;
-    'words: while i < words.len() {
-        for phrase in PASS_PHRASES {
-            if starts_with(&words[i..], phrase) {
-                let text = words[i..i + phrase.len()]
-                    .iter()
-                    .map(|w| w.text.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                out.push(Word::standing_for(text, "pass"));
-                i += phrase.len();
-                continue 'words;
+    while i < words.len() {
+        match phrase_at(&words[i..]) {
+            Some((len, word)) => {
+                out.push(Word::standing_for(
+                    written(words, i, len),
+                    &word.to_lowercase(),
+                ));
+                i += len;
+            }
+            None => {
+                out.push(words[i].clone());
+                i += 1;
             }
         }
-        out.push(words[i].clone());
-        i += 1;
     }
     out
 }
@@ -193,10 +244,12 @@ pub const LEADING_FILLER: [&[&str]; 31] = [
     &["now"],
 ];
 
-/// Filler after a move: `please`, `thanks`, `for me`, `now`, `then`, `sorry` (longest first).
-pub const TRAILING_FILLER: [&[&str]; 11] = [
+/// Filler after a move: `please`, `thanks`, `for me`, `from me`, `now`, `then`, `sorry`
+/// (longest first).
+pub const TRAILING_FILLER: [&[&str]; 12] = [
     &["thank", "you"],
     &["for", "me"],
+    &["from", "me"],
     &["then"],
     &["sorry"],
     &["please"],
@@ -309,7 +362,7 @@ impl Command {
                 "for", "with", "on", "the", "a", "hex", "hexes", "track",
             ],
             Command::Interest => &[
-                "in", "on", "at", "to", "into", "a", "an", "the", "cube", "cubes", "special",
+                "in", "on", "at", "to", "into", "a", "an", "the", "my", "cube", "cubes", "special",
                 "for", "city", "of", "and",
             ],
             Command::Dividends => &["for"],
@@ -336,6 +389,20 @@ pub(super) const PLACING: [&str; 4] = ["place", "put", "placing", "putting"];
 
 /// Words that name a cube in a placing phrase.
 pub(super) const CUBE: [&str; 2] = ["cube", "cubes"];
+
+/// Words that introduce a build when track is mentioned: `place track for WLW in K3 and L3`.
+pub(super) const LAYING: [&str; 7] = [
+    "place", "put", "placing", "putting", "lay", "lays", "laying",
+];
+
+/// Words that name track in a laying phrase.
+pub(super) const TRACK: [&str; 1] = ["track"];
+
+/// Units of a cost note after a build: `(2 BP)`, `1.5 build points`.
+pub(super) const COST_UNITS: [&str; 4] = ["bp", "bps", "points", "point"];
+
+/// Words that may introduce a cost note: `cost 2 BP`, `costing 1.5 BP`.
+pub(super) const COST_WORDS: [&str; 3] = ["cost", "costs", "costing"];
 
 /// The command words a misspelling is measured against, with the distance allowed.
 pub(super) const NEAR_MISS_TARGETS: [(&str, usize); 6] = [

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::game::Phase;
-use crate::notation::{check_named_share, parse_action, parse_cubes, read, Reading};
+use crate::notation::{check_named_share, parse_action, parse_cubes, read, read_in, Reading};
 use crate::odds::{self, Ratio};
 use crate::{Action, Actor, Colour, CubeCounts, Event, Game, PlayError, Reason, Rule, Setup};
 
@@ -297,7 +297,7 @@ impl TableGame for IrishGauge {
     }
 
     fn parse_move(&self, state: &Game, text: &str) -> Result<ReadMove<Action>, Refusal> {
-        let reading = read(text);
+        let reading = read_in(state, text);
         match reading {
             Reading::Move {
                 ref action,

@@ -6,53 +6,18 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
+mod binary;
+use binary::transcript;
+
 const SEED: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("bot/ has a parent")
-        .to_path_buf()
-}
-
-fn transcript(name: &str) -> String {
-    std::fs::read_to_string(workspace().join("tests/games").join(name)).expect("transcript exists")
-}
-
-/// Runs `gaugebot play` on `input` with a database file; returns stdout and the state dump.
+/// Runs `gaugebot play` on `input` with a database file, attachments in its folder; returns
+/// stdout and the state dump.
 fn play(db: &Path, input: &str, extra: &[&str]) -> (String, Value) {
     let dir = db.parent().expect("db in a folder");
-    let dump = dir.join(format!("dump-{}.json", std::process::id()));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gaugebot"))
-        .arg("play")
-        .arg("--db")
-        .arg(db)
-        .arg("--no-map")
-        .arg("--attachments")
-        .arg(dir)
-        .arg("--dump-state")
-        .arg(&dump)
-        .args(extra)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("gaugebot starts");
-    {
-        use std::io::Write;
-        let mut stdin = child.stdin.take().expect("stdin");
-        stdin.write_all(input.as_bytes()).expect("input written");
-    }
-    let output = child.wait_with_output().expect("gaugebot ends");
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "gaugebot failed: {}\n{stdout}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let state: Value =
-        serde_json::from_str(&std::fs::read_to_string(&dump).expect("dump written")).expect("json");
-    (stdout, state)
+    let mut args = vec!["--attachments", dir.to_str().expect("a UTF-8 temp path")];
+    args.extend_from_slice(extra);
+    binary::play(db, input, &args)
 }
 
 fn temp_db() -> (tempfile::TempDir, PathBuf) {

@@ -1,0 +1,48 @@
+//! Running the real `gaugebot play` binary on scripted input, for the tests that play whole
+//! games through it (`acceptance.rs`, `privates.rs`).
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+/// A scripted game of `bot/tests/games/`.
+pub fn transcript(name: &str) -> String {
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games");
+    std::fs::read_to_string(games.join(name)).expect("transcript exists")
+}
+
+/// Runs `gaugebot play --no-map` on `input` with a database file and `extra` arguments; returns
+/// stdout and the state dump.
+pub fn play(db: &Path, input: &str, extra: &[&str]) -> (String, Value) {
+    let dir = db.parent().expect("db in a folder");
+    let dump = dir.join(format!("dump-{}.json", std::process::id()));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gaugebot"))
+        .arg("play")
+        .arg("--db")
+        .arg(db)
+        .arg("--no-map")
+        .arg("--dump-state")
+        .arg(&dump)
+        .args(extra)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("gaugebot starts");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(input.as_bytes()).expect("input written");
+    }
+    let output = child.wait_with_output().expect("gaugebot ends");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "gaugebot failed: {}\n{stdout}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let state: Value =
+        serde_json::from_str(&std::fs::read_to_string(&dump).expect("dump written")).expect("json");
+    (stdout, state)
+}

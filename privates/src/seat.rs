@@ -1,0 +1,4 @@
+//! Seats: who is who at the table.
+
+/// A seat at the table, 0-based in seat order.
+pub type Seat = usize;
