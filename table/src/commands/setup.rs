@@ -3,13 +3,16 @@
 
 use minijinja::context;
 
+use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, CommandSpec, Form};
+use crate::commands::Command;
 use crate::dice::{is_message_id, DrawRecord, DrawSource, Seed, Spec};
 use crate::game::session::{Render, SharedPlugin};
 use crate::game::{DiceMode, PlayerInfo, SetupDice, SetupOptions};
 use crate::input::{Incoming, Mention, Response, Verdict};
 use crate::record::log::effective;
 use crate::store::GameRow;
-use crate::table::{Current, Host, Loaded, StoredSetup, Table};
+use crate::table::{Current, Cx, Host, Loaded, StoredSetup};
+use async_trait::async_trait;
 
 /// `!setup`'s arguments as the table reads them.
 #[derive(Debug, Clone)]
@@ -135,24 +138,56 @@ pub(crate) fn spec_for(message_id: &str) -> Spec {
     }
 }
 
-impl Table {
-    pub(crate) async fn setup(&mut self, args: &str, msg: &Incoming) -> Response {
-        let host = self.host.clone();
+const SETUP_ARGS: &[ArgSpec] = &[
+    arg(
+        "game",
+        ArgKind::Text,
+        false,
+        "which game (Irish Gauge when left out)",
+    ),
+    arg(
+        "players",
+        ArgKind::Users,
+        true,
+        "the players, in sign-up order",
+    ),
+    arg("options", ArgKind::Text, false, "dice:manual, rolls, force"),
+];
+/// `!setup …`: starts a game in this channel.
+pub(crate) struct Setup;
+
+#[async_trait]
+impl Command for Setup {
+    fn spec(&self) -> CommandSpec {
+        CommandSpec {
+            example: "setup @a @b @c … [game] [dice:manual] [force]",
+            ..table_command(
+                "setup",
+                &[],
+                Access::Moderator,
+                SETUP_ARGS,
+                "start a game in this channel",
+            )
+        }
+    }
+
+    async fn run(&self, cx: &mut Cx, args: &str, msg: &Incoming) -> Response {
+        let host = cx.host.clone();
         let parsed = match SetupArgs::parse(&host, args, &msg.mentions) {
             Ok(parsed) => parsed,
-            Err(reason) => return self.refuse(self.message("setup_usage", context! { reason })),
+            Err(reason) => return cx.refuse(cx.message("setup_usage", context! { reason })),
         };
-        let running = match &self.loaded {
+        let running = match &cx.loaded {
             Loaded::Running(c) if !c.session.is_finished() => Some(c.row.id.clone()),
             Loaded::Frozen(f) => Some(f.row.id.clone()),
             _ => None,
         };
         if let (Some(game_id), false) = (running, parsed.force) {
-            return self.refuse(self.message("game_running", context! { game_id }));
+            return cx.refuse(cx.message("game_running", context! { game_id }));
         }
-        let game_id = match self.store.game_count(&self.channel).await {
-            Ok(n) => format!("{}-{}", self.channel, n + 1),
-            Err(e) => return self.storage_refusal(&e),
+        let game_id = match cx.store.game_count(&cx.channel).await {
+            Ok(n) => format!("{}-{}", cx.channel, n + 1),
+            Err(e) => return cx.storage_refusal(&e),
         };
         let seed = match parsed.dice {
             DiceMode::Manual => None,
@@ -161,123 +196,119 @@ impl Table {
                 None => match Seed::generate() {
                     Ok(seed) => Some(seed),
                     Err(e) => {
-                        return self.refuse(
-                            self.message("dice_failed", context! { reason => e.to_string() }),
+                        return cx.refuse(
+                            cx.message("dice_failed", context! { reason => e.to_string() }),
                         )
                     }
                 },
             },
         };
-        let response = self
-            .start_game(parsed, game_id, seed, &msg.message_id, &msg.at, None)
-            .await;
+        let response = start_game(cx, parsed, game_id, seed, &msg.message_id, &msg.at, None).await;
         if response.verdict != Verdict::Accepted {
             return response;
         }
         // A game set up by hand ends the channel's open signups.
-        match self.end_signups(&msg.message_id).await {
+        match cx.end_signups(&msg.message_id).await {
             Some(note) => {
                 Response::new(Verdict::Accepted).say(format!("{note}\n{}", response.text()))
             }
             None => response,
         }
     }
+}
 
-    /// Sets up a game with these players (already checked), id and seed, stored as made by
-    /// message `message_id` at time `at`; `signup` is the draw that picked the players.
-    pub(crate) async fn start_game(
-        &mut self,
-        parsed: SetupArgs,
-        game_id: String,
-        seed: Option<Seed>,
-        message_id: &str,
-        at: &str,
-        signup: Option<DrawRecord>,
-    ) -> Response {
-        let host = self.host.clone();
-        let spec = spec_for(message_id);
-        let dice = match &seed {
-            Some(seed) => SetupDice::Audited(DrawSource {
-                seed,
-                game_id: &game_id,
-                spec,
-                message_id,
-            }),
-            None => SetupDice::Manual,
-        };
-        let render = Render {
-            templates: &host.templates,
-            prefix: &host.settings.prefix,
-            game_id: &game_id,
-            moderator: &host.settings.moderator_name,
-            draw_source: None,
-            ping: true,
-            skip: None,
-        };
-        let (setup, session) =
-            match parsed
-                .game
-                .create(parsed.players.clone(), &parsed.options, dice, &render)
-            {
-                Ok(created) => created,
-                Err(reason) => return self.refuse(self.message("refused", context! { reason })),
-            };
-        let info = parsed.game.info();
-        let stored = StoredSetup {
-            players: parsed.players,
-            setup,
-            dice: parsed.dice,
-            spec,
-            setup_message: Some(message_id.to_string()),
-            signup,
-        };
-        let row = GameRow {
-            id: game_id.clone(),
-            channel: self.channel.clone(),
-            kind: info.kind.to_string(),
-            engine_version: info.engine_version.to_string(),
-            created_at: at.to_string(),
-            setup_json: serde_json::to_string(&stored).unwrap_or_default(),
-            seed_hex: seed.as_ref().map(|s| s.to_hex()),
-            commitment: seed.as_ref().map(|s| s.commitment()),
-            revealed: false,
-            active: true,
-        };
-        if let Err(e) = self.store.create_game(&row, message_id).await {
-            return self.storage_refusal(&e);
-        }
-        let current = Current {
-            row,
-            plugin: parsed.game.clone(),
-            stored,
+/// Sets up a game with these players (already checked), id and seed, stored as made by
+/// message `message_id` at time `at`; `signup` is the draw that picked the players.
+pub(crate) async fn start_game(
+    cx: &mut Cx,
+    parsed: SetupArgs,
+    game_id: String,
+    seed: Option<Seed>,
+    message_id: &str,
+    at: &str,
+    signup: Option<DrawRecord>,
+) -> Response {
+    let host = cx.host.clone();
+    let spec = spec_for(message_id);
+    let dice = match &seed {
+        Some(seed) => SetupDice::Audited(DrawSource {
             seed,
-            log: Vec::new(),
-            stack: effective(std::iter::empty()),
-            session,
+            game_id: &game_id,
+            spec,
+            message_id,
+        }),
+        None => SetupDice::Manual,
+    };
+    let render = Render {
+        templates: &host.templates,
+        prefix: &host.settings.prefix,
+        game_id: &game_id,
+        moderator: &host.settings.moderator_name,
+        draw_source: None,
+        ping: true,
+        skip: None,
+    };
+    let (setup, session) =
+        match parsed
+            .game
+            .create(parsed.players.clone(), &parsed.options, dice, &render)
+        {
+            Ok(created) => created,
+            Err(reason) => return cx.refuse(cx.message("refused", context! { reason })),
         };
-        let draw_commands: Vec<String> = host
-            .registry
-            .for_game(Some(info.kind))
-            .filter(|c| {
-                c.game == Some(info.kind)
-                    && c.form == crate::commands::registry::Form::Bang
-                    && c.access == crate::commands::registry::Access::Moderator
-            })
-            .map(|c| format!("`{}{}`", host.settings.prefix, c.name))
-            .collect();
-        let mut text = self.message(
-            "new_game",
-            context! {
-                game_id, title => info.title, players => current.session.seated().len(),
-                commitment => current.row.commitment, draw_commands,
-            },
-        );
-        let render = self.render(&current, true, None);
-        text.push('\n');
-        text.push_str(&current.session.announce(&render));
-        text.push('\n');
-        text.push_str(&current.session.status(&render));
-        self.loaded = Loaded::Running(Box::new(current));
-        Response::new(Verdict::Accepted).say(text)
+    let info = parsed.game.info();
+    let stored = StoredSetup {
+        players: parsed.players,
+        setup,
+        dice: parsed.dice,
+        spec,
+        setup_message: Some(message_id.to_string()),
+        signup,
+    };
+    let row = GameRow {
+        id: game_id.clone(),
+        channel: cx.channel.clone(),
+        kind: info.kind.to_string(),
+        engine_version: info.engine_version.to_string(),
+        created_at: at.to_string(),
+        setup_json: serde_json::to_string(&stored).unwrap_or_default(),
+        seed_hex: seed.as_ref().map(|s| s.to_hex()),
+        commitment: seed.as_ref().map(|s| s.commitment()),
+        revealed: false,
+        active: true,
+    };
+    if let Err(e) = cx.store.create_game(&row, message_id).await {
+        return cx.storage_refusal(&e);
     }
+    let current = Current {
+        row,
+        plugin: parsed.game.clone(),
+        stored,
+        seed,
+        log: Vec::new(),
+        stack: effective(std::iter::empty()),
+        session,
+    };
+    let draw_commands: Vec<String> = host
+        .registry
+        .for_game(Some(info.kind))
+        .filter(|c| {
+            c.game == Some(info.kind) && c.form == Form::Bang && c.access == Access::Moderator
+        })
+        .map(|c| format!("`{}{}`", host.settings.prefix, c.name))
+        .collect();
+    let mut text = cx.message(
+        "new_game",
+        context! {
+            game_id, title => info.title, players => current.session.seated().len(),
+            commitment => current.row.commitment, draw_commands,
+        },
+    );
+    let render = cx.render(&current, true, None);
+    text.push('\n');
+    text.push_str(&current.session.announce(&render));
+    text.push('\n');
+    text.push_str(&current.session.status(&render));
+    cx.loaded = Loaded::Running(Box::new(current));
+    Response::new(Verdict::Accepted).say(text)
 }

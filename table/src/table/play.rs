@@ -6,12 +6,12 @@ use minijinja::context;
 use crate::dice::{is_message_id, DrawSource, Spec};
 use crate::input::{Incoming, Response, Verdict};
 use crate::record::log::Entry;
-use crate::table::{Current, Draft, Loaded, Report, Table};
+use crate::table::{Current, Cx, Draft, Loaded, Report};
 
-impl Table {
+impl Cx {
     /// Handles the bold segments of a message.
     pub(crate) async fn moves(&mut self, segments: &[String], msg: &Incoming) -> Response {
-        if !self.is_playing() {
+        if self.loaded.playing().is_none() {
             // No game being played: **sign up** while signups are open.
             if let Some(response) = self.signup_bold(segments, msg).await {
                 return response;
@@ -71,7 +71,7 @@ impl Table {
         // The next players' presets and absences answer their auction decisions at once.
         let mut proxied = crate::weeks::pace::Proxied::default();
         let now = crate::weeks::pace::time_of(msg);
-        let mut meta = Self::meta_of(current);
+        let mut meta = current.meta();
         for (i, entry) in draft.entries.iter().enumerate() {
             meta.add(draft.next_seq + i as i64, entry, Some(now));
         }

@@ -4,7 +4,10 @@
 
 use crate::game::session::Render;
 use crate::game::{PlayerInfo, Query, QuickMove, Suggestion, ToAct};
-use crate::table::{Current, Loaded, Report, Table};
+use minijinja::context;
+
+use crate::input::Attachment;
+use crate::table::{Current, Cx, Loaded, Report, Table};
 
 /// The turn prompt's one-click moves.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,7 +26,7 @@ pub struct Prompt {
 impl Table {
     /// The running game and its position (the number of log entries).
     pub fn position(&self) -> Option<(&str, usize)> {
-        match &self.loaded {
+        match &self.cx.loaded {
             Loaded::Running(c) => Some((c.row.id.as_str(), c.log.len())),
             _ => None,
         }
@@ -31,7 +34,7 @@ impl Table {
 
     /// The one-click moves of the player to act, if a player is to act and has any.
     pub fn prompt(&self) -> Option<Prompt> {
-        let Loaded::Running(current) = &self.loaded else {
+        let Loaded::Running(current) = &self.cx.loaded else {
             return None;
         };
         let ToAct::Player { seat, .. } = current.session.to_act() else {
@@ -53,7 +56,7 @@ impl Table {
     /// Legal values for an argument being typed by the user `author_id` (autocomplete). Empty
     /// without a running game.
     pub fn suggest(&self, author_id: &str, query: &Query<'_>) -> Vec<Suggestion> {
-        let Loaded::Running(current) = &self.loaded else {
+        let Loaded::Running(current) = &self.cx.loaded else {
             return Vec::new();
         };
         let seat = current
@@ -67,21 +70,51 @@ impl Table {
     /// The live status of the game (running or frozen), without pings: what a pinned status
     /// message shows.
     pub fn status_text(&self) -> Option<String> {
-        match &self.loaded {
-            Loaded::Running(current) => {
-                Some(current.session.status(&self.render(current, false, None)))
-            }
-            Loaded::Frozen(frozen) => Some(self.frozen_text(frozen)),
+        match &self.cx.loaded {
+            Loaded::Running(current) => Some(
+                current
+                    .session
+                    .status(&self.cx.render(current, false, None)),
+            ),
+            Loaded::Frozen(frozen) => Some(self.cx.frozen_text(frozen)),
             Loaded::Empty => None,
         }
     }
+}
 
+impl Cx {
     /// What follows a move that ended a turn, an undo or a draw: the full report, or with
     /// [`Report::Compact`] only who acts next.
     pub(crate) fn after_turn(&self, current: &Current, render: &Render<'_>) -> String {
         match self.host.settings.report {
             Report::Full => current.session.status(render),
             Report::Compact => current.session.prompt(render),
+        }
+    }
+
+    /// The picture of the running game as an attachment; `None` if the game has none.
+    pub(crate) fn picture_attachment(
+        &self,
+        current: &Current,
+    ) -> Option<Result<Attachment, String>> {
+        let picture = current.session.picture()?;
+        Some(picture.map(|bytes| Attachment {
+            filename: format!("{}-{}.png", current.row.id, current.log.len()),
+            bytes,
+        }))
+    }
+
+    /// The seed and how to check the draws, once revealed.
+    pub(crate) fn reveal_text(&self, current: &Current) -> String {
+        match (&current.seed, current.row.revealed) {
+            (Some(seed), true) => self.message(
+                "revealed",
+                context! {
+                    seed => seed.to_hex(), commitment => seed.commitment(),
+                    file => format!("audit-{}.json", current.row.id),
+                },
+            ),
+            _ => String::new(),
         }
     }
 }

@@ -21,7 +21,7 @@ use crate::game::{Decision, PlayerInfo, Proxy, ToAct};
 use crate::input::{Author, Incoming, Mention, Response, Verdict};
 use crate::record::log::Entry;
 use crate::store::LogRow;
-use crate::table::{Current, Draft, Loaded, Table};
+use crate::table::{Current, Cx, Draft, Loaded};
 use crate::weeks::duration::{
     format_duration, full, parse_duration, parse_percent, relative, store_time, DurationError,
 };
@@ -254,7 +254,7 @@ pub(crate) fn substitute_all(session: &mut dyn Session, log: &[(Entry, LogRow)])
     }
 }
 
-impl Table {
+impl Cx {
     /// One of this module's texts.
     pub(crate) fn pace(&self, msg: &str, ctx: minijinja::Value) -> String {
         let p = &self.host.settings.prefix;
@@ -263,50 +263,12 @@ impl Table {
             .text(TEMPLATE, context! { msg, p, ..ctx })
     }
 
-    /// The table-level state of the running game.
-    pub(crate) fn meta_of(current: &Current) -> Meta {
-        Meta::of(
-            &current.row.created_at,
-            current
-                .log
-                .iter()
-                .map(|(entry, row)| (row.seq, entry, row.at.as_str())),
-        )
-    }
-
-    /// The running game, if it is not over.
-    pub(crate) fn playing(&self) -> Option<&Current> {
-        match &self.loaded {
-            Loaded::Running(c) if !c.session.is_finished() => Some(c),
-            _ => None,
-        }
-    }
-
-    /// The seated players of the running game (in seat order).
-    pub fn seated(&self) -> Option<&[PlayerInfo]> {
-        match &self.loaded {
-            Loaded::Running(c) => Some(c.session.seated()),
-            _ => None,
-        }
-    }
-
-    /// Whether a game is running here and not over.
-    pub fn is_playing(&self) -> bool {
-        self.playing().is_some()
-    }
-
     /// The clock of the decision the running game waits for, at `now`.
     pub fn decision_clock(&self, now: DateTime<Utc>) -> Option<DecisionClock> {
-        let current = self.playing()?;
-        Self::meta_of(current).clock_of(current.session.to_act(), current.session.seated(), now)
-    }
-
-    /// The running game's title.
-    pub fn title(&self) -> Option<&'static str> {
-        match &self.loaded {
-            Loaded::Running(c) => Some(c.session.info().title),
-            _ => None,
-        }
+        let current = self.loaded.playing()?;
+        current
+            .meta()
+            .clock_of(current.session.to_act(), current.session.seated(), now)
     }
 
     /// The refusal when no game is being played (none, frozen or over).
@@ -315,26 +277,6 @@ impl Table {
             Loaded::Running(_) => self.refuse(self.pace("game_over", context! {})),
             _ => self.no_game(),
         }
-    }
-
-    /// The table's commands of play over weeks; `None` for a name that is not one of them.
-    pub(crate) async fn pace_command(
-        &mut self,
-        name: &str,
-        args: &str,
-        msg: &Incoming,
-    ) -> Option<Response> {
-        Some(match name {
-            "clock" => self.clock(args, msg).await,
-            "away" => self.away(args, msg).await,
-            "back" => self.back(msg).await,
-            "sub" => self.sub(args, msg).await,
-            "act" => self.act(args, msg).await,
-            "preset" => self.refuse(self.pace("preset_in_channel", context! {})),
-            "waiting" => self.waiting_here(msg),
-            "signup" | "join" | "leave" => self.signup_command(name, args, msg).await,
-            _ => return None,
-        })
     }
 
     // ----- the moves the table makes for a seat -----
@@ -590,10 +532,10 @@ impl Table {
     }
 
     async fn game_tick(&mut self, now: DateTime<Utc>) -> Response {
-        let Some(current) = self.playing() else {
+        let Some(current) = self.loaded.playing() else {
             return Response::new(Verdict::Ignored);
         };
-        let meta = Self::meta_of(current);
+        let meta = current.meta();
         let before = current.session.to_act();
         let mut draft = Draft::of(current);
         let mut done = Proxied::default();

@@ -18,7 +18,7 @@ use crate::dice::{DiceError, DrawRecord, DrawSource, Seed};
 use crate::game::{DiceMode, PlayerInfo, SetupOptions};
 use crate::input::{Incoming, Response, Verdict};
 use crate::store::StoreError;
-use crate::table::{Loaded, Table};
+use crate::table::{Cx, Loaded};
 use crate::weeks::duration::{
     format_duration, full, parse_duration, parse_time, relative, store_time,
 };
@@ -142,9 +142,9 @@ fn players_range(value: &str) -> Option<(usize, usize)> {
     }
 }
 
-impl Table {
+impl Cx {
     /// The channel's open signups.
-    async fn signups(&self) -> Result<Option<Signups>, StoreError> {
+    pub(crate) async fn signups(&self) -> Result<Option<Signups>, StoreError> {
         Ok(self
             .store
             .channel_state(&self.channel)
@@ -152,7 +152,7 @@ impl Table {
             .and_then(|json| serde_json::from_str(&json).ok()))
     }
 
-    async fn save_signups(
+    pub(crate) async fn save_signups(
         &self,
         state: Option<&Signups>,
         message_id: &str,
@@ -163,7 +163,7 @@ impl Table {
             .await
     }
 
-    fn signup_data(&self, state: &Signups) -> minijinja::Value {
+    pub(crate) fn signup_data(&self, state: &Signups) -> minijinja::Value {
         let closes = parse_time(&state.closes_at);
         let title = self
             .host
@@ -181,54 +181,8 @@ impl Table {
         }
     }
 
-    /// `!signup …`, `!join`, `!leave`.
-    pub(crate) async fn signup_command(
-        &mut self,
-        name: &str,
-        args: &str,
-        msg: &Incoming,
-    ) -> Response {
-        match name {
-            "join" => return self.join(msg).await,
-            "leave" => return self.leave(msg).await,
-            _ => {}
-        }
-        let args = args.trim();
-        let (sub, rest) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
-        let sub = sub.to_ascii_lowercase();
-        if matches!(sub.as_str(), "open" | "close" | "cancel") && !msg.author.is_moderator {
-            return self.refuse(self.message(
-                "moderator_only",
-                context! { author => msg.author.name, command => format!("signup {sub}") },
-            ));
-        }
-        let state = match self.signups().await {
-            Ok(state) => state,
-            Err(e) => return self.storage_refusal(&e),
-        };
-        match (sub.as_str(), state) {
-            ("open", None) => self.open_signups(rest, msg).await,
-            ("open", Some(_)) => self.refuse(self.pace("signup_already_open", context! {})),
-            ("close", Some(state)) => {
-                self.close_signups(state, time_of(msg), true, &msg.message_id)
-                    .await
-            }
-            ("cancel", Some(_)) => match self.save_signups(None, &msg.message_id).await {
-                Ok(()) => Response::new(Verdict::Accepted)
-                    .say(self.pace("signup_cancelled", context! { by => msg.author.name })),
-                Err(e) => self.storage_refusal(&e),
-            },
-            ("" | "status" | "list", Some(state)) => Response::new(Verdict::Answered)
-                .say(self.pace("signup_status", self.signup_data(&state))),
-            ("" | "status" | "list" | "close" | "cancel", None) => {
-                self.refuse(self.pace("signup_none", context! {}))
-            }
-            _ => self.refuse(self.pace("signup_usage", context! {})),
-        }
-    }
-
-    async fn open_signups(&mut self, args: &str, msg: &Incoming) -> Response {
-        if self.is_playing() || matches!(self.loaded, Loaded::Frozen(_)) {
+    pub(crate) async fn open_signups(&mut self, args: &str, msg: &Incoming) -> Response {
+        if self.loaded.playing().is_some() || matches!(self.loaded, Loaded::Frozen(_)) {
             return self.refuse(self.pace("signup_game_running", context! {}));
         }
         let host = self.host.clone();
@@ -304,50 +258,6 @@ impl Table {
         Response::new(Verdict::Accepted).say(self.pace("signup_open", self.signup_data(&state)))
     }
 
-    async fn join(&mut self, msg: &Incoming) -> Response {
-        let mut state = match self.signups().await {
-            Ok(Some(state)) => state,
-            Ok(None) => return self.refuse(self.pace("signup_none", context! {})),
-            Err(e) => return self.storage_refusal(&e),
-        };
-        let player = msg.author.name.clone();
-        if state.players.iter().any(|p| p.id == msg.author.id) {
-            return Response::new(Verdict::Answered).say(self.pace(
-                "signup_already",
-                context! { player, ..self.signup_data(&state) },
-            ));
-        }
-        state.players.push(person(&msg.author));
-        if let Err(e) = self.save_signups(Some(&state), &msg.message_id).await {
-            return self.storage_refusal(&e);
-        }
-        Response::new(Verdict::Accepted).say(self.pace(
-            "signup_joined",
-            context! { player, ..self.signup_data(&state) },
-        ))
-    }
-
-    async fn leave(&mut self, msg: &Incoming) -> Response {
-        let mut state = match self.signups().await {
-            Ok(Some(state)) => state,
-            Ok(None) => return self.refuse(self.pace("signup_none", context! {})),
-            Err(e) => return self.storage_refusal(&e),
-        };
-        let player = msg.author.name.clone();
-        let before = state.players.len();
-        state.players.retain(|p| p.id != msg.author.id);
-        if state.players.len() == before {
-            return self.refuse(self.pace("signup_not_signed", context! { player }));
-        }
-        if let Err(e) = self.save_signups(Some(&state), &msg.message_id).await {
-            return self.storage_refusal(&e);
-        }
-        Response::new(Verdict::Accepted).say(self.pace(
-            "signup_left",
-            context! { player, ..self.signup_data(&state) },
-        ))
-    }
-
     /// Ends the channel's open signups (a game was set up by hand); the note to post, if there
     /// were any.
     pub(crate) async fn end_signups(&mut self, message_id: &str) -> Option<String> {
@@ -379,7 +289,7 @@ impl Table {
             Err(e) => return Some(self.storage_refusal(&e)),
         }
         if segments.iter().any(|s| is_signup_phrase(s)) {
-            Some(self.join(msg).await)
+            Some(crate::commands::Command::run(&crate::commands::signup::Join, self, "", msg).await)
         } else {
             Some(Response::new(Verdict::Ignored))
         }
@@ -405,7 +315,7 @@ impl Table {
 
     /// At the close: start the game (drawing the players if more signed up than are wanted),
     /// or extend. `forced` (a moderator's `!signup close`) starts with what there is.
-    async fn close_signups(
+    pub(crate) async fn close_signups(
         &mut self,
         mut state: Signups,
         now: DateTime<Utc>,
@@ -450,7 +360,10 @@ impl Table {
     ) -> Response {
         let host = self.host.clone();
         let game = match host.game(&state.kind) {
-            Some(game) if !self.is_playing() && !matches!(self.loaded, Loaded::Frozen(_)) => {
+            Some(game)
+                if !self.loaded.playing().is_some()
+                    && !matches!(self.loaded, Loaded::Frozen(_)) =>
+            {
                 game.clone()
             }
             _ => {
@@ -516,16 +429,16 @@ impl Table {
             force: false,
             options: SetupOptions::default(),
         };
-        let response = self
-            .start_game(
-                parsed,
-                game_id,
-                Some(seed),
-                message_id,
-                &store_time(now),
-                record,
-            )
-            .await;
+        let response = crate::commands::setup::start_game(
+            self,
+            parsed,
+            game_id,
+            Some(seed),
+            message_id,
+            &store_time(now),
+            record,
+        )
+        .await;
         if response.verdict != Verdict::Accepted {
             return response;
         }
