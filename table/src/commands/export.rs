@@ -2,12 +2,12 @@
 //! with the whole game record as a file; a frozen game's stored rows as they are.
 
 use async_trait::async_trait;
-use minijinja::context;
 use serde::Serialize;
 
 use crate::commands::registry::{table_command, Access, CommandSpec};
 use crate::commands::Command;
 use crate::input::{Attachment, Incoming, Response, Verdict};
+use crate::messages;
 use crate::table::{Current, Cx, Loaded};
 
 /// The record of a frozen game: what is stored, for moderators to keep or move elsewhere.
@@ -52,22 +52,26 @@ impl Command for Audit {
         match &cx.loaded {
             Loaded::Running(current) => {
                 let Some(export) = current.audit_export() else {
-                    return Response::new(Verdict::Answered)
-                        .say(cx.message("manual_dice", context! {}));
+                    return Response::new(Verdict::Answered).say(cx.say(messages::ManualDice {}));
                 };
                 let file = format!("audit-{}.json", current.row.id);
                 let draws: Vec<_> = export
                     .draws
                     .iter()
-                    .map(|d| context! { index => d.index, purpose => d.purpose, result => d.result.to_string() })
+                    .map(|d| messages::AuditLine {
+                        index: d.index,
+                        purpose: d.purpose.clone(),
+                        result: d.result.to_string(),
+                    })
                     .collect();
-                let text = cx.message(
-                    "audit",
-                    context! {
-                        game_id => export.game_id, version => export.version,
-                        commitment => export.commitment, seed => export.seed, file, draws,
-                    },
-                );
+                let text = cx.say(messages::Audit {
+                    game_id: export.game_id.to_string(),
+                    version: export.version.to_string(),
+                    commitment: export.commitment.to_string(),
+                    seed: export.seed,
+                    file: file.to_string(),
+                    draws,
+                });
                 // The attachment is the whole game record: a superset of the audit export that
                 // lets the verifiers check it is complete.
                 Response::new(Verdict::Answered)
@@ -130,13 +134,12 @@ impl Command for Export {
             Loaded::Running(current) => {
                 let file = format!("game-{}.json", current.row.id);
                 Response::new(Verdict::Answered)
-                    .say(cx.message(
-                        "export",
-                        context! {
-                            game_id => current.row.id, entries => current.log.len(), file,
-                            sealed => current.seed.is_some() && !current.row.revealed,
-                        },
-                    ))
+                    .say(cx.say(messages::Export {
+                        game_id: current.row.id.to_string(),
+                        entries: current.log.len(),
+                        file: file.to_string(),
+                        sealed: current.seed.is_some() && !current.row.revealed,
+                    }))
                     .attach(record_attachment(current, file))
             }
             // A frozen game's stored rows, as they are.

@@ -2,12 +2,12 @@
 //! or a manual draw it waits for (`!draw …`, `!deal …`), through this one handler.
 
 use async_trait::async_trait;
-use minijinja::context;
 
 use crate::commands::registry::CommandSpec;
 use crate::commands::Command;
 use crate::game::ToAct;
 use crate::input::{Incoming, Response, Verdict};
+use crate::messages;
 use crate::record::log::Entry;
 use crate::table::{Cx, Draft, Loaded};
 
@@ -31,10 +31,12 @@ impl Command for GameCommand {
             return cx.no_game();
         };
         if current.audited() {
-            return cx.refuse(cx.message("dice_are_audited", context! {}));
+            return cx.refuse(cx.say(messages::DiceAreAudited {}));
         }
         if current.session.to_act() != ToAct::Draw {
-            return cx.refuse(cx.message("no_draw_pending", context! { command => self.0.name }));
+            return cx.refuse(cx.say(messages::NoDrawPending {
+                command: self.0.name.to_string(),
+            }));
         }
         let mut render = cx.render(current, false, None);
         render.draw_source = Some("moderator");
@@ -42,7 +44,11 @@ impl Command for GameCommand {
         let index = draft.stack.len() as u64;
         let drawn = match draft.session.manual_draw(self.0.name, args, index, &render) {
             Ok(drawn) => drawn,
-            Err(reason) => return cx.refuse(cx.message("refused", context! { reason })),
+            Err(reason) => {
+                return cx.refuse(cx.say(messages::Refused {
+                    reason: reason.to_string(),
+                }))
+            }
         };
         draft.push(Entry::Draw {
             manual: true,

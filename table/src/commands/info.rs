@@ -8,19 +8,12 @@ use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, Co
 use crate::commands::Command;
 use crate::game::ToAct;
 use crate::input::{Incoming, Response, Verdict};
+use crate::messages;
 use crate::record::log::Entry;
 use crate::table::{Current, Cx, Loaded};
 use crate::weeks::duration::full;
 use crate::weeks::meta::{Meta, ReminderKind, TableEvent};
 use crate::weeks::pace::{clock_data, name_at};
-
-#[derive(Serialize)]
-struct LogLine {
-    seq: i64,
-    undone: bool,
-    what: String,
-    at: String,
-}
 
 #[derive(Serialize)]
 struct HelpCommand {
@@ -76,10 +69,10 @@ impl Command for Moves {
                     .get(seat)
                     .map(|p| p.name.clone())
                     .unwrap_or_default();
-                return Response::new(Verdict::Answered).say(cx.message(
-                    "not_your_move",
-                    context! { player, prompt => current.session.prompt(&render) },
-                ));
+                return Response::new(Verdict::Answered).say(cx.say(messages::NotYourMove {
+                    player: player.to_string(),
+                    prompt: current.session.prompt(&render).to_string(),
+                }));
             }
         }
         Response::new(Verdict::Answered).say(current.session.moves(&render))
@@ -101,13 +94,14 @@ impl Command for Map {
         };
         match cx.picture_attachment(current) {
             Some(Ok(picture)) => Response::new(Verdict::Answered)
-                .say(cx.message("map", context! {}))
+                .say(cx.say(messages::Map {}))
                 .attach(Some(picture)),
-            Some(Err(reason)) => cx.refuse(cx.message("no_map", context! { reason })),
-            None => cx.refuse(cx.message(
-                "no_picture",
-                context! { title => current.session.info().title },
-            )),
+            Some(Err(reason)) => cx.refuse(cx.say(messages::NoMap {
+                reason: reason.to_string(),
+            })),
+            None => cx.refuse(cx.say(messages::NoPicture {
+                title: current.session.info().title.to_string(),
+            })),
         }
     }
 }
@@ -143,7 +137,7 @@ impl Command for Log {
             current.stack.iter().map(|e| e.seq).collect();
         let start = current.log.len().saturating_sub(count);
         let meta = current.meta();
-        let lines: Vec<LogLine> = current.log[start..]
+        let lines: Vec<messages::LogLine> = current.log[start..]
             .iter()
             .enumerate()
             .filter_map(|(i, (entry, row))| {
@@ -158,7 +152,7 @@ impl Command for Log {
                     }
                     _ => describe_entry(cx, current, entry, &row.author_name),
                 };
-                Some(LogLine {
+                Some(messages::LogLine {
                     seq: row.seq,
                     undone: entry.is_play() && !in_force.contains(&row.seq),
                     what,
@@ -166,10 +160,11 @@ impl Command for Log {
                 })
             })
             .collect();
-        Response::new(Verdict::Answered).say(cx.message(
-            "log",
-            context! { game_id => current.row.id, total => current.log.len(), lines },
-        ))
+        Response::new(Verdict::Answered).say(cx.say(messages::Log {
+            game_id: current.row.id.to_string(),
+            total: current.log.len(),
+            lines,
+        }))
     }
 }
 
@@ -181,7 +176,9 @@ fn describe_entry(cx: &Cx, current: &Current, entry: &Entry, author: &str) -> St
             current.session.describe(entry, false),
             if *manual { "moderator" } else { "audited dice" }
         ),
-        Entry::Undo => cx.message("log_undo", context! { author }),
+        Entry::Undo => cx.say(messages::LogUndo {
+            author: author.to_string(),
+        }),
         Entry::Reveal => "seed revealed".to_string(),
         Entry::Table(event) => describe_table_event(cx, event, author).unwrap_or_default(),
     }

@@ -2,12 +2,12 @@
 //! `!reveal` (the dice seed).
 
 use async_trait::async_trait;
-use minijinja::context;
 
 use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, CommandSpec};
 use crate::commands::Command;
 use crate::game::DiceMode;
 use crate::input::{Incoming, Response, Verdict};
+use crate::messages;
 use crate::record::log::{pop_unit, Entry};
 use crate::table::{Cx, Draft, Loaded};
 
@@ -38,11 +38,11 @@ impl Command for Undo {
             return cx.no_game();
         };
         if current.row.revealed && current.stored.dice == DiceMode::Audited {
-            return cx.refuse(cx.message("undo_closed", context! {}));
+            return cx.refuse(cx.say(messages::UndoClosed {}));
         }
         let mut stack = current.stack.clone();
         let Some(undone) = pop_unit(&mut stack) else {
-            return cx.refuse(cx.message("nothing_to_undo", context! {}));
+            return cx.refuse(cx.say(messages::NothingToUndo {}));
         };
         let mut session = match current
             .plugin
@@ -50,12 +50,16 @@ impl Command for Undo {
         {
             Ok(session) => session,
             Err(reason) => {
-                return cx.refuse(cx.message("undo_does_not_replay", context! { reason }))
+                return cx.refuse(cx.say(messages::UndoDoesNotReplay {
+                    reason: reason.to_string(),
+                }))
             }
         };
         for item in &stack {
             if let Err(reason) = session.replay(&item.entry) {
-                return cx.refuse(cx.message("undo_does_not_replay", context! { reason }));
+                return cx.refuse(cx.say(messages::UndoDoesNotReplay {
+                    reason: reason.to_string(),
+                }));
             }
         }
         crate::weeks::pace::substitute_all(&mut *session, &current.log);
@@ -81,7 +85,7 @@ impl Command for Undo {
         };
         let text = format!(
             "{}\n{}",
-            cx.message("undone", context! { what }),
+            cx.say(messages::Undone { what }),
             cx.after_turn(current, &cx.render(current, true, None))
         );
         Response::new(Verdict::Accepted).say(text)
@@ -108,13 +112,13 @@ impl Command for Reveal {
             return cx.no_game();
         };
         if current.seed.is_none() {
-            return cx.refuse(cx.message("no_seed", context! {}));
+            return cx.refuse(cx.say(messages::NoSeed {}));
         }
         if current.row.revealed {
             return Response::new(Verdict::Answered).say(cx.reveal_text(current));
         }
         if !current.session.is_finished() && args.trim() != "confirm" {
-            return cx.refuse(cx.message("reveal_needs_confirm", context! {}));
+            return cx.refuse(cx.say(messages::RevealNeedsConfirm {}));
         }
         let mut draft = Draft::of(current);
         draft.entries.push(Entry::Reveal);

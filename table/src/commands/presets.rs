@@ -11,6 +11,7 @@ use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, Co
 use crate::commands::seats::not_a_player;
 use crate::commands::Command;
 use crate::input::{Author, Incoming, Response, Verdict};
+use crate::messages;
 use crate::table::tables::Tables;
 use crate::table::Cx;
 use crate::weeks::direct::channel_ref;
@@ -75,12 +76,9 @@ impl Preset {
         let games = match tables.games_of(&msg.author.id, now).await {
             Ok(games) => games,
             Err(error) => {
-                return Response::new(Verdict::Refused).say(
-                    tables
-                        .host()
-                        .templates
-                        .message("storage", context! { error => error.to_string() }),
-                )
+                return Response::new(Verdict::Refused).say(tables.say(messages::Storage {
+                    error: error.to_string(),
+                }))
             }
         };
         let args = args.trim();
@@ -114,12 +112,9 @@ impl Preset {
         let game = &games[index];
         match tables.table(&game.channel).await {
             Ok(mut table) => set_preset(&mut table.cx, &msg.author, text).await,
-            Err(error) => Response::new(Verdict::Refused).say(
-                tables
-                    .host()
-                    .templates
-                    .message("storage", context! { error => error.to_string() }),
-            ),
+            Err(error) => Response::new(Verdict::Refused).say(tables.say(messages::Storage {
+                error: error.to_string(),
+            })),
         }
     }
 }
@@ -232,12 +227,9 @@ impl Command for Waiting {
             Ok(games) => games,
             Err(error) => {
                 return Some(
-                    Response::new(Verdict::Refused).say(
-                        tables
-                            .host()
-                            .templates
-                            .message("storage", context! { error => error.to_string() }),
-                    ),
+                    Response::new(Verdict::Refused).say(tables.say(messages::Storage {
+                        error: error.to_string(),
+                    })),
                 )
             }
         };

@@ -4,11 +4,10 @@
 
 use std::sync::Arc;
 
-use minijinja::context;
-
 use crate::commands::{game_handler, table_handlers, Command};
 use crate::game::session::SharedPlugin;
 use crate::input::{Incoming, Response};
+use crate::messages;
 use crate::table::tables::Tables;
 use crate::table::Cx;
 
@@ -205,20 +204,23 @@ impl Registry {
                         .as_deref()
                         .and_then(|k| host.game(k))
                         .map(|g| g.info().title);
-                    cx.refuse(cx.message(
-                        "other_game_command",
-                        context! { command => name, title, current },
-                    ))
+                    cx.refuse(cx.say(messages::OtherGameCommand {
+                        command: name.to_string(),
+                        title: title.to_string(),
+                        current: current.map(str::to_string),
+                    }))
                 }
-                None => cx.refuse(cx.message("unknown_command", context! { command => name })),
+                None => cx.refuse(cx.say(messages::UnknownCommand {
+                    command: name.to_string(),
+                })),
             };
         };
         let spec = &self.commands[index];
         if spec.access == Access::Moderator && !msg.author.is_moderator {
-            return cx.refuse(cx.message(
-                "moderator_only",
-                context! { author => msg.author.name, command => spec.name },
-            ));
+            return cx.refuse(cx.say(messages::ModeratorOnly {
+                author: msg.author.name.to_string(),
+                command: spec.name.to_string(),
+            }));
         }
         self.handlers[index].run(cx, args, msg).await
     }

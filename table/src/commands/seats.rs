@@ -8,6 +8,7 @@ use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, Co
 use crate::commands::Command;
 use crate::game::session::ProxySource;
 use crate::input::{Incoming, Response, Verdict};
+use crate::messages;
 use crate::record::log::Entry;
 use crate::table::extract::{extract, Commands};
 use crate::table::{Current, Cx, Draft, Loaded};
@@ -83,13 +84,12 @@ impl Command for Act {
                 Ok((Some(made), _)) => done.add(made),
                 Ok((None, _)) => break,
                 Err(reason) => {
-                    refusal = Some(cx.message(
-                        "move_refused",
-                        context! {
-                            author => msg.author.name, segment, reason,
-                            more => i + 1 < segments.len(),
-                        },
-                    ));
+                    refusal = Some(cx.say(messages::MoveRefused {
+                        author: msg.author.name.to_string(),
+                        segment: segment.to_string(),
+                        reason: reason.to_string(),
+                        more: i + 1 < segments.len(),
+                    }));
                     break;
                 }
             }

@@ -1,14 +1,13 @@
 //! `!setup [game] @a @b @c … [dice:manual] [key:value …] [force]`: the table reads the game,
 //! the players, the dice mode and `force`; every other `key:value` goes to the game.
 
-use minijinja::context;
-
 use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, CommandSpec, Form};
 use crate::commands::Command;
 use crate::dice::{is_message_id, DrawRecord, DrawSource, Seed, Spec};
 use crate::game::session::{Render, SharedPlugin};
 use crate::game::{DiceMode, PlayerInfo, SetupDice, SetupOptions};
 use crate::input::{Incoming, Mention, Response, Verdict};
+use crate::messages;
 use crate::record::log::effective;
 use crate::store::GameRow;
 use crate::table::{Current, Cx, Host, Loaded, StoredSetup};
@@ -175,7 +174,11 @@ impl Command for Setup {
         let host = cx.host.clone();
         let parsed = match SetupArgs::parse(&host, args, &msg.mentions) {
             Ok(parsed) => parsed,
-            Err(reason) => return cx.refuse(cx.message("setup_usage", context! { reason })),
+            Err(reason) => {
+                return cx.refuse(cx.say(messages::SetupUsage {
+                    reason: reason.to_string(),
+                }))
+            }
         };
         let running = match &cx.loaded {
             Loaded::Running(c) if !c.session.is_finished() => Some(c.row.id.clone()),
@@ -183,7 +186,9 @@ impl Command for Setup {
             _ => None,
         };
         if let (Some(game_id), false) = (running, parsed.force) {
-            return cx.refuse(cx.message("game_running", context! { game_id }));
+            return cx.refuse(cx.say(messages::GameRunning {
+                game_id: game_id.to_string(),
+            }));
         }
         let game_id = match cx.store.game_count(&cx.channel).await {
             Ok(n) => format!("{}-{}", cx.channel, n + 1),
@@ -196,9 +201,9 @@ impl Command for Setup {
                 None => match Seed::generate() {
                     Ok(seed) => Some(seed),
                     Err(e) => {
-                        return cx.refuse(
-                            cx.message("dice_failed", context! { reason => e.to_string() }),
-                        )
+                        return cx.refuse(cx.say(messages::DiceFailed {
+                            reason: e.to_string(),
+                        }))
                     }
                 },
             },
@@ -254,7 +259,11 @@ pub(crate) async fn start_game(
             .create(parsed.players.clone(), &parsed.options, dice, &render)
         {
             Ok(created) => created,
-            Err(reason) => return cx.refuse(cx.message("refused", context! { reason })),
+            Err(reason) => {
+                return cx.refuse(cx.say(messages::Refused {
+                    reason: reason.to_string(),
+                }))
+            }
         };
     let info = parsed.game.info();
     let stored = StoredSetup {
@@ -297,13 +306,13 @@ pub(crate) async fn start_game(
         })
         .map(|c| format!("`{}{}`", host.settings.prefix, c.name))
         .collect();
-    let mut text = cx.message(
-        "new_game",
-        context! {
-            game_id, title => info.title, players => current.session.seated().len(),
-            commitment => current.row.commitment, draw_commands,
-        },
-    );
+    let mut text = cx.say(messages::NewGame {
+        game_id: game_id.to_string(),
+        title: info.title.to_string(),
+        players: current.session.seated().len(),
+        commitment: current.row.commitment.clone(),
+        draw_commands,
+    });
     let render = cx.render(&current, true, None);
     text.push('\n');
     text.push_str(&current.session.announce(&render));

@@ -7,6 +7,7 @@ use minijinja::context;
 use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, CommandSpec};
 use crate::commands::Command;
 use crate::input::{Incoming, Response, Verdict};
+use crate::messages;
 use crate::table::Cx;
 use crate::weeks::pace::{person, time_of};
 
@@ -48,10 +49,10 @@ impl Command for Signup {
         let (sub, rest) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
         let sub = sub.to_ascii_lowercase();
         if matches!(sub.as_str(), "open" | "close" | "cancel") && !msg.author.is_moderator {
-            return cx.refuse(cx.message(
-                "moderator_only",
-                context! { author => msg.author.name, command => format!("signup {sub}") },
-            ));
+            return cx.refuse(cx.say(messages::ModeratorOnly {
+                author: msg.author.name.to_string(),
+                command: format!("signup {sub}"),
+            }));
         }
         let state = match cx.signups().await {
             Ok(state) => state,

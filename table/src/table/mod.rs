@@ -13,7 +13,6 @@ pub mod tables;
 
 use std::sync::Arc;
 
-use minijinja::context;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -22,6 +21,8 @@ use crate::dice::{AuditExport, DrawSource, Seed, Spec};
 use crate::game::session::{Render, Session, SharedPlugin};
 use crate::game::{DiceMode, PlayerInfo, ToAct};
 use crate::input::{Author, Incoming, Response, Verdict};
+use crate::messages;
+use crate::messages::Message;
 use crate::record::log::{effective, Effective, Entry};
 use crate::record::GameRecord;
 use crate::store::{GameRow, LogRow, Store, StoreError};
@@ -393,9 +394,10 @@ impl Table {
         }
         match extract(&msg.text, &cx.host.settings.prefix) {
             Commands::None => Response::new(Verdict::Ignored),
-            Commands::Refused(reason) => {
-                cx.refuse(cx.message("unreadable", context! { author => msg.author.name, reason }))
-            }
+            Commands::Refused(reason) => cx.refuse(cx.say(messages::Unreadable {
+                author: msg.author.name.to_string(),
+                reason: reason.to_string(),
+            })),
             Commands::Bang { name, args } => {
                 let host = cx.host.clone();
                 host.registry.run(cx, &name, &args, msg).await
@@ -479,10 +481,9 @@ impl Cx {
 
     // ----- shared helpers -----
 
-    /// One of the table's messages.
-    pub(crate) fn message(&self, msg: &str, ctx: minijinja::Value) -> String {
-        let p = &self.host.settings.prefix;
-        self.host.templates.message(msg, context! { p, ..ctx })
+    /// One of the table's messages ([`crate::messages`]).
+    pub(crate) fn say<M: Message>(&self, msg: M) -> String {
+        self.host.templates.say(&msg, &self.host.settings.prefix)
     }
 
     pub(crate) fn refuse(&self, text: impl AsRef<str>) -> Response {
@@ -491,25 +492,26 @@ impl Cx {
 
     pub(crate) fn storage_refusal(&self, error: &StoreError) -> Response {
         tracing::error!(%error, "storage failed; command not applied");
-        self.refuse(self.message("storage", context! { error => error.to_string() }))
+        self.refuse(self.say(messages::Storage {
+            error: error.to_string(),
+        }))
     }
 
     /// The refusal when there is no game to play: none, or a frozen one.
     pub(crate) fn no_game(&self) -> Response {
         match &self.loaded {
             Loaded::Frozen(f) => self.refuse(self.frozen_text(f)),
-            _ => self.refuse(self.message("no_game", context! {})),
+            _ => self.refuse(self.say(messages::NoGame {})),
         }
     }
 
     pub(crate) fn frozen_text(&self, frozen: &Frozen) -> String {
-        self.message(
-            "frozen",
-            context! {
-                game_id => frozen.row.id, title => frozen.title, seq => frozen.seq,
-                reason => frozen.reason,
-            },
-        )
+        self.say(messages::Frozen {
+            game_id: frozen.row.id.to_string(),
+            title: frozen.title.to_string(),
+            seq: frozen.seq,
+            reason: frozen.reason.to_string(),
+        })
     }
 
     /// How texts of the running game are rendered.

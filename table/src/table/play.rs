@@ -1,10 +1,9 @@
 //! Moves in bold: each segment is read and applied by the game on a draft; audited draws answer
 //! at once; everything is stored in one transaction before the reply.
 
-use minijinja::context;
-
 use crate::dice::{is_message_id, DrawSource, Spec};
 use crate::input::{Incoming, Response, Verdict};
+use crate::messages;
 use crate::record::log::Entry;
 use crate::table::{Current, Cx, Draft, Loaded, Report};
 
@@ -51,13 +50,12 @@ impl Cx {
                     picture_changed |= changes_picture;
                 }
                 Err(reason) => {
-                    refusal = Some(self.message(
-                        "move_refused",
-                        context! {
-                            author => msg.author.name, segment, reason,
-                            more => i + 1 < segments.len(),
-                        },
-                    ));
+                    refusal = Some(self.say(messages::MoveRefused {
+                        author: msg.author.name.to_string(),
+                        segment: segment.to_string(),
+                        reason: reason.to_string(),
+                        more: i + 1 < segments.len(),
+                    }));
                     break;
                 }
             }
@@ -142,16 +140,16 @@ impl Cx {
         msg: &Incoming,
     ) -> Result<(String, bool, bool, String), String> {
         if draft.session.is_finished() {
-            return Err(self.message("game_over", context! {}));
+            return Err(self.say(messages::GameOver {}));
         }
         let Some(seat) = current.seat_of(&msg.author) else {
-            let players: Vec<&str> = current
+            let players: Vec<String> = current
                 .session
                 .seated()
                 .iter()
-                .map(|p| p.name.as_str())
+                .map(|p| p.name.clone())
                 .collect();
-            return Err(self.message("not_seated", context! { players }));
+            return Err(self.say(messages::NotSeated { players }));
         };
         let render = self.render(current, false, None);
         let played = draft.session.play(seat, segment, &render)?;
@@ -162,7 +160,9 @@ impl Cx {
         let mut text = played.text;
         if !played.as_written {
             // Say how the text was read, after the first line of the narration.
-            let echo = self.message("read_as", context! { canonical => played.canonical });
+            let echo = self.say(messages::ReadAs {
+                canonical: played.canonical.to_string(),
+            });
             text = match text.split_once('\n') {
                 Some((first, rest)) => format!("{} {echo}\n{rest}", first.trim_end_matches('.')),
                 None => format!("{} {echo}", text.trim_end_matches('.')),
@@ -206,7 +206,7 @@ impl Cx {
         let key = match dice.spec {
             Spec::V1 => None,
             Spec::V2 if !is_message_id(message_id) => {
-                return Err(self.message("no_message_key", context! {}))
+                return Err(self.say(messages::NoMessageKey {}))
             }
             Spec::V2 => Some(self.redo_key(current, draft, index, message_id)),
         };

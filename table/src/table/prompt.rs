@@ -4,7 +4,7 @@
 
 use crate::game::session::Render;
 use crate::game::{PlayerInfo, Query, QuickMove, Suggestion, ToAct};
-use minijinja::context;
+use crate::messages;
 
 use crate::input::Attachment;
 use crate::table::{Current, Cx, Loaded, Report, Table};
@@ -107,13 +107,11 @@ impl Cx {
     /// The seed and how to check the draws, once revealed.
     pub(crate) fn reveal_text(&self, current: &Current) -> String {
         match (&current.seed, current.row.revealed) {
-            (Some(seed), true) => self.message(
-                "revealed",
-                context! {
-                    seed => seed.to_hex(), commitment => seed.commitment(),
-                    file => format!("audit-{}.json", current.row.id),
-                },
-            ),
+            (Some(seed), true) => self.say(messages::Revealed {
+                seed: seed.to_hex().to_string(),
+                commitment: seed.commitment().to_string(),
+                file: format!("audit-{}.json", current.row.id),
+            }),
             _ => String::new(),
         }
     }

@@ -7,6 +7,7 @@ use minijinja::context;
 
 use crate::commands::registry::Access;
 use crate::input::{Incoming, Response, Verdict};
+use crate::messages::{self, Message};
 use crate::table::extract::{extract, Commands};
 use crate::table::tables::Tables;
 use crate::weeks::meta::DecisionClock;
@@ -35,6 +36,13 @@ pub struct PlayerGame {
 }
 
 impl Tables {
+    /// One of the table's messages ([`crate::messages`]).
+    pub(crate) fn say<M: Message>(&self, msg: M) -> String {
+        self.host()
+            .templates
+            .say(&msg, &self.host().settings.prefix)
+    }
+
     /// One of the texts of play over weeks.
     pub(crate) fn text(&self, msg: &str, ctx: minijinja::Value) -> String {
         let p = &self.host().settings.prefix;
@@ -63,9 +71,12 @@ impl Tables {
                 let mut text = String::new();
                 if spec.is_some_and(|c| c.access == Access::Moderator) {
                     // Nobody is a moderator in a direct message.
-                    text = host.templates.message(
-                        "moderator_only",
-                        context! { author => msg.author.name, command, p => prefix },
+                    text = host.templates.say(
+                        &messages::ModeratorOnly {
+                            author: msg.author.name.clone(),
+                            command: command.to_string(),
+                        },
+                        &prefix,
                     );
                     text.push('\n');
                 }

@@ -19,6 +19,7 @@ use serde_json::Value;
 use crate::game::session::{ProxySource, Session};
 use crate::game::{Decision, PlayerInfo, Proxy, ToAct};
 use crate::input::{Author, Incoming, Mention, Response, Verdict};
+use crate::messages;
 use crate::record::log::Entry;
 use crate::store::LogRow;
 use crate::table::{Current, Cx, Draft, Loaded};
@@ -296,7 +297,7 @@ impl Cx {
         message_id: &str,
     ) -> ProxyResult {
         if draft.session.is_finished() {
-            return Err(self.message("game_over", context! {}));
+            return Err(self.say(messages::GameOver {}));
         }
         let player = draft
             .session

@@ -17,6 +17,7 @@ use crate::commands::setup::SetupArgs;
 use crate::dice::{DiceError, DrawRecord, DrawSource, Seed};
 use crate::game::{DiceMode, PlayerInfo, SetupOptions};
 use crate::input::{Incoming, Response, Verdict};
+use crate::messages;
 use crate::store::StoreError;
 use crate::table::{Cx, Loaded};
 use crate::weeks::duration::{
@@ -384,8 +385,9 @@ impl Cx {
             None => match Seed::generate() {
                 Ok(seed) => seed,
                 Err(e) => {
-                    return self
-                        .refuse(self.message("dice_failed", context! { reason => e.to_string() }))
+                    return self.refuse(self.say(messages::DiceFailed {
+                        reason: e.to_string(),
+                    }))
                 }
             },
         };
