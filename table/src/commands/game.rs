@@ -56,17 +56,6 @@ impl Command for GameCommand {
             draw: drawn.draw,
             key: None,
         });
-        if let Err(e) = cx.commit(draft, msg).await {
-            return cx.storage_refusal(&e);
-        }
-        let Loaded::Running(current) = &cx.loaded else {
-            return cx.no_game();
-        };
-        let text = format!(
-            "{}\n{}",
-            drawn.text,
-            cx.after_turn(current, &cx.render(current, true, None))
-        );
-        Response::new(Verdict::Accepted).say(text)
+        cx.commit_turn(draft, msg, drawn.text).await
     }
 }

@@ -77,18 +77,8 @@ impl Command for Undo {
         draft.session = session;
         draft.stack = stack;
         draft.entries.push(Entry::Undo);
-        if let Err(e) = cx.commit(draft, msg).await {
-            return cx.storage_refusal(&e);
-        }
-        let Loaded::Running(current) = &cx.loaded else {
-            return cx.no_game();
-        };
-        let text = format!(
-            "{}\n{}",
-            cx.say(messages::Undone { what }),
-            cx.after_turn(current, &cx.render(current, true, None))
-        );
-        Response::new(Verdict::Accepted).say(text)
+        let undone = cx.say(messages::Undone { what });
+        cx.commit_turn(draft, msg, undone).await
     }
 }
 

@@ -87,7 +87,7 @@ impl Command for Act {
                     refusal = Some(cx.say(messages::MoveRefused {
                         author: msg.author.name.to_string(),
                         segment: segment.to_string(),
-                        reason: reason.to_string(),
+                        reason: cx.refusal_text(&reason),
                         more: i + 1 < segments.len(),
                     }));
                     break;

@@ -28,20 +28,48 @@ pub struct SetupArgs {
     pub options: SetupOptions,
 }
 
+/// Why `!setup`'s arguments do not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// The bot hosts no game.
+    #[error("this bot has no games")]
+    NoGames,
+    /// `dice:` names no dice mode.
+    #[error("unknown dice mode '{0}' (manual or audited)")]
+    DiceMode(String),
+    /// A `<@…>` that is not a user mention.
+    #[error("'{0}' is not a user mention")]
+    NotAMention(String),
+    /// A word that is not a player name.
+    #[error("'{0}' is not a player name (letters, digits, _ - .)")]
+    NotAName(String),
+    /// A player named twice.
+    #[error("{0} is listed twice")]
+    Twice(String),
+    /// Too few or too many players for the game.
+    #[error("{title} is for {least} to {most} players; {named} named")]
+    Players {
+        /// The game.
+        title: &'static str,
+        /// Its fewest players.
+        least: usize,
+        /// Its most players.
+        most: usize,
+        /// How many were named.
+        named: usize,
+    },
+}
+
 impl SetupArgs {
     /// Reads the arguments; the error says what is wrong.
-    pub fn parse(host: &Host, args: &str, mentions: &[Mention]) -> Result<SetupArgs, String> {
+    pub fn parse(host: &Host, args: &str, mentions: &[Mention]) -> Result<SetupArgs, SetupError> {
         let mut tokens = args.split_whitespace().peekable();
         let game = match tokens.peek().and_then(|t| host.game(t)) {
             Some(game) => {
                 tokens.next();
                 game.clone()
             }
-            None => host
-                .games
-                .first()
-                .cloned()
-                .ok_or_else(|| "this bot has no games".to_string())?,
+            None => host.games.first().cloned().ok_or(SetupError::NoGames)?,
         };
         let mut players = Vec::new();
         let mut dice = DiceMode::Audited;
@@ -53,9 +81,7 @@ impl SetupArgs {
                 dice = match mode {
                     "manual" => DiceMode::Manual,
                     "audited" => DiceMode::Audited,
-                    other => {
-                        return Err(format!("unknown dice mode '{other}' (manual or audited)"))
-                    }
+                    other => return Err(SetupError::DiceMode(other.to_string())),
                 };
             } else if lower == "force" {
                 force = true;
@@ -65,7 +91,7 @@ impl SetupArgs {
                 .map(|t| t.trim_start_matches('!'))
             {
                 if id.is_empty() || !id.chars().all(|c| c.is_ascii_digit()) {
-                    return Err(format!("'{token}' is not a user mention"));
+                    return Err(SetupError::NotAMention(token.to_string()));
                 }
                 let name = mentions
                     .iter()
@@ -91,9 +117,7 @@ impl SetupArgs {
                     .chars()
                     .all(|c| c.is_alphanumeric() || "_-.".contains(c))
                 {
-                    return Err(format!(
-                        "'{name}' is not a player name (letters, digits, _ - .)"
-                    ));
+                    return Err(SetupError::NotAName(name.to_string()));
                 }
                 players.push(PlayerInfo {
                     name: name.to_string(),
@@ -104,18 +128,17 @@ impl SetupArgs {
         }
         for (i, p) in players.iter().enumerate() {
             if players[..i].iter().any(|q| q.id == p.id) {
-                return Err(format!("{} is listed twice", p.name));
+                return Err(SetupError::Twice(p.name.clone()));
             }
         }
         let info = game.info();
         if !info.players.contains(&players.len()) {
-            return Err(format!(
-                "{} is for {} to {} players; {} named",
-                info.title,
-                info.players.start(),
-                info.players.end(),
-                players.len()
-            ));
+            return Err(SetupError::Players {
+                title: info.title,
+                least: *info.players.start(),
+                most: *info.players.end(),
+                named: players.len(),
+            });
         }
         Ok(SetupArgs {
             game,

@@ -96,10 +96,9 @@ impl Command for Join {
     }
 
     async fn run(&self, cx: &mut Cx, _args: &str, msg: &Incoming) -> Response {
-        let mut state = match cx.signups().await {
-            Ok(Some(state)) => state,
-            Ok(None) => return cx.refuse(cx.pace("signup_none", context! {})),
-            Err(e) => return cx.storage_refusal(&e),
+        let mut state = match cx.open_signups_state().await {
+            Ok(state) => state,
+            Err(refusal) => return refusal,
         };
         let player = msg.author.name.clone();
         if state.players.iter().any(|p| p.id == msg.author.id) {
@@ -129,10 +128,9 @@ impl Command for Leave {
     }
 
     async fn run(&self, cx: &mut Cx, _args: &str, msg: &Incoming) -> Response {
-        let mut state = match cx.signups().await {
-            Ok(Some(state)) => state,
-            Ok(None) => return cx.refuse(cx.pace("signup_none", context! {})),
-            Err(e) => return cx.storage_refusal(&e),
+        let mut state = match cx.open_signups_state().await {
+            Ok(state) => state,
+            Err(refusal) => return refusal,
         };
         let player = msg.author.name.clone();
         let before = state.players.len();

@@ -108,6 +108,19 @@ pub enum TableError {
     Store(#[from] StoreError),
 }
 
+/// Why a move (a player's, or one the table makes for a seat) was refused.
+#[derive(Debug, Clone)]
+pub(crate) enum Refusal {
+    /// The game is over.
+    GameOver,
+    /// The author has no seat; the players are these.
+    NotSeated { players: Vec<String> },
+    /// A v2 draw without a message id to key it.
+    NoMessageKey,
+    /// The game refused it, for this reason.
+    Game(String),
+}
+
 /// The setup as stored with the game: the players in sign-up order, the game's own setup, and
 /// how draws are made. The layout of the first version.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -484,6 +497,18 @@ impl Cx {
     /// One of the table's messages ([`crate::messages`]).
     pub(crate) fn say<M: Message>(&self, msg: M) -> String {
         self.host.templates.say(&msg, &self.host.settings.prefix)
+    }
+
+    /// A refusal's reason in words.
+    pub(crate) fn refusal_text(&self, refusal: &Refusal) -> String {
+        match refusal {
+            Refusal::GameOver => self.say(messages::GameOver {}),
+            Refusal::NotSeated { players } => self.say(messages::NotSeated {
+                players: players.clone(),
+            }),
+            Refusal::NoMessageKey => self.say(messages::NoMessageKey {}),
+            Refusal::Game(reason) => reason.clone(),
+        }
     }
 
     pub(crate) fn refuse(&self, text: impl AsRef<str>) -> Response {

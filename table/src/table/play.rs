@@ -5,7 +5,7 @@ use crate::dice::{is_message_id, DrawSource, Spec};
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
 use crate::record::log::Entry;
-use crate::table::{Current, Cx, Draft, Loaded, Report};
+use crate::table::{Current, Cx, Draft, Loaded, Refusal, Report};
 
 impl Cx {
     /// Handles the bold segments of a message.
@@ -53,7 +53,7 @@ impl Cx {
                     refusal = Some(self.say(messages::MoveRefused {
                         author: msg.author.name.to_string(),
                         segment: segment.to_string(),
-                        reason: reason.to_string(),
+                        reason: self.refusal_text(&reason),
                         more: i + 1 < segments.len(),
                     }));
                     break;
@@ -138,9 +138,9 @@ impl Cx {
         draft: &mut Draft,
         segment: &str,
         msg: &Incoming,
-    ) -> Result<(String, bool, bool, String), String> {
+    ) -> Result<(String, bool, bool, String), Refusal> {
         if draft.session.is_finished() {
-            return Err(self.say(messages::GameOver {}));
+            return Err(Refusal::GameOver);
         }
         let Some(seat) = current.seat_of(&msg.author) else {
             let players: Vec<String> = current
@@ -149,10 +149,13 @@ impl Cx {
                 .iter()
                 .map(|p| p.name.clone())
                 .collect();
-            return Err(self.say(messages::NotSeated { players }));
+            return Err(Refusal::NotSeated { players });
         };
         let render = self.render(current, false, None);
-        let played = draft.session.play(seat, segment, &render)?;
+        let played = draft
+            .session
+            .play(seat, segment, &render)
+            .map_err(Refusal::Game)?;
         draft.push(Entry::Action {
             seat,
             action: played.action,
@@ -187,7 +190,7 @@ impl Cx {
         draft: &mut Draft,
         message_id: &str,
         render: &crate::game::session::Render<'_>,
-    ) -> Result<Option<(String, bool)>, String> {
+    ) -> Result<Option<(String, bool)>, Refusal> {
         let message_id = if is_message_id(message_id) {
             message_id
         } else {
@@ -205,16 +208,18 @@ impl Cx {
         let index = draft.stack.len() as u64;
         let key = match dice.spec {
             Spec::V1 => None,
-            Spec::V2 if !is_message_id(message_id) => {
-                return Err(self.say(messages::NoMessageKey {}))
-            }
+            Spec::V2 if !is_message_id(message_id) => return Err(Refusal::NoMessageKey),
             Spec::V2 => Some(self.redo_key(current, draft, index, message_id)),
         };
         let dice = DrawSource {
             message_id: key.as_deref().unwrap_or(dice.message_id),
             ..dice
         };
-        let Some(drawn) = draft.session.audited_draw(dice, index, render)? else {
+        let Some(drawn) = draft
+            .session
+            .audited_draw(dice, index, render)
+            .map_err(Refusal::Game)?
+        else {
             return Ok(None);
         };
         draft.push(Entry::Draw {

@@ -6,8 +6,13 @@ use crate::game::session::Render;
 use crate::game::{PlayerInfo, Query, QuickMove, Suggestion, ToAct};
 use crate::messages;
 
-use crate::input::Attachment;
-use crate::table::{Current, Cx, Loaded, Report, Table};
+use crate::input::{Attachment, Incoming, Response, Verdict};
+use crate::table::{Current, Cx, Draft, Loaded, Report, Table};
+
+/// The game's picture could not be drawn, for the game's reason.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct PictureFailed(pub(crate) String);
 
 /// The turn prompt's one-click moves.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,13 +97,34 @@ impl Cx {
         }
     }
 
+    /// Stores the draft (an undo, a manual draw), then answers with `head` and what follows a
+    /// turn.
+    pub(crate) async fn commit_turn(
+        &mut self,
+        draft: Draft,
+        msg: &Incoming,
+        head: String,
+    ) -> Response {
+        if let Err(e) = self.commit(draft, msg).await {
+            return self.storage_refusal(&e);
+        }
+        let Loaded::Running(current) = &self.loaded else {
+            return self.no_game();
+        };
+        let text = format!(
+            "{head}\n{}",
+            self.after_turn(current, &self.render(current, true, None))
+        );
+        Response::new(Verdict::Accepted).say(text)
+    }
+
     /// The picture of the running game as an attachment; `None` if the game has none.
     pub(crate) fn picture_attachment(
         &self,
         current: &Current,
-    ) -> Option<Result<Attachment, String>> {
+    ) -> Option<Result<Attachment, PictureFailed>> {
         let picture = current.session.picture()?;
-        Some(picture.map(|bytes| Attachment {
+        Some(picture.map_err(PictureFailed).map(|bytes| Attachment {
             filename: format!("{}-{}.png", current.row.id, current.log.len()),
             bytes,
         }))

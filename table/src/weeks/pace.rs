@@ -19,10 +19,9 @@ use serde_json::Value;
 use crate::game::session::{ProxySource, Session};
 use crate::game::{Decision, PlayerInfo, Proxy, ToAct};
 use crate::input::{Author, Incoming, Mention, Response, Verdict};
-use crate::messages;
 use crate::record::log::Entry;
 use crate::store::LogRow;
-use crate::table::{Current, Cx, Draft, Loaded};
+use crate::table::{Current, Cx, Draft, Loaded, Refusal};
 use crate::weeks::duration::{
     format_duration, full, parse_duration, parse_percent, relative, store_time, DurationError,
 };
@@ -61,7 +60,7 @@ pub(crate) struct MadeMove {
 }
 
 /// A made move (if any) and the presets spent.
-type ProxyResult = Result<(Option<MadeMove>, Vec<usize>), String>;
+type ProxyResult = Result<(Option<MadeMove>, Vec<usize>), Refusal>;
 
 /// Moves the table made for seats on a draft.
 #[derive(Default)]
@@ -297,7 +296,7 @@ impl Cx {
         message_id: &str,
     ) -> ProxyResult {
         if draft.session.is_finished() {
-            return Err(self.say(messages::GameOver {}));
+            return Err(Refusal::GameOver);
         }
         let player = draft
             .session
@@ -314,7 +313,10 @@ impl Cx {
             note,
         };
         let render = self.render(current, false, None);
-        let outcome = draft.session.play_proxy(seat, source, &proxy, &render)?;
+        let outcome = draft
+            .session
+            .play_proxy(seat, source, &proxy, &render)
+            .map_err(Refusal::Game)?;
         let Some(played) = outcome.played else {
             return Ok((None, outcome.spent));
         };
@@ -420,7 +422,7 @@ impl Cx {
                         made = played;
                     }
                     Err(reason) => {
-                        tracing::warn!(game = %current.row.id, seat, %reason, "a preset's move was refused");
+                        tracing::warn!(game = %current.row.id, seat, ?reason, "a preset's move was refused");
                     }
                 }
             }
@@ -436,7 +438,7 @@ impl Cx {
                 ) {
                     Ok((played, _)) => made = played,
                     Err(reason) => {
-                        tracing::warn!(game = %current.row.id, seat, %reason, "an automatic pass was refused");
+                        tracing::warn!(game = %current.row.id, seat, ?reason, "an automatic pass was refused");
                     }
                 }
             }
@@ -558,7 +560,7 @@ impl Cx {
                         ) {
                             Ok((played, _)) => played,
                             Err(reason) => {
-                                tracing::warn!(game = %current.row.id, %reason, "the automatic pass was refused");
+                                tracing::warn!(game = %current.row.id, ?reason, "the automatic pass was refused");
                                 None
                             }
                         }

@@ -153,6 +153,15 @@ impl Cx {
             .and_then(|json| serde_json::from_str(&json).ok()))
     }
 
+    /// The channel's open signups, or the refusal when there are none (or storage fails).
+    pub(crate) async fn open_signups_state(&self) -> Result<Signups, Response> {
+        match self.signups().await {
+            Ok(Some(state)) => Ok(state),
+            Ok(None) => Err(self.refuse(self.pace("signup_none", context! {}))),
+            Err(e) => Err(self.storage_refusal(&e)),
+        }
+    }
+
     pub(crate) async fn save_signups(
         &self,
         state: Option<&Signups>,
@@ -362,7 +371,7 @@ impl Cx {
         let host = self.host.clone();
         let game = match host.game(&state.kind) {
             Some(game)
-                if !self.loaded.playing().is_some()
+                if self.loaded.playing().is_none()
                     && !matches!(self.loaded, Loaded::Frozen(_)) =>
             {
                 game.clone()
