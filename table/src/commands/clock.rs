@@ -2,11 +2,11 @@
 //! [`crate::weeks::pace`]).
 
 use async_trait::async_trait;
-use minijinja::context;
 
 use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, CommandSpec};
 use crate::commands::Command;
 use crate::input::{Incoming, Response, Verdict};
+use crate::messages;
 use crate::record::log::Entry;
 use crate::table::{Cx, Draft};
 use crate::weeks::meta::TableEvent;
@@ -47,23 +47,31 @@ impl Command for Clock {
             let decision = meta
                 .clock_of(current.session.to_act(), current.session.seated(), now)
                 .map(|c| decision_data(&c, now));
-            return Response::new(Verdict::Answered).say(cx.pace(
-                "clock_show",
-                context! { clock => clock_data(&meta.clock), decision, game_id => current.row.id },
-            ));
+            return Response::new(Verdict::Answered).say(cx.say(messages::Clock {
+                set: false,
+                clock: clock_data(&meta.clock),
+                decision,
+                game_id: current.row.id.clone(),
+            }));
         }
         let mut settings = meta.clock;
         for token in args.split_whitespace() {
             let Some((key, value)) = token.split_once(':') else {
-                return cx.refuse(cx.pace("clock_usage", context! { token }));
+                return cx.refuse(cx.say(messages::ClockUsage {
+                    token: token.to_string(),
+                }));
             };
             match clock_token(&mut settings, key, value) {
                 Ok(true) => {}
-                Ok(false) => return cx.refuse(cx.pace("clock_usage", context! { token })),
+                Ok(false) => {
+                    return cx.refuse(cx.say(messages::ClockUsage {
+                        token: token.to_string(),
+                    }))
+                }
                 Err(error) => {
-                    return cx.refuse(
-                        cx.pace("bad_duration", context! { error => duration_error(&error) }),
-                    )
+                    return cx.refuse(cx.say(messages::BadDuration {
+                        error: duration_error(&error),
+                    }))
                 }
             }
         }
@@ -82,9 +90,11 @@ impl Command for Clock {
         let decision = meta
             .clock_of(current.session.to_act(), current.session.seated(), now)
             .map(|c| decision_data(&c, now));
-        Response::new(Verdict::Accepted).say(cx.pace(
-            "clock_set",
-            context! { clock => clock_data(&settings), decision, game_id => current.row.id },
-        ))
+        Response::new(Verdict::Accepted).say(cx.say(messages::Clock {
+            set: true,
+            clock: clock_data(&settings),
+            decision,
+            game_id: current.row.id.clone(),
+        }))
     }
 }

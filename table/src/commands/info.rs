@@ -188,34 +188,51 @@ fn describe_entry(cx: &Cx, current: &Current, entry: &Entry, author: &str) -> St
 fn describe_table_event(cx: &Cx, event: &TableEvent, author: &str) -> Option<String> {
     let data = match event {
         TableEvent::Proxy { .. } => return None,
-        TableEvent::Clock { settings, by } => {
-            context! { event => "clock", by => by.name, clock => clock_data(settings) }
-        }
+        TableEvent::Clock { settings, by } => messages::LogEvent {
+            event: "clock".into(),
+            by: by.name.clone(),
+            clock: clock_data(settings),
+            ..Default::default()
+        },
         TableEvent::Away {
             name,
             until,
             reason,
             ..
-        } => context! {
-            event => "away", player => name, reason,
-            until => crate::weeks::duration::parse_time(until).map(full).unwrap_or_else(|| until.clone()),
+        } => messages::LogEvent {
+            event: "away".into(),
+            player: Some(name.clone()),
+            reason: reason.clone(),
+            until: crate::weeks::duration::parse_time(until)
+                .map(full)
+                .unwrap_or_else(|| until.clone()),
+            ..Default::default()
         },
-        TableEvent::Back { name, .. } => context! { event => "back", player => name },
-        TableEvent::Sub { seat, old, new, by } => context! {
-            event => "sub", old => old.name, new => new.name, seat => seat + 1, by => by.name,
+        TableEvent::Back { name, .. } => messages::LogEvent {
+            event: "back".into(),
+            player: Some(name.clone()),
+            ..Default::default()
         },
-        TableEvent::Reminded { seat, kind, .. } => {
-            let player = match &cx.loaded {
+        TableEvent::Sub { seat, old, new, by } => messages::LogEvent {
+            event: "sub".into(),
+            old: old.name.clone(),
+            new: new.name.clone(),
+            seat: seat + 1,
+            by: by.name.clone(),
+            ..Default::default()
+        },
+        TableEvent::Reminded { seat, kind, .. } => messages::LogEvent {
+            event: "reminded".into(),
+            player: match &cx.loaded {
                 Loaded::Running(c) => c.session.seated().get(*seat).map(|p| p.name.clone()),
                 _ => None,
-            };
-            context! {
-                event => "reminded", player, author,
-                deadline => *kind == ReminderKind::Deadline,
-            }
-        }
+            },
+            author: author.to_string(),
+            deadline: *kind == ReminderKind::Deadline,
+            ..Default::default()
+        },
     };
-    Some(cx.pace("log_event", data))
+    Some(cx.say(data))
 }
 
 /// A logged move in words, with the name the seat had then and, for a move made for the
@@ -234,12 +251,19 @@ fn describe_move(
     let player = name_at(meta, current.session.seated(), *seat, seq);
     let proxy = match previous {
         Some(Entry::Table(TableEvent::Proxy { seat: s, why, by })) if s == seat => {
-            Some(context! { why => why.name(), by => by.as_ref().map(|b| b.name.clone()) })
+            Some(messages::ProxyData {
+                why: why.name().to_string(),
+                by: by.as_ref().map(|b| b.name.clone()),
+            })
         }
         _ => None,
     };
     match current.session.canonical(action) {
-        Some(canonical) => cx.pace("log_move", context! { player, canonical, proxy }),
+        Some(canonical) => cx.say(messages::LogMove {
+            player: player.to_string(),
+            canonical: canonical.to_string(),
+            proxy,
+        }),
         None => current.session.describe(entry, false),
     }
 }

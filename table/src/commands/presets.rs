@@ -4,7 +4,6 @@
 //! [`Tables`] routes it) looks at that table.
 
 use async_trait::async_trait;
-use minijinja::context;
 use serde_json::Value;
 
 use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, CommandSpec};
@@ -51,7 +50,7 @@ impl Command for Preset {
     }
 
     async fn run(&self, cx: &mut Cx, _args: &str, _msg: &Incoming) -> Response {
-        cx.refuse(cx.pace("preset_in_channel", context! {}))
+        cx.refuse(cx.say(messages::PresetInChannel {}))
     }
 
     async fn run_across(
@@ -93,19 +92,22 @@ impl Preset {
             (Some(index), _) => (index, rest),
             (None, 1) => (0, args),
             (None, 0) => {
-                return Response::new(Verdict::Refused)
-                    .say(tables.text("preset_no_games", context! {}))
+                return Response::new(Verdict::Refused).say(tables.say(messages::PresetNoGames {}))
             }
             (None, _) => {
-                let list: Vec<minijinja::Value> = games
-                        .iter()
-                        .map(|g| {
-                            context! { channel => channel_ref(&g.channel), game_id => g.game_id, title => g.title }
-                        })
-                        .collect();
-                return Response::new(Verdict::Answered).say(tables.text(
-                    "preset_which_game",
-                    context! { games => list, text => args },
+                let list: Vec<messages::GameRef> = games
+                    .iter()
+                    .map(|g| messages::GameRef {
+                        channel: channel_ref(&g.channel),
+                        game_id: g.game_id.clone(),
+                        title: g.title.to_string(),
+                    })
+                    .collect();
+                return Response::new(Verdict::Answered).say(tables.say(
+                    messages::PresetWhichGame {
+                        games: list,
+                        text: args.to_string(),
+                    },
                 ));
             }
         };
@@ -140,19 +142,22 @@ pub(crate) async fn set_preset(cx: &mut Cx, author: &Author, text: &str) -> Resp
     let render = cx.render(current, false, None);
     let text = text.trim();
     let (verdict, kind, described) = match text.to_ascii_lowercase().as_str() {
-        "" | "list" | "show" => (Verdict::Answered, "preset_list", None),
+        "" | "list" | "show" => (Verdict::Answered, PresetReply::List, None),
         "clear" | "off" | "none" => {
             list.clear();
-            (Verdict::Accepted, "preset_cleared", None)
+            (Verdict::Accepted, PresetReply::Cleared, None)
         }
         _ => match current.session.read_preset(seat, text, &render) {
             None => {
-                return cx.refuse(cx.pace(
-                    "preset_unsupported",
-                    context! { title => current.session.info().title },
-                ))
+                return cx.refuse(cx.say(messages::PresetUnsupported {
+                    title: current.session.info().title.to_string(),
+                }))
             }
-            Some(Err(reason)) => return cx.refuse(cx.pace("preset_refused", context! { reason })),
+            Some(Err(reason)) => {
+                return cx.refuse(cx.say(messages::PresetRefused {
+                    reason: reason.to_string(),
+                }))
+            }
             Some(Ok(preset)) => {
                 let described = current.session.render_preset(&preset.order, &render);
                 list.retain(|p| p.key != preset.key);
@@ -160,7 +165,7 @@ pub(crate) async fn set_preset(cx: &mut Cx, author: &Author, text: &str) -> Resp
                     key: preset.key,
                     order: preset.order,
                 });
-                (Verdict::Accepted, "preset_saved", Some(described))
+                (Verdict::Accepted, PresetReply::Saved, Some(described))
             }
         },
     };
@@ -175,10 +180,34 @@ pub(crate) async fn set_preset(cx: &mut Cx, author: &Author, text: &str) -> Resp
             return cx.storage_refusal(&e);
         }
     }
-    Response::new(verdict).say(cx.pace(
-        kind,
-        context! { game_id, channel, preset => described, presets },
-    ))
+    let text = match kind {
+        PresetReply::List => cx.say(messages::PresetList {
+            game_id,
+            channel,
+            preset: described,
+            presets,
+        }),
+        PresetReply::Cleared => cx.say(messages::PresetCleared {
+            game_id,
+            channel,
+            preset: described,
+            presets,
+        }),
+        PresetReply::Saved => cx.say(messages::PresetSaved {
+            game_id,
+            channel,
+            preset: described,
+            presets,
+        }),
+    };
+    Response::new(verdict).say(text)
+}
+
+/// What `!preset` answers.
+enum PresetReply {
+    List,
+    Cleared,
+    Saved,
 }
 
 /// `!waiting`: every game where the author is to act, and for how long.
@@ -198,21 +227,24 @@ impl Command for Waiting {
 
     async fn run(&self, cx: &mut Cx, _args: &str, msg: &Incoming) -> Response {
         let now = time_of(msg);
-        let games: Vec<minijinja::Value> = cx
+        let running = cx.loaded.running();
+        let games: Vec<messages::WaitingGame> = cx
             .decision_clock(now)
             .filter(|c| c.player.id == msg.author.id)
-            .map(|c| {
-                context! {
-                    channel => crate::weeks::direct::channel_ref(&cx.channel),
-                    game_id => cx.loaded.running().map(|c| c.row.id.clone()),
-                    title => cx.loaded.running().map(|c| c.session.info().title),
-                    c => decision_data(&c, now),
-                }
+            .map(|c| messages::WaitingGame {
+                channel: channel_ref(&cx.channel),
+                game_id: running.map(|c| c.row.id.clone()).unwrap_or_default(),
+                title: running
+                    .map(|c| c.session.info().title.to_string())
+                    .unwrap_or_default(),
+                c: decision_data(&c, now),
             })
             .into_iter()
             .collect();
-        Response::new(Verdict::Answered)
-            .say(cx.pace("waiting", context! { player => msg.author.name, games }))
+        Response::new(Verdict::Answered).say(cx.say(messages::Waiting {
+            player: msg.author.name.to_string(),
+            games,
+        }))
     }
 
     async fn run_across(
@@ -233,19 +265,23 @@ impl Command for Waiting {
                 )
             }
         };
-        let games: Vec<minijinja::Value> = games
+        let games: Vec<messages::WaitingGame> = games
             .iter()
             .filter_map(|g| {
                 let clock = g.clock.as_ref().filter(|c| c.player.id == msg.author.id)?;
-                Some(context! {
-                    channel => channel_ref(&g.channel), game_id => g.game_id, title => g.title,
-                    c => decision_data(clock, now),
+                Some(messages::WaitingGame {
+                    channel: channel_ref(&g.channel),
+                    game_id: g.game_id.clone(),
+                    title: g.title.to_string(),
+                    c: decision_data(clock, now),
                 })
             })
             .collect();
         Some(
-            Response::new(Verdict::Answered)
-                .say(tables.text("waiting", context! { player => msg.author.name, games })),
+            Response::new(Verdict::Answered).say(tables.say(messages::Waiting {
+                player: msg.author.name.to_string(),
+                games,
+            })),
         )
     }
 }

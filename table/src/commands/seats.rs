@@ -2,7 +2,6 @@
 //! player) and `!act` (a moderator's move for a seat). Their entries are stored like moves.
 
 use async_trait::async_trait;
-use minijinja::context;
 
 use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, CommandSpec};
 use crate::commands::Command;
@@ -56,13 +55,13 @@ impl Command for Act {
         };
         let args = args.trim();
         let Some((who, rest)) = args.split_once(char::is_whitespace) else {
-            return cx.refuse(cx.pace("act_usage", context! {}));
+            return cx.refuse(cx.say(messages::ActUsage {}));
         };
         let Some(seat) = seat_by_token(current.session.seated(), who) else {
             return cx.refuse(not_a_player(cx, current, who));
         };
         let Commands::Bold(segments) = extract(rest, &cx.host.settings.prefix) else {
-            return cx.refuse(cx.pace("act_usage", context! {}));
+            return cx.refuse(cx.say(messages::ActUsage {}));
         };
         let now = time_of(msg);
         let meta = current.meta();
@@ -152,17 +151,19 @@ impl Command for Sub {
         };
         let tokens: Vec<&str> = args.split_whitespace().collect();
         let [old, new] = tokens.as_slice() else {
-            return cx.refuse(cx.pace("sub_usage", context! {}));
+            return cx.refuse(cx.say(messages::SubUsage {}));
         };
         let seated = current.session.seated();
         let Some(seat) = seat_by_token(seated, old) else {
             return cx.refuse(not_a_player(cx, current, old));
         };
         let Some(new) = user_by_token(new, &msg.mentions) else {
-            return cx.refuse(cx.pace("sub_usage", context! {}));
+            return cx.refuse(cx.say(messages::SubUsage {}));
         };
         if seated.iter().any(|p| p.id == new.id) {
-            return cx.refuse(cx.pace("sub_seated", context! { player => new.name }));
+            return cx.refuse(cx.say(messages::SubSeated {
+                player: new.name.to_string(),
+            }));
         }
         let old = seated[seat].clone();
         let mut draft = Draft::of(current);
@@ -185,13 +186,13 @@ impl Command for Sub {
             return cx.not_playing();
         };
         let render = cx.render(current, true, None);
-        Response::new(Verdict::Accepted).say(cx.pace(
-            "sub_done",
-            context! {
-                old => old.name, new => new.name, seat => seat + 1, by => msg.author.name,
-                status => current.session.status(&render),
-            },
-        ))
+        Response::new(Verdict::Accepted).say(cx.say(messages::SubDone {
+            old: old.name.to_string(),
+            new: new.name.to_string(),
+            seat: seat + 1,
+            by: msg.author.name.to_string(),
+            status: current.session.status(&render).to_string(),
+        }))
     }
 }
 
@@ -223,13 +224,14 @@ impl Command for Away {
         let args = args.trim();
         let (length, reason) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
         if length.is_empty() {
-            return cx.refuse(cx.pace("away_usage", context! {}));
+            return cx.refuse(cx.say(messages::AwayUsage {}));
         }
         let length = match parse_duration(length) {
             Ok(d) => d,
             Err(error) => {
-                return cx
-                    .refuse(cx.pace("bad_duration", context! { error => duration_error(&error) }))
+                return cx.refuse(cx.say(messages::BadDuration {
+                    error: duration_error(&error),
+                }))
             }
         };
         let reason: String = reason.trim().chars().take(MAX_REASON_CHARS).collect();
@@ -255,16 +257,15 @@ impl Command for Away {
         cx.auto_proxies(current, &mut draft, &meta, now, &mut done)
             .await;
         let game_id = current.row.id.clone();
-        let notice = cx.pace(
-            "away_set",
-            context! {
-                player => player.name, until => full(until), until_rel => relative(until),
-                reason => (!reason.is_empty()).then_some(reason),
-                paused_until => full(pause_until),
-                capped => pause_until < until,
-                left => format_duration((left - length).max(chrono::Duration::zero())),
-            },
-        );
+        let notice = cx.say(messages::AwaySet {
+            player: player.name.to_string(),
+            until: full(until).to_string(),
+            until_rel: relative(until).to_string(),
+            reason: (!reason.is_empty()).then_some(reason),
+            paused_until: full(pause_until).to_string(),
+            capped: pause_until < until,
+            left: format_duration((left - length).max(chrono::Duration::zero())).to_string(),
+        });
         if let Err(e) = cx.commit(draft, msg).await {
             return cx.storage_refusal(&e);
         }
@@ -299,7 +300,9 @@ impl Command for Back {
         let meta = current.meta();
         let player = current.session.seated()[seat].clone();
         if meta.away(&player.id, now).is_none() {
-            return cx.refuse(cx.pace("not_away", context! { player => player.name }));
+            return cx.refuse(cx.say(messages::NotAway {
+                player: player.name.to_string(),
+            }));
         }
         let mut draft = Draft::of(current);
         draft.entries.push(Entry::Table(TableEvent::Back {
@@ -317,20 +320,24 @@ impl Command for Back {
             .filter(|c| c.seat == seat)
             .map(|c| decision_data(&c, now));
         let render = cx.render(current, false, None);
-        Response::new(Verdict::Accepted).say(cx.pace(
-            "back",
-            context! { player => player.name, decision, prompt => current.session.prompt(&render) },
-        ))
+        Response::new(Verdict::Accepted).say(cx.say(messages::Back {
+            player: player.name.to_string(),
+            decision,
+            prompt: current.session.prompt(&render).to_string(),
+        }))
     }
 }
 
 /// The refusal of someone who is not a player of the game.
 pub(crate) fn not_a_player(cx: &Cx, current: &Current, who: &str) -> String {
-    let players: Vec<&str> = current
+    let players: Vec<String> = current
         .session
         .seated()
         .iter()
-        .map(|p| p.name.as_str())
+        .map(|p| p.name.clone())
         .collect();
-    cx.pace("not_a_player", context! { who, players })
+    cx.say(messages::NotAPlayer {
+        who: who.to_string(),
+        players,
+    })
 }

@@ -2,7 +2,6 @@
 //! `!leave`. How they open, extend, close and start a game is in [`crate::weeks::signup`].
 
 use async_trait::async_trait;
-use minijinja::context;
 
 use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, CommandSpec};
 use crate::commands::Command;
@@ -60,22 +59,28 @@ impl Command for Signup {
         };
         match (sub.as_str(), state) {
             ("open", None) => cx.open_signups(rest, msg).await,
-            ("open", Some(_)) => cx.refuse(cx.pace("signup_already_open", context! {})),
+            ("open", Some(_)) => cx.refuse(cx.say(messages::SignupAlreadyOpen {})),
             ("close", Some(state)) => {
                 cx.close_signups(state, time_of(msg), true, &msg.message_id)
                     .await
             }
             ("cancel", Some(_)) => match cx.save_signups(None, &msg.message_id).await {
-                Ok(()) => Response::new(Verdict::Accepted)
-                    .say(cx.pace("signup_cancelled", context! { by => msg.author.name })),
+                Ok(()) => Response::new(Verdict::Accepted).say(cx.say(messages::SignupCancelled {
+                    by: msg.author.name.to_string(),
+                })),
                 Err(e) => cx.storage_refusal(&e),
             },
-            ("" | "status" | "list", Some(state)) => Response::new(Verdict::Answered)
-                .say(cx.pace("signup_status", cx.signup_data(&state))),
-            ("" | "status" | "list" | "close" | "cancel", None) => {
-                cx.refuse(cx.pace("signup_none", context! {}))
+            ("" | "status" | "list", Some(state)) => {
+                Response::new(Verdict::Answered).say(cx.say(messages::SignupStatus {
+                    change: String::new(),
+                    player: String::new(),
+                    signup: cx.signup_data(&state),
+                }))
             }
-            _ => cx.refuse(cx.pace("signup_usage", context! {})),
+            ("" | "status" | "list" | "close" | "cancel", None) => {
+                cx.refuse(cx.say(messages::SignupNone {}))
+            }
+            _ => cx.refuse(cx.say(messages::SignupUsage { token: None })),
         }
     }
 }
@@ -102,19 +107,21 @@ impl Command for Join {
         };
         let player = msg.author.name.clone();
         if state.players.iter().any(|p| p.id == msg.author.id) {
-            return Response::new(Verdict::Answered).say(cx.pace(
-                "signup_already",
-                context! { player, ..cx.signup_data(&state) },
-            ));
+            return Response::new(Verdict::Answered).say(cx.say(messages::SignupStatus {
+                change: "already".into(),
+                player,
+                signup: cx.signup_data(&state),
+            }));
         }
         state.players.push(person(&msg.author));
         if let Err(e) = cx.save_signups(Some(&state), &msg.message_id).await {
             return cx.storage_refusal(&e);
         }
-        Response::new(Verdict::Accepted).say(cx.pace(
-            "signup_joined",
-            context! { player, ..cx.signup_data(&state) },
-        ))
+        Response::new(Verdict::Accepted).say(cx.say(messages::SignupStatus {
+            change: "joined".into(),
+            player,
+            signup: cx.signup_data(&state),
+        }))
     }
 }
 
@@ -136,12 +143,17 @@ impl Command for Leave {
         let before = state.players.len();
         state.players.retain(|p| p.id != msg.author.id);
         if state.players.len() == before {
-            return cx.refuse(cx.pace("signup_not_signed", context! { player }));
+            return cx.refuse(cx.say(messages::SignupNotSigned {
+                player: player.to_string(),
+            }));
         }
         if let Err(e) = cx.save_signups(Some(&state), &msg.message_id).await {
             return cx.storage_refusal(&e);
         }
-        Response::new(Verdict::Accepted)
-            .say(cx.pace("signup_left", context! { player, ..cx.signup_data(&state) }))
+        Response::new(Verdict::Accepted).say(cx.say(messages::SignupStatus {
+            change: "left".into(),
+            player,
+            signup: cx.signup_data(&state),
+        }))
     }
 }

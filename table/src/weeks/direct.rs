@@ -3,7 +3,6 @@
 //! looking at every channel with an active game; one table is locked at a time.
 
 use chrono::{DateTime, Utc};
-use minijinja::context;
 
 use crate::commands::registry::Access;
 use crate::input::{Incoming, Response, Verdict};
@@ -11,7 +10,6 @@ use crate::messages::{self, Message};
 use crate::table::extract::{extract, Commands};
 use crate::table::tables::Tables;
 use crate::weeks::meta::DecisionClock;
-use crate::weeks::pace::TEMPLATE;
 
 /// How a channel is named in a text: `<#id>` on Discord (a numeric id), `#name` otherwise.
 pub fn channel_ref(channel: &str) -> String {
@@ -43,14 +41,6 @@ impl Tables {
             .say(&msg, &self.host().settings.prefix)
     }
 
-    /// One of the texts of play over weeks.
-    pub(crate) fn text(&self, msg: &str, ctx: minijinja::Value) -> String {
-        let p = &self.host().settings.prefix;
-        self.host()
-            .templates
-            .text(TEMPLATE, context! { msg, p, ..ctx })
-    }
-
     /// Messages answered across tables: every direct message (`dm`), and the commands the
     /// registry answers across tables anywhere (`!waiting`). `None`: the channel's own table
     /// handles the message.
@@ -80,7 +70,9 @@ impl Tables {
                     );
                     text.push('\n');
                 }
-                text.push_str(&self.text("dm_help", context! { command => name }));
+                text.push_str(&self.say(messages::DmHelp {
+                    command: name.to_string(),
+                }));
                 Some(Response::new(Verdict::Refused).say(text))
             }
             _ if dm => Some(Response::new(Verdict::Ignored)),

@@ -12,13 +12,13 @@
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
-use minijinja::context;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::game::session::{ProxySource, Session};
 use crate::game::{Decision, PlayerInfo, Proxy, ToAct};
 use crate::input::{Author, Incoming, Mention, Response, Verdict};
+use crate::messages;
 use crate::record::log::Entry;
 use crate::store::LogRow;
 use crate::table::{Current, Cx, Draft, Loaded, Refusal};
@@ -27,8 +27,6 @@ use crate::weeks::duration::{
 };
 use crate::weeks::meta::{ClockSettings, DecisionClock, Meta, ProxyWhy, ReminderKind, TableEvent};
 
-/// The template of this module's texts.
-pub(crate) const TEMPLATE: &str = "table/pace.md.j2";
 /// The most moves the table makes for seats in one go (a safety net; an auction ends first).
 pub(crate) const MAX_PROXY_MOVES: usize = 100;
 /// The longest absence reason kept.
@@ -157,13 +155,16 @@ pub(crate) fn user_by_token(token: &str, mentions: &[Mention]) -> Option<PlayerI
 }
 
 /// A duration refusal as template data.
-pub(crate) fn duration_error(error: &DurationError) -> minijinja::Value {
+pub(crate) fn duration_error(error: &DurationError) -> messages::DurationProblem {
     let (kind, text) = match error {
         DurationError::Unreadable(t) => ("unreadable", t),
         DurationError::OutOfRange(t) => ("range", t),
         DurationError::Percent(t) => ("percent", t),
     };
-    context! { kind, text }
+    messages::DurationProblem {
+        kind: kind.to_string(),
+        text: text.clone(),
+    }
 }
 
 /// The time of a message, or now when it does not read.
@@ -172,25 +173,35 @@ pub(crate) fn time_of(msg: &Incoming) -> DateTime<Utc> {
 }
 
 /// The table's clock settings as template data.
-pub(crate) fn clock_data(clock: &ClockSettings) -> minijinja::Value {
+pub(crate) fn clock_data(clock: &ClockSettings) -> messages::ClockData {
     let d = |s: Option<i64>| s.map(|s| format_duration(chrono::Duration::seconds(s)));
-    context! {
-        turn => d(clock.turn_s), auction => d(clock.auction_s), remind => clock.remind_pct,
-        away_cap => format_duration(clock.away_cap()),
+    messages::ClockData {
+        turn: d(clock.turn_s),
+        auction: d(clock.auction_s),
+        remind: clock.remind_pct,
+        away_cap: format_duration(clock.away_cap()),
     }
 }
 
 /// A decision's clock as template data.
-pub(crate) fn decision_data(clock: &DecisionClock, now: DateTime<Utc>) -> minijinja::Value {
+pub(crate) fn decision_data(clock: &DecisionClock, now: DateTime<Utc>) -> messages::DecisionData {
     let deadline = clock.deadline(now);
-    context! {
-        player => clock.player.name, mention => clock.player.mention,
-        decision => match clock.decision { Decision::Turn => "turn", Decision::Auction => "auction" },
-        since => relative(clock.since), since_full => full(clock.since),
-        waited => format_duration(now - clock.since),
-        budget => clock.budget.map(format_duration),
-        deadline => deadline.map(relative), deadline_full => deadline.map(full),
-        away => clock.away, paused => clock.paused,
+    messages::DecisionData {
+        player: clock.player.name.clone(),
+        mention: clock.player.mention.clone(),
+        decision: match clock.decision {
+            Decision::Turn => "turn",
+            Decision::Auction => "auction",
+        }
+        .to_string(),
+        since: relative(clock.since),
+        since_full: full(clock.since),
+        waited: format_duration(now - clock.since),
+        budget: clock.budget.map(format_duration),
+        deadline: deadline.map(relative),
+        deadline_full: deadline.map(full),
+        away: clock.away,
+        paused: clock.paused,
     }
 }
 
@@ -255,14 +266,6 @@ pub(crate) fn substitute_all(session: &mut dyn Session, log: &[(Entry, LogRow)])
 }
 
 impl Cx {
-    /// One of this module's texts.
-    pub(crate) fn pace(&self, msg: &str, ctx: minijinja::Value) -> String {
-        let p = &self.host.settings.prefix;
-        self.host
-            .templates
-            .text(TEMPLATE, context! { msg, p, ..ctx })
-    }
-
     /// The clock of the decision the running game waits for, at `now`.
     pub fn decision_clock(&self, now: DateTime<Utc>) -> Option<DecisionClock> {
         let current = self.loaded.playing()?;
@@ -274,7 +277,7 @@ impl Cx {
     /// The refusal when no game is being played (none, frozen or over).
     pub(crate) fn not_playing(&self) -> Response {
         match &self.loaded {
-            Loaded::Running(_) => self.refuse(self.pace("game_over", context! {})),
+            Loaded::Running(_) => self.refuse(self.say(messages::NotPlaying {})),
             _ => self.no_game(),
         }
     }
@@ -304,10 +307,11 @@ impl Cx {
             .get(seat)
             .map(|p| p.name.clone())
             .unwrap_or_default();
-        let note = self.pace(
-            "proxy_note",
-            context! { why => why.name(), by => by.as_ref().map(|b| b.name.clone()), player },
-        );
+        let note = self.say(messages::ProxyNote {
+            why: why.name().to_string(),
+            by: by.as_ref().map(|b| b.name.clone()),
+            player: player.to_string(),
+        });
         let proxy = Proxy {
             automatic: why.automatic(),
             note,
@@ -586,13 +590,11 @@ impl Cx {
                             }));
                             let moderators: Vec<String> =
                                 meta.moderators.iter().map(|m| m.mention.clone()).collect();
-                            notices.push(self.pace(
-                                "deadline",
-                                context! {
-                                    c => decision_data(&clock, now), moderators,
-                                    game_id => current.row.id,
-                                },
-                            ));
+                            notices.push(self.say(messages::Deadline {
+                                c: decision_data(&clock, now),
+                                moderators,
+                                game_id: current.row.id.to_string(),
+                            }));
                         }
                         None => {}
                     }
@@ -606,13 +608,11 @@ impl Cx {
                         kind: ReminderKind::Remind,
                     }));
                     let render = self.render(current, false, None);
-                    notices.push(self.pace(
-                        "reminder",
-                        context! {
-                            c => decision_data(&clock, now), game_id => current.row.id,
-                            prompt => current.session.prompt(&render),
-                        },
-                    ));
+                    notices.push(self.say(messages::Reminder {
+                        c: decision_data(&clock, now),
+                        game_id: current.row.id.to_string(),
+                        prompt: current.session.prompt(&render).to_string(),
+                    }));
                 }
             }
         }

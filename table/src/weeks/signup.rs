@@ -9,7 +9,6 @@
 //! draw is stored with the game's setup and is the first record of its audit.
 
 use chrono::{DateTime, Duration, Utc};
-use minijinja::context;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -157,7 +156,7 @@ impl Cx {
     pub(crate) async fn open_signups_state(&self) -> Result<Signups, Response> {
         match self.signups().await {
             Ok(Some(state)) => Ok(state),
-            Ok(None) => Err(self.refuse(self.pace("signup_none", context! {}))),
+            Ok(None) => Err(self.refuse(self.say(messages::SignupNone {}))),
             Err(e) => Err(self.storage_refusal(&e)),
         }
     }
@@ -173,27 +172,31 @@ impl Cx {
             .await
     }
 
-    pub(crate) fn signup_data(&self, state: &Signups) -> minijinja::Value {
+    pub(crate) fn signup_data(&self, state: &Signups) -> messages::SignupData {
         let closes = parse_time(&state.closes_at);
         let title = self
             .host
             .game(&state.kind)
             .map(|g| g.info().title)
             .unwrap_or_default();
-        context! {
-            title, min => state.min, max => state.max,
-            count => state.players.len(),
-            names => state.players.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
-            closes => closes.map(relative), closes_full => closes.map(full),
-            extend => format_duration(Duration::seconds(state.extend_s)),
-            start_after => format_duration(Duration::seconds(state.start_after_s)),
-            extensions => state.extensions, by => state.by.name,
+        messages::SignupData {
+            title: title.to_string(),
+            min: state.min,
+            max: state.max,
+            count: state.players.len(),
+            names: state.players.iter().map(|p| p.name.clone()).collect(),
+            closes: closes.map(relative),
+            closes_full: closes.map(full),
+            extend: format_duration(Duration::seconds(state.extend_s)),
+            start_after: format_duration(Duration::seconds(state.start_after_s)),
+            extensions: state.extensions,
+            by: state.by.name.clone(),
         }
     }
 
     pub(crate) async fn open_signups(&mut self, args: &str, msg: &Incoming) -> Response {
         if self.loaded.playing().is_some() || matches!(self.loaded, Loaded::Frozen(_)) {
-            return self.refuse(self.pace("signup_game_running", context! {}));
+            return self.refuse(self.say(messages::SignupGameRunning {}));
         }
         let host = self.host.clone();
         let mut tokens = args.split_whitespace().peekable();
@@ -204,7 +207,7 @@ impl Cx {
             }
             None => match host.games.first() {
                 Some(game) => game.clone(),
-                None => return self.refuse(self.pace("signup_usage", context! {})),
+                None => return self.refuse(self.say(messages::SignupUsage { token: None })),
             },
         };
         let info = game.info();
@@ -213,7 +216,9 @@ impl Cx {
             (DEFAULT_CLOSES, DEFAULT_EXTEND, DEFAULT_START_AFTER);
         for token in tokens {
             let Some((key, value)) = token.split_once(':') else {
-                return self.refuse(self.pace("signup_usage", context! { token }));
+                return self.refuse(self.say(messages::SignupUsage {
+                    token: Some(token.to_string()),
+                }));
             };
             let duration = match key.to_ascii_lowercase().as_str() {
                 "players" => {
@@ -224,13 +229,12 @@ impl Cx {
                             (min, max) = (a, b)
                         }
                         _ => {
-                            return self.refuse(self.pace(
-                                "signup_players",
-                                context! {
-                                    value, title => info.title,
-                                    least => info.players.start(), most => info.players.end(),
-                                },
-                            ))
+                            return self.refuse(self.say(messages::SignupPlayers {
+                                value: value.to_string(),
+                                title: info.title.to_string(),
+                                least: *info.players.start(),
+                                most: *info.players.end(),
+                            }))
                         }
                     }
                     continue;
@@ -238,14 +242,18 @@ impl Cx {
                 "closes" | "close" => &mut closes,
                 "extend" => &mut extend,
                 "start-after" | "startafter" | "start_after" => &mut start_after,
-                _ => return self.refuse(self.pace("signup_usage", context! { token })),
+                _ => {
+                    return self.refuse(self.say(messages::SignupUsage {
+                        token: Some(token.to_string()),
+                    }))
+                }
             };
             match parse_duration(value) {
                 Ok(d) => *duration = d,
                 Err(error) => {
-                    return self.refuse(
-                        self.pace("bad_duration", context! { error => duration_error(&error) }),
-                    )
+                    return self.refuse(self.say(messages::BadDuration {
+                        error: duration_error(&error),
+                    }))
                 }
             }
         }
@@ -265,7 +273,9 @@ impl Cx {
         if let Err(e) = self.save_signups(Some(&state), &msg.message_id).await {
             return self.storage_refusal(&e);
         }
-        Response::new(Verdict::Accepted).say(self.pace("signup_open", self.signup_data(&state)))
+        Response::new(Verdict::Accepted).say(self.say(messages::SignupOpen {
+            signup: self.signup_data(&state),
+        }))
     }
 
     /// Ends the channel's open signups (a game was set up by hand); the note to post, if there
@@ -283,7 +293,7 @@ impl Cx {
             tracing::error!(channel = %self.channel, %error, "cannot close the signups");
             return None;
         }
-        Some(self.pace("signup_dropped", context! {}))
+        Some(self.say(messages::SignupDropped {}))
     }
 
     /// Bold text while no game is being played: a signup, or chat, if signups are open;
@@ -339,7 +349,10 @@ impl Cx {
             return self.start_from_signups(state, now, message_id).await;
         }
         if forced {
-            return self.refuse(self.pace("signup_too_few", context! { count, min => state.min }));
+            return self.refuse(self.say(messages::SignupTooFew {
+                count,
+                min: state.min,
+            }));
         }
         let extend = Duration::seconds(state.extend_s.max(60));
         let mut closes = parse_time(&state.closes_at).unwrap_or(now);
@@ -353,13 +366,11 @@ impl Cx {
             return Response::new(Verdict::Ignored);
         }
         let can_start_at = opened + Duration::seconds(state.start_after_s);
-        Response::new(Verdict::Accepted).say(self.pace(
-            "signup_extended",
-            context! {
-                late, start_at => relative(can_start_at),
-                ..self.signup_data(&state)
-            },
-        ))
+        Response::new(Verdict::Accepted).say(self.say(messages::SignupExtended {
+            late,
+            start_at: relative(can_start_at),
+            signup: self.signup_data(&state),
+        }))
     }
 
     async fn start_from_signups(
@@ -371,8 +382,7 @@ impl Cx {
         let host = self.host.clone();
         let game = match host.game(&state.kind) {
             Some(game)
-                if self.loaded.playing().is_none()
-                    && !matches!(self.loaded, Loaded::Frozen(_)) =>
+                if self.loaded.playing().is_none() && !matches!(self.loaded, Loaded::Frozen(_)) =>
             {
                 game.clone()
             }
@@ -381,8 +391,7 @@ impl Cx {
                 if let Err(e) = self.save_signups(None, message_id).await {
                     return self.storage_refusal(&e);
                 }
-                return Response::new(Verdict::Accepted)
-                    .say(self.pace("signup_dropped", context! {}));
+                return Response::new(Verdict::Accepted).say(self.say(messages::SignupDropped {}));
             }
         };
         let game_id = match self.store.game_count(&self.channel).await {
@@ -425,14 +434,12 @@ impl Cx {
         } else {
             (state.players.clone(), None, Vec::new())
         };
-        let intro = self.pace(
-            "signup_closed",
-            context! {
-                drawn, purpose => PURPOSE_SIGNUP_PICK,
-                players => players.iter().map(|p| p.mention.clone()).collect::<Vec<_>>(),
-                ..self.signup_data(&state)
-            },
-        );
+        let intro = self.say(messages::SignupClosed {
+            drawn,
+            purpose: PURPOSE_SIGNUP_PICK.to_string(),
+            players: players.iter().map(|p| p.mention.clone()).collect(),
+            signup: self.signup_data(&state),
+        });
         let parsed = SetupArgs {
             game,
             players,
