@@ -385,6 +385,18 @@ impl Game {
         scoring::winners(&totals)
     }
 
+    /// The position as the players see it: the audited deck's order, which nobody at the table
+    /// knows, forgotten. The result plays on as a manually dealt game whose rounds come from
+    /// the cards left ([`Game::deck_left`]), so a search can sample the unseen cards
+    /// (determinization) but can never read them. Every other part of a position is public.
+    pub fn without_hidden_deck(&self) -> Game {
+        Game {
+            deck: None,
+            dealt: 0,
+            ..self.clone()
+        }
+    }
+
     // ----- Legality -----
 
     /// What the player to act may do.
