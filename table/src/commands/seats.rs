@@ -83,12 +83,7 @@ impl Command for Act {
                 Ok((Some(made), _)) => done.add(made),
                 Ok((None, _)) => break,
                 Err(reason) => {
-                    refusal = Some(cx.say(messages::MoveRefused {
-                        author: msg.author.name.to_string(),
-                        segment: segment.to_string(),
-                        reason: cx.refusal_text(&reason),
-                        more: i + 1 < segments.len(),
-                    }));
+                    refusal = Some(cx.move_refused(msg, segment, &reason, i + 1 < segments.len()));
                     break;
                 }
             }

@@ -511,6 +511,22 @@ impl Cx {
         }
     }
 
+    /// A refused segment of the author's message (`more`: commands after it were skipped).
+    pub(crate) fn move_refused(
+        &self,
+        msg: &Incoming,
+        segment: &str,
+        refusal: &Refusal,
+        more: bool,
+    ) -> String {
+        self.say(messages::MoveRefused {
+            author: msg.author.name.clone(),
+            segment: segment.to_string(),
+            reason: self.refusal_text(refusal),
+            more,
+        })
+    }
+
     pub(crate) fn refuse(&self, text: impl AsRef<str>) -> Response {
         Response::new(Verdict::Refused).say(text)
     }

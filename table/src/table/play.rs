@@ -50,12 +50,8 @@ impl Cx {
                     picture_changed |= changes_picture;
                 }
                 Err(reason) => {
-                    refusal = Some(self.say(messages::MoveRefused {
-                        author: msg.author.name.to_string(),
-                        segment: segment.to_string(),
-                        reason: self.refusal_text(&reason),
-                        more: i + 1 < segments.len(),
-                    }));
+                    refusal =
+                        Some(self.move_refused(msg, segment, &reason, i + 1 < segments.len()));
                     break;
                 }
             }
