@@ -26,7 +26,7 @@ pub struct DiscordConfig {
     /// One pinned status message per game, edited after every turn.
     pub pinned_status: bool,
     /// The shards this process runs (`{start, end, total}`, `end` included); none: all of one.
-    pub shards: Option<crate::discord::shards::ShardRange>,
+    pub shards: Option<ShardRange>,
 }
 
 impl Default for DiscordConfig {
@@ -43,6 +43,57 @@ impl Default for DiscordConfig {
             shards: None,
         }
     }
+}
+
+/// The shards a process runs: `start` to `end`, both included, of `total`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShardRange {
+    /// The first shard this process runs.
+    pub start: u32,
+    /// The last shard this process runs (included).
+    pub end: u32,
+    /// How many shards the bot has in all (across every process).
+    pub total: u32,
+}
+
+impl ShardRange {
+    /// The one shard of a bot that is not sharded.
+    pub const SINGLE: ShardRange = ShardRange {
+        start: 0,
+        end: 0,
+        total: 1,
+    };
+
+    /// Refuses an empty or impossible range.
+    pub fn check(&self) -> Result<(), String> {
+        if self.total == 0 {
+            return Err("discord.shards.total must be at least 1".to_string());
+        }
+        if self.start > self.end || self.end >= self.total {
+            return Err(format!(
+                "discord.shards: start {} to end {} (both included) must lie within 0..{} (total {})",
+                self.start,
+                self.end,
+                self.total.saturating_sub(1),
+                self.total
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether this process gets the events of `guild` (`None`: direct messages, on shard 0).
+    pub fn serves(&self, guild: Option<u64>) -> bool {
+        let shard = guild.map_or(0, |g| shard_of(g, self.total));
+        (self.start..=self.end).contains(&shard)
+    }
+}
+
+/// The shard of a guild: `(guild_id >> 22) % total`, as Discord computes it.
+pub fn shard_of(guild: u64, total: u32) -> u32 {
+    let total = u64::from(total.max(1));
+    // The remainder is below `total`, a u32.
+    ((guild >> 22) % total) as u32
 }
 
 /// Whether the bot asks for the privileged Message Content intent.

@@ -20,6 +20,7 @@ use gaugebot_table::input::{Author, Incoming, Response};
 use gaugebot_table::weeks::duration::{parse_duration, parse_time, store_time};
 use gaugebot_table::{TableSettings, Tables};
 
+use crate::clock::now_rfc3339;
 use crate::games;
 
 /// The channel name of the console table.
@@ -132,13 +133,6 @@ impl Clock {
         self.last = now.max(self.last + 1);
         self.last.to_string()
     }
-}
-
-/// Now as RFC 3339.
-pub fn now_rfc3339() -> String {
-    time::OffsetDateTime::now_utc()
-        .format(&time::format_description::well_known::Rfc3339)
-        .unwrap_or_default()
 }
 
 /// Runs the console table until the input ends.

@@ -16,14 +16,16 @@ pub fn registry() -> Vec<SharedPlugin> {
     ]
 }
 
-/// What the tables share: the games, their templates (with overrides from `templates_dir`),
+/// What the tables share: the games, their templates and the adapter's (with overrides from
+/// `templates_dir`),
 /// the command registry and the settings.
 pub fn host(
     templates_dir: Option<&Path>,
     settings: TableSettings,
 ) -> Result<Arc<Host>, TemplateError> {
     let games = registry();
-    let templates = Templates::load(templates_dir, &games)?;
+    let templates =
+        Templates::load(templates_dir, &games)?.with(templates_dir, &crate::templates::DISCORD)?;
     Ok(Arc::new(Host::new(games, templates, settings)))
 }
 

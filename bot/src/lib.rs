@@ -6,6 +6,7 @@
 //! scripted tests.
 
 pub mod backend;
+pub mod clock;
 pub mod config;
 pub mod console;
 pub mod discord;
@@ -15,6 +16,7 @@ pub mod postgres;
 pub mod records;
 pub mod storage;
 mod storage_async;
+pub mod templates;
 
 /// The table core's message types and table, under the paths of the first version.
 pub mod table {

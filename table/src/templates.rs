@@ -55,15 +55,39 @@ impl Templates {
                 all.push((format!("{kind}/{name}"), text));
             }
         }
+        let mut templates = Templates { env };
         for (name, built_in) in all {
-            let text = dir
-                .map(|d| d.join(&name))
-                .and_then(|p| std::fs::read_to_string(p).ok())
-                .unwrap_or_else(|| built_in.to_string());
-            env.add_template_owned(name.clone(), text)
-                .map_err(|source| TemplateError { name, source })?;
+            templates.add(dir, name, built_in)?;
         }
-        Ok(Templates { env })
+        Ok(templates)
+    }
+
+    /// Adds an adapter's built-in templates (relative name, text), each overridden by the file
+    /// of the same relative name in `dir` like the others.
+    pub fn with(
+        mut self,
+        dir: Option<&Path>,
+        built_in: &[(&str, &str)],
+    ) -> Result<Templates, TemplateError> {
+        for (name, text) in built_in {
+            self.add(dir, name.to_string(), text)?;
+        }
+        Ok(self)
+    }
+
+    fn add(
+        &mut self,
+        dir: Option<&Path>,
+        name: String,
+        built_in: &str,
+    ) -> Result<(), TemplateError> {
+        let text = dir
+            .map(|d| d.join(&name))
+            .and_then(|p| std::fs::read_to_string(p).ok())
+            .unwrap_or_else(|| built_in.to_string());
+        self.env
+            .add_template_owned(name.clone(), text)
+            .map_err(|source| TemplateError { name, source })
     }
 
     /// Renders a template with a context.

@@ -1,58 +1,69 @@
 //! The Discord adapter: the real serenity 0.12 client, serving every channel it is in as a
 //! table.
 //!
-//! How a message travels:
-//! - serenity reads the gateway; a *collector* registered on the shard (a synchronous callback
-//!   that serenity runs in gateway order, before it spawns the event handlers) puts every
-//!   MESSAGE_CREATE into its channel's queue. serenity's event handlers run as separately
-//!   spawned tasks, so only the collector keeps the order of messages that arrive together.
-//!   The `message` event handler is a fallback for messages that arrive before the collector of
-//!   a new session is registered; such a message first triggers a catch-up of its channel, so
-//!   it is never processed ahead of older messages.
-//! - One worker task per channel takes jobs from its queue in order: live messages, catch-ups
-//!   and edit/delete notices. A channel's messages are thus processed one at a time, in order;
-//!   different channels run in parallel.
-//! - The worker hands the message to the channel's [`Table`](crate::table::Table), which stores
-//!   an accepted command before it answers; then the replies are posted (the first as a reply
-//!   to the command), then ✅ or ❌ is added, then the channel's catch-up cursor moves on. A
-//!   failed post is retried with backoff and never undoes the stored action.
-//! - On every READY (start-up and each reconnect) each channel with an active game whose last
-//!   message (in its guild's GUILD_CREATE) is newer than its cursor reads its history after the
-//!   cursor and applies what it missed, oldest first; the others are left alone, their tables
-//!   unloaded until used ([`shards`]).
-//! - With PostgreSQL several processes share the database (and may run different shard
-//!   ranges): a process applies a channel's messages only while it owns the channel, and takes
-//!   over the channels of a process that died ([`crate::backend::Owners`]).
+//! The adapter is split by concern, each module one job:
+//! - **Events in** ([`events`], one gateway event per file): READY registers a *collector* on
+//!   its shard (a synchronous callback serenity runs in gateway order, before it spawns the
+//!   event handlers) that puts every MESSAGE_CREATE into its channel's queue; the `message`
+//!   handler is the fallback for messages that arrive before a new session's collector, whose
+//!   channel then catches up first so nothing is processed ahead of older messages.
+//! - **The per-channel queue and ownership** ([`queue`], [`worker`], [`ownership`]): one worker
+//!   task per channel runs its jobs (live messages, interactions, catch-ups, edit notices) one
+//!   at a time, in order; different channels run in parallel. With PostgreSQL a process
+//!   applies a channel's messages only while it owns the channel, and takes over the channels
+//!   of a process that died ([`crate::backend::Owners`]).
+//! - **Catch-up** ([`catch_up`], [`shards`]): on every READY each channel with an active game
+//!   whose last message (in its guild's GUILD_CREATE) is newer than its cursor reads its
+//!   history after the cursor and applies what it missed, oldest first; the others are left
+//!   alone, their tables unloaded until used.
+//! - **Input to the table** ([`messages`], [`interactions`], [`play`]): a message and an
+//!   interaction (slash command, button, autocomplete) both become an `Incoming` and meet at
+//!   one entry point, [`play::play`], which hands it to the channel's
+//!   [`Table`](crate::table::Table) (it stores an accepted command before it answers) and runs
+//!   the one after-path: logging, posting, the old prompt's buttons, the pinned status.
+//! - **Posting** ([`posting`]): replies (the first as a reply to the command, then ✅ or ❌),
+//!   attachments, buttons, notices and the pinned status; every request is retried with
+//!   backoff ([`retry`]) and a failed post never undoes the stored action.
+//! - **Wording** ([`text`]): every text the adapter writes comes from `templates/discord/`.
 
-mod buttons;
-mod deliver;
-mod invoke;
+mod author;
+mod catch_up;
+mod channel;
+mod edits;
+mod events;
+mod interactions;
+mod job;
 mod mention;
+mod messages;
+mod ownership;
 mod perms;
-mod pin;
+mod play;
+mod posting;
+mod queue;
+mod retry;
+mod session;
 pub mod shards;
-mod slash;
+mod shared;
+mod text;
+mod ticker;
 mod worker;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use serenity::all::{
-    ClientBuilder, Context, EventHandler, GatewayIntents, Guild, GuildId, Http, HttpBuilder,
-    Interaction, Message, MessageId, MessageUpdateEvent, Ready, ResumedEvent, ShardManager,
-};
-use serenity::async_trait;
+use serenity::all::{ClientBuilder, GatewayIntents, Http, HttpBuilder, ShardManager};
 use serenity::model::id::ChannelId;
 use tokio::task::JoinHandle;
 
 use gaugebot_table::{TableSettings, Tables};
 
 use crate::backend::{open_for_bot, Database};
-use crate::config::{Config, MessageContent};
+use crate::config::{Config, MessageContent, ShardRange};
 use crate::games;
 
-use worker::{Job, Shared};
+use events::Handler;
+use shared::Shared;
 
 /// How long [`start`] waits for READY and the first catch-up.
 pub const START_TIMEOUT: Duration = Duration::from_secs(120);
@@ -90,7 +101,7 @@ async fn wants_message_content(config: &Config, http: &Http) -> bool {
         MessageContent::On => true,
         MessageContent::Off => false,
         MessageContent::Auto => {
-            match deliver::retry("read the application", ChannelId::new(1), || {
+            match retry::retry("read the application", ChannelId::new(1), || {
                 http.get_current_application_info()
             })
             .await
@@ -126,18 +137,18 @@ impl BotHandle {
     /// application's flags); without it only slash commands, buttons and messages that mention
     /// the bot are read.
     pub fn reads_message_content(&self) -> bool {
-        self.shared.content_intent
+        self.shared.settings.content_intent
     }
 
     /// Runs the tables' time-driven work at `now` and posts what is due, as the ticker does
     /// every [`TICK_INTERVAL`] (tests inject the time).
     pub async fn tick(&self, now: chrono::DateTime<chrono::Utc>) {
-        self.shared.tick(now).await;
+        ticker::tick(&self.shared, now).await;
     }
 
     /// How the last READY's catch-up went: channels behind, fresh, and mentioned by no guild.
     pub fn restart_counts(&self) -> shards::RestartCounts {
-        self.shared.restart.counts()
+        self.shared.session.restart.counts()
     }
 
     /// Disconnects cleanly, lets every channel worker finish the jobs it already has, and
@@ -160,7 +171,7 @@ impl BotHandle {
         {
             tracing::warn!("the gateway client did not stop within 5 s");
         }
-        self.shared.close().await;
+        self.shared.queues.close().await;
         self.shared.tables.store().close().await;
         tracing::info!("shut down");
     }
@@ -194,7 +205,7 @@ fn build_http(config: &Config, token: &str) -> Http {
 /// stops (e.g. a refused token).
 pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
     let database = config.database.to_string_lossy().into_owned();
-    let shards = config.discord.shards.unwrap_or(shards::ShardRange::SINGLE);
+    let shards = config.discord.shards.unwrap_or(ShardRange::SINGLE);
     shards.check().map_err(anyhow::Error::msg)?;
     let (store, owners) = open_for_bot(&database).await.with_context(|| {
         format!(
@@ -219,8 +230,8 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
     if !content {
         tracing::info!("without the Message Content intent: slash commands, buttons and messages that mention the bot");
     }
-    let shared = Shared::new(tables, http, &config, content, owners);
-    let mut caught_up = shared.subscribe_caught_up();
+    let shared = Shared::new(tables, http, &config, content, owners, worker::run);
+    let mut caught_up = shared.session.subscribe_caught_up();
 
     let mut builder =
         ClientBuilder::new_with_http(build_http(&config, &token), intents_with(content))
@@ -229,7 +240,7 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
                 shared: shared.clone(),
             });
     if config.discord.slash_commands {
-        builder = builder.framework(slash::framework(
+        builder = builder.framework(interactions::slash::framework(
             shared.clone(),
             config.discord.command_guilds.clone(),
         ));
@@ -255,7 +266,7 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
         interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             interval.tick().await;
-            ticking.tick(chrono::Utc::now()).await;
+            ticker::tick(&ticking, chrono::Utc::now()).await;
         }
     });
     let taking_over = shared.clone();
@@ -264,7 +275,7 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
         interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             interval.tick().await;
-            taking_over.take_over().await;
+            ownership::take_over(&taking_over).await;
         }
     });
     let handle = BotHandle {
@@ -318,105 +329,4 @@ pub async fn run(config: Config, token: String) -> anyhow::Result<()> {
     }
     bot.shutdown().await;
     Ok(())
-}
-
-/// serenity's event handler. Every method runs in its own spawned task.
-struct Handler {
-    shared: Arc<Shared>,
-}
-
-#[async_trait]
-impl EventHandler for Handler {
-    async fn ready(&self, ctx: Context, ready: Ready) {
-        tracing::info!(
-            user = %ready.user.name,
-            guilds = ready.guilds.len(),
-            "READY"
-        );
-        self.shared.on_ready(&ctx, &ready).await;
-    }
-
-    async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
-        // Slash commands and autocomplete are poise's; clicks are the buttons'.
-        if let Interaction::Component(click) = interaction {
-            buttons::on_click(self.shared.clone(), ctx.http.clone(), click).await;
-        }
-    }
-    async fn guild_create(&self, _ctx: Context, guild: Guild, is_new: Option<bool>) {
-        let channels = guild
-            .channels
-            .values()
-            .chain(guild.threads.iter())
-            .map(|c| (c.id.get(), c.last_message_id.map(|m| m.get())))
-            .collect();
-        // serenity decides `is_new` in gateway order: `Some(false)` for a guild its latest
-        // READY announced.
-        self.shared.on_guild(
-            shards::GuildPayload {
-                guild: guild.id.get(),
-                channels,
-            },
-            is_new == Some(false),
-        );
-    }
-
-    async fn resume(&self, _ctx: Context, _event: ResumedEvent) {
-        // A resumed session replays what it missed, in order, on the same shard runner (whose
-        // collector is still registered): nothing to catch up.
-        tracing::info!("session resumed");
-    }
-
-    async fn message(&self, _ctx: Context, message: Message) {
-        // The collector normally has it already; this is the fallback.
-        if message.author.bot || self.shared.was_collected(message.id) {
-            return;
-        }
-        tracing::debug!(msg = %message.id, "message not seen by a collector");
-        self.shared.enqueue(
-            message.channel_id,
-            Job::Live {
-                message: Box::new(message),
-                epoch: None,
-            },
-        );
-    }
-
-    async fn message_update(
-        &self,
-        _ctx: Context,
-        _old: Option<Message>,
-        _new: Option<Message>,
-        event: MessageUpdateEvent,
-    ) {
-        if event.author.as_ref().is_some_and(|a| a.bot) {
-            return;
-        }
-        // Updates without content are embeds being filled in, not edits.
-        let Some(content) = event.content else {
-            return;
-        };
-        self.shared.enqueue(
-            event.channel_id,
-            Job::Changed {
-                id: event.id,
-                edited: Some(content),
-            },
-        );
-    }
-
-    async fn message_delete(
-        &self,
-        _ctx: Context,
-        channel_id: ChannelId,
-        deleted_message_id: MessageId,
-        _guild_id: Option<GuildId>,
-    ) {
-        self.shared.enqueue(
-            channel_id,
-            Job::Changed {
-                id: deleted_message_id,
-                edited: None,
-            },
-        );
-    }
 }

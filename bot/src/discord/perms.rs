@@ -2,12 +2,12 @@
 //! Messages (or Administrator) in the channel, or the server owner. Nobody in DMs.
 //!
 //! Channels (with their permission overwrites), guilds (owner and roles) and members' roles
-//! are fetched over REST and cached for a minute; a live message's own `member` field gives
+//! are fetched over REST and cached for a minute (`moka`); a live message's own `member` field gives
 //! the author's roles without a request.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 use serenity::all::{
     Channel, GuildId, Http, Message, PermissionOverwrite, PermissionOverwriteType, Permissions,
@@ -15,7 +15,7 @@ use serenity::all::{
 };
 use serenity::model::id::ChannelId;
 
-use super::deliver::retry;
+use super::retry::retry;
 
 /// How long fetched channels, guilds and members are trusted.
 const CACHE_TTL: Duration = Duration::from_secs(60);
@@ -40,32 +40,15 @@ struct GuildFacts {
     roles: HashMap<RoleId, (String, Permissions)>,
 }
 
-struct Cached<T> {
-    at: Instant,
-    value: T,
-}
+type Cache<K, V> = moka::sync::Cache<K, V>;
 
-type Cache<K, V> = Mutex<HashMap<K, Cached<V>>>;
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-fn cached<K: std::hash::Hash + Eq, V: Clone>(cache: &Cache<K, V>, key: &K) -> Option<V> {
-    lock(cache)
-        .get(key)
-        .filter(|c| c.at.elapsed() < CACHE_TTL)
-        .map(|c| c.value.clone())
-}
-
-fn store<K: std::hash::Hash + Eq, V>(cache: &Cache<K, V>, key: K, value: V) {
-    lock(cache).insert(
-        key,
-        Cached {
-            at: Instant::now(),
-            value,
-        },
-    );
+/// A cache whose entries are trusted for [`CACHE_TTL`].
+fn cache<K, V>() -> Cache<K, V>
+where
+    K: std::hash::Hash + Eq + Send + Sync + 'static,
+    V: Clone + Send + Sync + 'static,
+{
+    moka::sync::Cache::builder().time_to_live(CACHE_TTL).build()
 }
 
 /// The moderator check with its caches.
@@ -83,9 +66,9 @@ impl Perms {
         Perms {
             http,
             role_names: role_names.iter().map(|r| r.trim().to_lowercase()).collect(),
-            channels: Mutex::new(HashMap::new()),
-            guilds: Mutex::new(HashMap::new()),
-            members: Mutex::new(HashMap::new()),
+            channels: cache(),
+            guilds: cache(),
+            members: cache(),
         }
     }
 
@@ -202,7 +185,7 @@ impl Perms {
     }
 
     async fn channel(&self, channel: ChannelId) -> serenity::Result<ChannelFacts> {
-        if let Some(facts) = cached(&self.channels, &channel) {
+        if let Some(facts) = self.channels.get(&channel) {
             return Ok(facts);
         }
         let fetched = retry("read the channel", channel, || {
@@ -217,7 +200,7 @@ impl Perms {
             },
             _ => ChannelFacts::Private,
         };
-        store(&self.channels, channel, facts.clone());
+        self.channels.insert(channel, facts.clone());
         Ok(facts)
     }
 
@@ -228,7 +211,7 @@ impl Perms {
         refresh: bool,
     ) -> serenity::Result<Arc<GuildFacts>> {
         if !refresh {
-            if let Some(facts) = cached(&self.guilds, &guild) {
+            if let Some(facts) = self.guilds.get(&guild) {
                 return Ok(facts);
             }
         }
@@ -241,7 +224,7 @@ impl Perms {
                 .map(|(id, role)| (id, (role.name, role.permissions)))
                 .collect(),
         });
-        store(&self.guilds, guild, facts.clone());
+        self.guilds.insert(guild, facts.clone());
         Ok(facts)
     }
 
@@ -251,14 +234,14 @@ impl Perms {
         guild: GuildId,
         user: UserId,
     ) -> serenity::Result<Vec<RoleId>> {
-        if let Some(roles) = cached(&self.members, &(guild, user)) {
+        if let Some(roles) = self.members.get(&(guild, user)) {
             return Ok(roles);
         }
         let member = retry("read the member", channel, || {
             self.http.get_member(guild, user)
         })
         .await?;
-        store(&self.members, (guild, user), member.roles.clone());
+        self.members.insert((guild, user), member.roles.clone());
         Ok(member.roles)
     }
 }

@@ -11,18 +11,22 @@
 //!   is caught up; the others are marked fresh for the session and their tables stay unloaded
 //!   until a message arrives. Channels with a game that no payload mentions (direct messages,
 //!   archived threads) are caught up as before, by the process that runs shard 0.
-//! - **Pacing.** Every history request of a catch-up waits for a [`Pacer`] shared by the
-//!   process, under Discord's global limit of 50 requests a second; per-route limits
+//! - **Pacing.** Every history request of a catch-up waits for a [`Pacer`] (`governor`) shared
+//!   by the process, under Discord's global limit of 50 requests a second; per-route limits
 //!   (`X-RateLimit-*` headers, 429s) are serenity's ratelimiter's job.
 //!
 //! [`Store::active_cursors`]: gaugebot_table::store::Store::active_cursors
 
 use std::collections::{HashMap, HashSet};
+use std::num::NonZeroU32;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use serde::Deserialize;
+use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
+
 use tokio::sync::{oneshot, watch};
+
+pub use crate::config::{shard_of, ShardRange};
 
 /// Requests a second a process's catch-ups may make together (Discord allows 50 globally).
 pub const CATCH_UP_REQUESTS_PER_SECOND: u32 = 40;
@@ -36,89 +40,24 @@ const EARLY: Duration = Duration::from_secs(3);
 /// How often a process looks for channels whose owner is gone (PostgreSQL only).
 pub const TAKEOVER_INTERVAL: Duration = Duration::from_secs(2);
 
-/// The shards a process runs: `start` to `end`, both included, of `total`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ShardRange {
-    /// The first shard this process runs.
-    pub start: u32,
-    /// The last shard this process runs (included).
-    pub end: u32,
-    /// How many shards the bot has in all (across every process).
-    pub total: u32,
-}
-
-impl ShardRange {
-    /// The one shard of a bot that is not sharded.
-    pub const SINGLE: ShardRange = ShardRange {
-        start: 0,
-        end: 0,
-        total: 1,
-    };
-
-    /// Refuses an empty or impossible range.
-    pub fn check(&self) -> Result<(), String> {
-        if self.total == 0 {
-            return Err("discord.shards.total must be at least 1".to_string());
-        }
-        if self.start > self.end || self.end >= self.total {
-            return Err(format!(
-                "discord.shards: start {} to end {} (both included) must lie within 0..{} (total {})",
-                self.start,
-                self.end,
-                self.total.saturating_sub(1),
-                self.total
-            ));
-        }
-        Ok(())
-    }
-
-    /// Whether this process gets the events of `guild` (`None`: direct messages, on shard 0).
-    pub fn serves(&self, guild: Option<u64>) -> bool {
-        let shard = guild.map_or(0, |g| shard_of(g, self.total));
-        (self.start..=self.end).contains(&shard)
-    }
-}
-
-/// The shard of a guild: `(guild_id >> 22) % total`, as Discord computes it.
-pub fn shard_of(guild: u64, total: u32) -> u32 {
-    let total = u64::from(total.max(1));
-    // The remainder is below `total`, a u32.
-    ((guild >> 22) % total) as u32
-}
-
-/// A token bucket: `wait` returns at most `rate` times a second after a burst.
+/// Paces requests (`governor`'s token bucket): `wait` returns at most `rate` times a second
+/// after a burst.
 #[derive(Debug)]
-pub struct Pacer {
-    interval: Duration,
-    burst: Duration,
-    next: Mutex<Option<tokio::time::Instant>>,
-}
+pub struct Pacer(DefaultDirectRateLimiter);
 
 impl Pacer {
-    /// At most `rate` a second, after a burst of `burst`.
+    /// At most `rate` a second, after a burst of `burst` (and the current request).
     pub fn new(rate: u32, burst: u32) -> Pacer {
-        let interval = Duration::from_secs(1) / rate.max(1);
-        Pacer {
-            interval,
-            burst: interval * burst,
-            next: Mutex::new(None),
-        }
+        let rate = NonZeroU32::new(rate).unwrap_or(NonZeroU32::MIN);
+        let burst = NonZeroU32::new(burst.saturating_add(1)).unwrap_or(NonZeroU32::MIN);
+        Pacer(RateLimiter::direct(
+            Quota::per_second(rate).allow_burst(burst),
+        ))
     }
 
     /// Waits for the next request's turn.
     pub async fn wait(&self) {
-        let at = self.reserve(tokio::time::Instant::now());
-        tokio::time::sleep_until(at).await;
-    }
-
-    /// Takes the next turn at or after `now`: when its request may go.
-    fn reserve(&self, now: tokio::time::Instant) -> tokio::time::Instant {
-        let mut next = self.next.lock().unwrap_or_else(|e| e.into_inner());
-        let earliest = now.checked_sub(self.burst).unwrap_or(now);
-        let at = next.map_or(earliest, |n| n.max(earliest));
-        *next = Some(at + self.interval);
-        at.max(now)
+        self.0.until_ready().await;
     }
 }
 
@@ -627,15 +566,10 @@ mod tests {
     }
 
     #[test]
-    fn the_pacer_spaces_requests_after_a_burst() {
-        let pacer = Pacer::new(10, 2);
-        let now = tokio::time::Instant::now();
-        let turns: Vec<Duration> = (0..6).map(|_| pacer.reserve(now) - now).collect();
-        // Three at once (the burst and the current turn), then one every 100 ms.
-        let ms = |n| Duration::from_millis(n);
-        assert_eq!(turns, vec![ms(0), ms(0), ms(0), ms(100), ms(200), ms(300)]);
-        // After a pause the burst is available again.
-        let later = now + Duration::from_secs(5);
-        assert_eq!(pacer.reserve(later), later);
+    fn the_pacer_lets_a_burst_through_then_waits() {
+        let pacer = Pacer::new(1, 2);
+        // Three at once (the burst and the current turn), then the next must wait.
+        assert!((0..3).all(|_| pacer.0.check().is_ok()));
+        assert!(pacer.0.check().is_err());
     }
 }

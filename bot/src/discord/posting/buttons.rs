@@ -1,22 +1,10 @@
 //! Buttons on the turn prompt for moves a click suffices for (pass, the least bid, calling
 //! dividends). A button's custom id names the game, its position (the number of log entries
-//! when the prompt was posted) and the move: `gb|501-1|12|bid 8`. A click is queued in its
-//! channel like any command and checked like any move by the table; a click on an older prompt
-//! is refused as stale, privately.
+//! when the prompt was posted) and the move: `gb|501-1|12|bid 8`.
 
-use std::sync::Arc;
+use serenity::all::{ButtonStyle, CreateActionRow, CreateButton};
 
-use serenity::all::{
-    ButtonStyle, ComponentInteraction, CreateActionRow, CreateButton, CreateInteractionResponse,
-    CreateInteractionResponseMessage, Http,
-};
-
-use gaugebot_table::input::Incoming;
 use gaugebot_table::Prompt;
-
-use super::invoke::Echo;
-use super::slash::{answer, author, interaction_time, submit};
-use super::worker::Shared;
 
 /// The start of every custom id the bot makes.
 const TAG: &str = "gb";
@@ -61,45 +49,6 @@ pub(crate) fn rows(prompt: &Prompt) -> Vec<CreateActionRow> {
         .chunks(PER_ROW)
         .map(|row| CreateActionRow::Buttons(row.to_vec()))
         .collect()
-}
-
-/// A click on one of the bot's buttons: acknowledged at once (privately), then queued in the
-/// channel as the move written in bold. Other components are not the bot's: ignored.
-pub(crate) async fn on_click(shared: Arc<Shared>, http: Arc<Http>, click: ComponentInteraction) {
-    let Some((game, position, notation)) = parse(&click.data.custom_id) else {
-        return;
-    };
-    let defer =
-        CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true));
-    if let Err(error) = click.create_response(&*http, defer).await {
-        tracing::warn!(channel = %click.channel_id, %error, "cannot acknowledge a click");
-        return;
-    }
-    let author = author(
-        &shared,
-        click.channel_id,
-        click.guild_id,
-        click.member.as_ref(),
-        &click.user,
-        false,
-    )
-    .await;
-    let incoming = Incoming {
-        message_id: click.id.to_string(),
-        author,
-        text: format!("**{notation}**"),
-        at: interaction_time(click.id),
-        mentions: Vec::new(),
-    };
-    let outcome = submit(
-        &shared,
-        click.channel_id,
-        incoming,
-        Some((game, position)),
-        Echo::Move,
-    )
-    .await;
-    answer(&http, click.channel_id, &click.token, outcome, true).await;
 }
 
 #[cfg(test)]

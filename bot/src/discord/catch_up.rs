@@ -1,0 +1,219 @@
+//! Catch-up: a channel reads its history after its cursor, oldest first, and processes every
+//! message it missed; after each READY the channels behind their cursor do so (the others are
+//! found fresh in their guild's payload, [`super::shards`]).
+
+use std::sync::Arc;
+
+use chrono::DateTime;
+use serenity::all::{GetMessages, MessageId};
+use serenity::model::id::ChannelId;
+use tokio::sync::oneshot;
+
+use super::channel::ChannelState;
+use super::job::Job;
+use super::messages::{has_game, process};
+use super::retry::retry;
+use super::shards::GUILD_WAIT;
+use super::shared::Shared;
+
+/// Messages per history page (Discord's maximum).
+const HISTORY_PAGE: u8 = 100;
+/// The Discord epoch (2015-01-01) in Unix milliseconds.
+const DISCORD_EPOCH_MS: i64 = 1_420_070_400_000;
+
+/// Queues a catch-up of a channel; the receiver fires when it is done.
+pub(crate) fn start(shared: &Arc<Shared>, channel: u64) -> oneshot::Receiver<()> {
+    let (tx, rx) = oneshot::channel();
+    shared.enqueue(ChannelId::new(channel.max(1)), Job::CatchUp(tx));
+    rx
+}
+
+/// After READY `epoch` of `shard` (which announced `guilds`): catches up the channels with an
+/// active game whose last message (in their guild's GUILD_CREATE) is newer than their cursor,
+/// and those no guild mentions; then counts the READY as caught up.
+pub(crate) async fn after_ready(shared: &Arc<Shared>, shard: u32, epoch: u64, guilds: Vec<u64>) {
+    let restart = &shared.session.restart;
+    let active = match shared.tables.store().active_cursors().await {
+        Ok(active) => active,
+        Err(error) => {
+            tracing::error!(%error, "cannot list the active games; no catch-up");
+            Vec::new()
+        }
+    };
+    let active = active
+        .into_iter()
+        .filter_map(|(key, cursor)| {
+            let channel = key.parse::<u64>().ok().filter(|id| *id != 0)?;
+            Some((channel, cursor.and_then(|c| c.parse::<u64>().ok())))
+        })
+        .collect();
+    restart.begin(shard, epoch, guilds, active, &mut |c| start(shared, c));
+    restart.wait_for_guilds(shard, epoch, GUILD_WAIT).await;
+    let mut waits = restart.finish(shard, epoch);
+    // Channels no guild mentioned (direct messages, archived threads): read as before, by the
+    // shard that gets direct messages, once every shard of the process has placed its guilds'
+    // channels.
+    if shard == 0 {
+        let shards = shared.settings.shards;
+        for channel in restart
+            .unplaced(shards.start..=shards.end, GUILD_WAIT)
+            .await
+        {
+            waits.push(start(shared, channel));
+        }
+    }
+    let count = waits.len();
+    for wait in waits {
+        let _ = wait.await;
+    }
+    let counts = restart.counts();
+    tracing::info!(
+        epoch,
+        channels = count,
+        active = counts.active,
+        fresh = counts.fresh,
+        behind = counts.behind,
+        unplaced = counts.unplaced,
+        "caught up after READY"
+    );
+    shared.session.caught_up();
+}
+
+/// Catches the channel up first if it was not since the last READY.
+pub(crate) async fn sync(shared: &Shared, state: &mut ChannelState) {
+    let current = shared.session.epoch();
+    if state.synced_epoch < current {
+        if has_game(shared, &state.key).await {
+            catch_up(shared, state).await;
+        } else {
+            state.synced_epoch = current;
+        }
+    }
+}
+
+/// A live message (of `guild`) from the collector of session `epoch` (`None`: from the
+/// fallback handler): the channel catches up first unless it is known up to date in its shard's session.
+pub(crate) async fn before_live(
+    shared: &Shared,
+    state: &mut ChannelState,
+    epoch: Option<u64>,
+    guild: Option<u64>,
+) {
+    let restart = &shared.session.restart;
+    // The session of the channel's shard (another shard's READY leaves it alone).
+    let current = restart.epoch_of(guild);
+    if epoch.is_some()
+        && state.synced_epoch < current
+        && restart
+            .placed_fresh(state.channel.get(), guild, GUILD_WAIT)
+            .await
+    {
+        state.synced_epoch = current;
+    }
+    let stale = match epoch {
+        None => true,
+        Some(_) => state.synced_epoch < current,
+    };
+    if stale {
+        if has_game(shared, &state.key).await {
+            catch_up(shared, state).await;
+        } else {
+            state.synced_epoch = current;
+        }
+    }
+}
+
+/// Where the channel's catch-up starts: its cursor, else the start of its active game.
+async fn catch_up_start(shared: &Shared, key: &str) -> Option<u64> {
+    let store = shared.tables.store();
+    match store.cursor(key).await {
+        Ok(Some(cursor)) => return cursor.parse().ok().filter(|c| *c != 0),
+        Ok(None) => {}
+        Err(error) => {
+            tracing::error!(channel = key, %error, "cannot read the cursor; no catch-up");
+            return None;
+        }
+    }
+    match store.active_game(key).await {
+        Ok(Some(game)) => snowflake_at(&game.created_at),
+        Ok(None) => None,
+        Err(error) => {
+            tracing::error!(channel = key, %error, "cannot read the game; no catch-up");
+            None
+        }
+    }
+}
+
+/// Reads the channel's history after its cursor, oldest first, page by page, and processes
+/// every message not processed yet.
+pub(crate) async fn catch_up(shared: &Shared, state: &mut ChannelState) {
+    let epoch = shared.session.epoch();
+    let channel = state.channel;
+    let Some(mut after) = catch_up_start(shared, &state.key).await else {
+        state.synced_epoch = epoch;
+        return;
+    };
+    let http = &*shared.discord.http;
+    let mut read = 0usize;
+    let mut processed = 0usize;
+    loop {
+        shared.session.restart.pacer.wait().await;
+        let page = retry("read the channel history", channel, || {
+            channel.messages(
+                http,
+                GetMessages::new()
+                    .after(MessageId::new(after))
+                    .limit(HISTORY_PAGE),
+            )
+        })
+        .await;
+        let Ok(mut page) = page else {
+            tracing::error!(
+                %channel,
+                "catch-up stopped: commands posted while the bot was away may need to be posted again"
+            );
+            break;
+        };
+        let full = page.len() >= usize::from(HISTORY_PAGE);
+        page.sort_by_key(|m| m.id);
+        read += page.len();
+        for message in &page {
+            after = after.max(message.id.get());
+            if process(shared, state, message).await {
+                processed += 1;
+            }
+        }
+        if !full {
+            break;
+        }
+    }
+    if read > 0 {
+        tracing::info!(%channel, read, processed, "caught up");
+    }
+    state.synced_epoch = epoch;
+}
+
+/// The smallest snowflake of the millisecond of an RFC 3339 time, less one: "after" it finds
+/// every message from that moment on.
+fn snowflake_at(at: &str) -> Option<u64> {
+    let time = DateTime::parse_from_rfc3339(at).ok()?;
+    let since = time.timestamp_millis() - DISCORD_EPOCH_MS;
+    let since = u64::try_from(since).ok().filter(|ms| *ms > 0)?;
+    Some((since << 22).saturating_sub(1).max(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_time_becomes_the_snowflake_before_it() {
+        // 2015-01-01T00:00:01Z is 1000 ms after the Discord epoch.
+        assert_eq!(
+            snowflake_at("2015-01-01T00:00:01Z"),
+            Some((1000u64 << 22) - 1)
+        );
+        assert_eq!(snowflake_at("2014-01-01T00:00:00Z"), None);
+        assert_eq!(snowflake_at("not a time"), None);
+    }
+}

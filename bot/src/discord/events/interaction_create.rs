@@ -1,0 +1,19 @@
+//! INTERACTION_CREATE: clicks are the buttons'; slash commands and autocomplete are poise's.
+
+use std::sync::Arc;
+
+use serenity::all::{Context, Interaction};
+
+use crate::discord::interactions::buttons;
+use crate::discord::shared::Shared;
+
+/// Hands a click to the buttons.
+pub(crate) async fn interaction_create(
+    shared: &Arc<Shared>,
+    ctx: &Context,
+    interaction: Interaction,
+) {
+    if let Interaction::Component(click) = interaction {
+        buttons::on_click(shared.clone(), ctx.http.clone(), click).await;
+    }
+}

@@ -1,0 +1,218 @@
+//! The one way into a channel's [`Table`]: a message and an interaction both come here as an
+//! [`Incoming`], and share one after-path: the takeover check, logging, posting the answer
+//! (with the new prompt's buttons), the old prompt's buttons removed, the pinned status edited.
+//!
+//! What differs is only how the answer is posted ([`Origin`]): to a message, as replies to it
+//! with ✅ or ❌; to an interaction, once accepted, in the forum record's form (the mover's
+//! name and the move in bold, then the table's replies), the user answered privately by the
+//! interaction itself.
+
+use serenity::all::{CreateActionRow, EditMessage, MessageId};
+
+use gaugebot_table::input::{Incoming, Reply, Response, Verdict};
+use gaugebot_table::{Prompt, Table, MESSAGE_LIMIT};
+
+use super::channel::ChannelState;
+use super::job::Echo;
+use super::posting::{buttons, pin, reply};
+use super::retry::retry;
+use super::shared::Shared;
+
+/// Where an input came from.
+pub(crate) enum Origin {
+    /// A message (its id): answered by replies to it and a reaction.
+    Message(MessageId),
+    /// A slash command or a click: checked against the position a button was made for
+    /// (`expect`), echoed in the channel once accepted.
+    Interaction {
+        expect: Option<(String, usize)>,
+        echo: Echo,
+    },
+}
+
+/// What came of an input.
+pub(crate) enum Played {
+    /// The table's answer, posted; `active`: the channel has a game.
+    Handled { response: Response, active: bool },
+    /// Another process took the channel over meanwhile (the write was refused): it applies the
+    /// input; this one said nothing.
+    LeftToOwner(Response),
+    /// A button of an earlier position: nothing was done.
+    Stale,
+    /// The table could not be loaded.
+    Failed,
+}
+
+/// What an accepted command leads to, gathered while the table is locked.
+struct After {
+    accepted: bool,
+    prompt: Option<Prompt>,
+    status: Option<(String, String)>,
+}
+
+impl After {
+    fn of(shared: &Shared, table: &Table, response: &Response) -> After {
+        let accepted = response.verdict == Verdict::Accepted;
+        After {
+            accepted,
+            prompt: (accepted && shared.settings.buttons)
+                .then(|| table.prompt())
+                .flatten(),
+            status: (accepted && shared.settings.pinned_status)
+                .then(|| Some((table.game_id()?.to_string(), table.status_text()?)))
+                .flatten(),
+        }
+    }
+
+    /// The buttons of the new turn prompt, if any.
+    fn components(&self) -> Vec<CreateActionRow> {
+        self.prompt.as_ref().map(buttons::rows).unwrap_or_default()
+    }
+}
+
+/// Hands `incoming` to the channel's table, then runs the after-path.
+pub(crate) async fn play(
+    shared: &Shared,
+    state: &mut ChannelState,
+    incoming: &Incoming,
+    origin: &Origin,
+) -> Played {
+    let mut table = match shared.tables.table(&state.key).await {
+        Ok(table) => table,
+        Err(error) => {
+            tracing::error!(channel = %state.channel, %error, "the table does not load; input not processed");
+            return Played::Failed;
+        }
+    };
+    if let Origin::Interaction {
+        expect: Some((game, position)),
+        ..
+    } = origin
+    {
+        if table.position() != Some((game.as_str(), *position)) {
+            return Played::Stale;
+        }
+    }
+    let response = table.handle(incoming).await;
+    if response.verdict == Verdict::Refused
+        && shared.owners.shared()
+        && !shared.owners.holds(&state.key).await.unwrap_or(false)
+    {
+        drop(table);
+        tracing::warn!(channel = %state.channel, id = %incoming.message_id, "the channel was taken over; input left to its new owner");
+        shared.tables.unload(&state.key).await;
+        shared.session.restart.forget(state.channel.get());
+        state.synced_epoch = 0;
+        return Played::LeftToOwner(response);
+    }
+    let active = table.game_id().is_some();
+    let after = After::of(shared, &table, &response);
+    drop(table);
+    if response.verdict != Verdict::Ignored {
+        tracing::info!(
+            channel = %state.channel,
+            id = %incoming.message_id,
+            author = %incoming.author.id,
+            verdict = ?response.verdict,
+            from = if matches!(origin, Origin::Message(_)) { "message" } else { "interaction" },
+            "command"
+        );
+    }
+    let http = &*shared.discord.http;
+    let components = after.components();
+    let prompt = match origin {
+        Origin::Message(id) => {
+            reply::respond(http, state.channel, *id, &response, components).await
+        }
+        Origin::Interaction { echo, .. } if after.accepted => {
+            let replies = with_header(&header(echo, incoming, &response), &response.replies);
+            let nonce = incoming.message_id.parse().unwrap_or(0);
+            reply::post(http, state.channel, None, nonce, &replies, components).await
+        }
+        Origin::Interaction { .. } => None,
+    };
+    settle(shared, state, after, prompt).await;
+    Played::Handled { response, active }
+}
+
+/// After an accepted command is posted: the previous prompt loses its buttons, the new one
+/// (`posted`) is remembered, the pinned status is edited.
+async fn settle(
+    shared: &Shared,
+    state: &mut ChannelState,
+    after: After,
+    posted: Option<MessageId>,
+) {
+    if !after.accepted {
+        return;
+    }
+    let http = &*shared.discord.http;
+    if let Some(old) = state.last_prompt.take().filter(|old| Some(*old) != posted) {
+        let channel = state.channel;
+        let _ = retry("remove old buttons", channel, || {
+            channel.edit_message(http, old, EditMessage::new().components(Vec::new()))
+        })
+        .await;
+    }
+    state.last_prompt = posted;
+    if let Some((game, status)) = after.status {
+        let templates = &shared.tables.host().templates;
+        let content = pin::status_content(templates, &game, &status);
+        let store = &**shared.tables.store();
+        pin::update_status(http, store, state.channel, &game, content).await;
+    }
+}
+
+/// The echo of an accepted interaction: `ann: **bid 7**`, or `mona: `!undo``.
+fn header(echo: &Echo, incoming: &Incoming, response: &Response) -> String {
+    let who = &incoming.author.name;
+    match echo {
+        Echo::Move if !response.moves.is_empty() => {
+            let moves: Vec<String> = response.moves.iter().map(|m| format!("**{m}**")).collect();
+            format!("{who}: {}", moves.join(" "))
+        }
+        Echo::Move => format!("{who}: {}", incoming.text),
+        Echo::Command(text) => format!("{who}: `{text}`"),
+    }
+}
+
+/// The replies with a header line first (in the first reply when it fits).
+fn with_header(header: &str, replies: &[Reply]) -> Vec<Reply> {
+    let mut out = replies.to_vec();
+    match out.first_mut() {
+        Some(first)
+            if first.text.chars().count() + header.chars().count() < MESSAGE_LIMIT
+                && !first.text.is_empty() =>
+        {
+            first.text = format!("{header}\n{}", first.text);
+        }
+        _ => out.insert(
+            0,
+            Reply {
+                text: header.to_string(),
+                attachment: None,
+            },
+        ),
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_header_goes_on_the_first_reply_when_it_fits() {
+        let reply = |t: &str| Reply {
+            text: t.to_string(),
+            attachment: None,
+        };
+        let out = with_header("ann: **bid 7**", &[reply("ann bids £7."), reply("more")]);
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[0].text, "ann: **bid 7**\nann bids £7.");
+        let long = "x".repeat(MESSAGE_LIMIT - 3);
+        let out = with_header("ann: **pass**", &[reply(&long)]);
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[0].text, "ann: **pass**");
+    }
+}

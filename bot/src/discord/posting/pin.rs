@@ -1,0 +1,106 @@
+//! One live status message per game: posted and pinned once, then edited in place after every
+//! accepted command. Its id is stored with the game, so a restart edits the same message.
+
+use serenity::all::{
+    CreateAllowedMentions, CreateMessage, EditMessage, Http, HttpError, MessageId,
+};
+use serenity::model::id::ChannelId;
+
+use gaugebot_table::Store;
+use gaugebot_table::{Templates, MESSAGE_LIMIT};
+
+use crate::discord::retry::retry;
+use crate::discord::text::Text;
+
+/// The status message's text: a title, then the status report, cut to one message.
+pub(crate) fn status_content(templates: &Templates, game_id: &str, status: &str) -> String {
+    let text = Text::LiveStatus { game_id, status }.render(templates);
+    if text.chars().count() <= MESSAGE_LIMIT {
+        return text;
+    }
+    // Cut at the last line break that fits, and say so.
+    let budget = MESSAGE_LIMIT - 2;
+    let head: String = text.chars().take(budget).collect();
+    let cut = head.rfind('\n').unwrap_or(head.len());
+    format!("{}\n…", &head[..cut])
+}
+
+/// Whether an edit failed because the message is gone (deleted by someone).
+fn is_gone(error: &serenity::Error) -> bool {
+    matches!(error, serenity::Error::Http(HttpError::UnsuccessfulRequest(r)) if r.status_code.as_u16() == 404)
+}
+
+/// Edits the game's status message to `content`, or posts and pins a new one if there is none
+/// (or it was deleted). Failures are logged; the game is not affected.
+pub(crate) async fn update_status(
+    http: &Http,
+    store: &dyn Store,
+    channel: ChannelId,
+    game_id: &str,
+    content: String,
+) {
+    let known = match store.status_message(game_id).await {
+        Ok(known) => known
+            .and_then(|id| id.parse::<u64>().ok())
+            .filter(|id| *id != 0),
+        Err(error) => {
+            tracing::warn!(%channel, %error, "cannot read the status message id");
+            None
+        }
+    };
+    if let Some(id) = known {
+        let edit = EditMessage::new()
+            .content(content.clone())
+            .allowed_mentions(CreateAllowedMentions::new());
+        match retry("edit the status message", channel, || {
+            channel.edit_message(http, MessageId::new(id), edit.clone())
+        })
+        .await
+        {
+            Ok(_) => return,
+            Err(error) if is_gone(&error) => {}
+            Err(_) => return,
+        }
+    }
+    let post = CreateMessage::new()
+        .content(content)
+        .allowed_mentions(CreateAllowedMentions::new());
+    let Ok(message) = retry("post the status message", channel, || {
+        channel.send_message(http, post.clone())
+    })
+    .await
+    else {
+        return;
+    };
+    if let Err(error) = store
+        .set_status_message(game_id, &message.id.to_string())
+        .await
+    {
+        tracing::warn!(%channel, %error, "cannot store the status message id");
+    }
+    // Without Manage Messages the pin fails: the message is still the live status.
+    let _ = retry("pin the status message", channel, || {
+        http.pin_message(channel, message.id, None)
+    })
+    .await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_status_is_cut_at_a_line_break() {
+        let templates = Templates::load(None, &[])
+            .and_then(|t| t.with(None, &crate::templates::DISCORD))
+            .expect("templates");
+        let status = (0..400)
+            .map(|i| format!("line {i}"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let content = status_content(&templates, "g-1", &status);
+        assert!(content.chars().count() <= MESSAGE_LIMIT);
+        assert!(content.ends_with("\n…"));
+        assert!(status_content(&templates, "g-1", "short").ends_with("\nshort"));
+    }
+}

@@ -1,0 +1,86 @@
+//! What the event handlers, the collectors, the interactions and the channel workers share,
+//! grouped by concern: the tables, the Discord client, the settings, the sessions, the queues
+//! and the channels' owners.
+
+use std::sync::Arc;
+
+use serenity::all::Http;
+use serenity::model::id::ChannelId;
+
+use gaugebot_table::Tables;
+
+use super::job::Job;
+use super::perms::Perms;
+use super::queue::{Queues, Worker};
+use super::session::Session;
+use crate::backend::Owners;
+use crate::config::{Config, ShardRange};
+
+/// What the configuration turns on.
+pub(crate) struct Settings {
+    /// The `!`-command prefix.
+    pub(crate) prefix: String,
+    /// Whether the session reads message content (the privileged intent).
+    pub(crate) content_intent: bool,
+    /// Buttons on the turn prompt.
+    pub(crate) buttons: bool,
+    /// One pinned status message per game.
+    pub(crate) pinned_status: bool,
+    /// The shards this process runs.
+    pub(crate) shards: ShardRange,
+}
+
+/// Talking to Discord: the adapter's REST client and the moderator check over it.
+pub(crate) struct Discord {
+    pub(crate) http: Arc<Http>,
+    pub(crate) perms: Perms,
+}
+
+/// The adapter's state.
+pub(crate) struct Shared {
+    /// The tables (and through them the store and the templates).
+    pub(crate) tables: Tables,
+    pub(crate) discord: Discord,
+    pub(crate) settings: Settings,
+    pub(crate) session: Session,
+    /// One queue and worker per channel.
+    pub(crate) queues: Queues<Shared>,
+    /// Which process owns each channel (PostgreSQL), or this one alone (SQLite).
+    pub(crate) owners: Arc<dyn Owners>,
+}
+
+impl Shared {
+    /// The adapter's state; `worker` serves each channel's queue.
+    pub(crate) fn new(
+        tables: Tables,
+        http: Arc<Http>,
+        config: &Config,
+        content_intent: bool,
+        owners: Arc<dyn Owners>,
+        worker: Worker<Shared>,
+    ) -> Arc<Shared> {
+        let shards = config.discord.shards.unwrap_or(ShardRange::SINGLE);
+        Arc::new(Shared {
+            tables,
+            discord: Discord {
+                perms: Perms::new(http.clone(), &config.discord.moderator_roles),
+                http,
+            },
+            settings: Settings {
+                prefix: config.prefix.clone(),
+                content_intent,
+                buttons: config.discord.buttons,
+                pinned_status: config.discord.pinned_status,
+                shards,
+            },
+            session: Session::new(config.discord.shards.map_or(1, |s| s.total)),
+            queues: Queues::new(worker),
+            owners,
+        })
+    }
+
+    /// Queues a job for a channel (see [`Queues::enqueue`]).
+    pub(crate) fn enqueue(self: &Arc<Self>, channel: ChannelId, job: Job) {
+        self.queues.enqueue(self, channel, job);
+    }
+}
