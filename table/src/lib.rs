@@ -11,7 +11,8 @@
 //! - [`store`]: the storage it needs, as a trait (the bot implements it).
 //! - [`weeks`]: play over weeks: clocks, reminders, absences, substitutes, presets, moves made
 //!   for a seat, their log entries, signups, durations, what is answered across tables.
-//! - [`input`]: messages in, replies out; [`templates`]: every text.
+//! - [`input`]: messages in, replies out; [`templates`]: every text; [`messages`]: the
+//!   table's own texts, a typed catalogue.
 //!
 //! No Discord, no SQL, no game rules in here.
 
@@ -19,6 +20,7 @@ pub mod commands;
 pub mod dice;
 pub mod game;
 pub mod input;
+pub mod messages;
 pub mod record;
 pub mod store;
 pub mod table;

@@ -1,26 +1,23 @@
 //! All wording, from minijinja templates: the table's own (`templates/table/`) and each game's
 //! (filed under `<kind>/`). They are built into the binary; a configured directory overrides any
-//! of them by the same relative name (`table/messages.md.j2`, `irish-gauge/status.md.j2`).
+//! of them by the same relative name (`table/messages/no_game.md.j2`, `irish-gauge/status.md.j2`).
 
 use std::path::Path;
 
 use minijinja::Environment;
 
 use crate::game::session::SharedPlugin;
+use crate::messages::Message;
 
-/// The table's own templates.
-const TABLE_TEMPLATES: [(&str, &str); 3] = [
-    (
-        "table/messages.md.j2",
-        include_str!("../../templates/table/messages.md.j2"),
-    ),
+/// The table's own templates besides its messages ([`crate::messages`]).
+const TABLE_TEMPLATES: [(&str, &str); 2] = [
     (
         "table/help.md.j2",
         include_str!("../../templates/table/help.md.j2"),
     ),
     (
-        "table/pace.md.j2",
-        include_str!("../../templates/table/pace.md.j2"),
+        "table/macros.md.j2",
+        include_str!("../../templates/table/macros.md.j2"),
     ),
 ];
 
@@ -49,6 +46,7 @@ impl Templates {
         env.set_keep_trailing_newline(false);
         let mut all: Vec<(String, &str)> = TABLE_TEMPLATES
             .iter()
+            .chain(crate::messages::TEMPLATES)
             .map(|(name, text)| (name.to_string(), *text))
             .collect();
         for game in games {
@@ -113,11 +111,16 @@ impl Templates {
             .unwrap_or_else(|e| format!("(text failed: {e})"))
     }
 
-    /// One of the table's messages (`templates/table/messages.md.j2`): `msg` names it, `ctx`
-    /// holds its data.
-    pub fn message(&self, msg: &str, ctx: minijinja::Value) -> String {
-        let ctx = minijinja::context! { msg => msg, ..ctx };
-        self.text("table/messages.md.j2", ctx)
+    /// Renders one of the table's messages ([`crate::messages`]) with the command prefix `p`.
+    pub fn render_message<M: Message>(&self, msg: &M, p: &str) -> Result<String, TemplateError> {
+        let data = minijinja::Value::from_serialize(msg);
+        self.render(M::TEMPLATE, minijinja::context! { p, ..data })
+    }
+
+    /// One of the table's messages with the command prefix `p`; a failure is shown in the text.
+    pub fn say<M: Message>(&self, msg: &M, p: &str) -> String {
+        self.render_message(msg, p)
+            .unwrap_or_else(|e| format!("(text failed: {e})"))
     }
 
     /// Whether a template of that name exists.
@@ -149,29 +152,51 @@ pub fn tidy(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use minijinja::context;
+    use crate::messages;
 
     #[test]
     fn table_messages_render_with_their_data() {
         let templates = Templates::load(None, &[]).expect("templates load");
-        let text = templates.message(
-            "moderator_only",
-            context! { author => "ann", p => "!", command => "undo" },
+        let text = templates.say(
+            &messages::ModeratorOnly {
+                author: "ann".into(),
+                command: "undo".into(),
+            },
+            "!",
         );
         assert_eq!(text, "❌ ann: only a moderator may `!undo`.");
         assert!(templates
-            .message("frozen", context! { game_id => "c-1", title => "Irish Gauge", seq => 4, reason => "bad", p => "!" })
+            .say(
+                &messages::Frozen {
+                    game_id: "c-1".into(),
+                    title: "Irish Gauge".into(),
+                    seq: Some(4),
+                    reason: "bad".into(),
+                },
+                "!"
+            )
             .contains("at entry #4"));
-        assert_eq!(templates.message("nonsense", context! {}), "(nonsense)");
+    }
+
+    #[test]
+    fn every_message_of_the_catalogue_renders() {
+        let templates = Templates::load(None, &[]).expect("templates load");
+        let rendered = messages::render_every(&templates);
+        assert_eq!(rendered.len(), messages::TEMPLATES.len());
+        for (name, text) in rendered {
+            if let Err(e) = text {
+                panic!("{name}: {e}");
+            }
+        }
     }
 
     #[test]
     fn a_directory_overrides_a_template_by_its_relative_name() {
         let dir = std::env::temp_dir().join(format!("gaugebot-templates-{}", std::process::id()));
-        std::fs::create_dir_all(dir.join("table")).expect("dir");
-        std::fs::write(dir.join("table/messages.md.j2"), "custom {{ msg }}").expect("write");
+        std::fs::create_dir_all(dir.join("table/messages")).expect("dir");
+        std::fs::write(dir.join("table/messages/no_game.md.j2"), "custom {{ p }}").expect("write");
         let templates = Templates::load(Some(&dir), &[]).expect("templates load");
-        assert_eq!(templates.message("no_game", context! {}), "custom no_game");
+        assert_eq!(templates.say(&messages::NoGame {}, "?"), "custom ?");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

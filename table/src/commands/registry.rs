@@ -1,7 +1,15 @@
 //! One command registry: every command's name, who may run it, its arguments and its help.
-//! `!help`, the routing of `!`-commands and the Discord slash commands are all made from it.
+//! Each spec is registered with its handler ([`crate::commands::Command`]): `!help`, the routing of
+//! `!`-commands and the Discord slash commands are all made from it.
 
+use std::sync::Arc;
+
+use crate::commands::{game_handler, table_handlers, Command};
 use crate::game::session::SharedPlugin;
+use crate::input::{Incoming, Response};
+use crate::messages;
+use crate::table::tables::Tables;
+use crate::table::Cx;
 
 /// Who may run a command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,7 +126,8 @@ pub const fn arg(name: &'static str, kind: ArgKind, required: bool, help: &'stat
     }
 }
 
-const fn table_command(
+/// One of the table's own `!`-commands (their handlers are in [`crate::commands`]).
+pub(crate) const fn table_command(
     name: &'static str,
     aliases: &'static [&'static str],
     access: Access,
@@ -137,244 +146,100 @@ const fn table_command(
     }
 }
 
-const SETUP_ARGS: &[ArgSpec] = &[
-    arg(
-        "game",
-        ArgKind::Text,
-        false,
-        "which game (Irish Gauge when left out)",
-    ),
-    arg(
-        "players",
-        ArgKind::Users,
-        true,
-        "the players, in sign-up order",
-    ),
-    arg("options", ArgKind::Text, false, "dice:manual, rolls, force"),
-];
-const LOG_ARGS: &[ArgSpec] = &[arg(
-    "n",
-    ArgKind::Integer,
-    false,
-    "how many entries (10; at most 50)",
-)];
-const HELP_ARGS: &[ArgSpec] = &[arg("topic", ArgKind::Text, false, "a command or topic")];
-const REVEAL_ARGS: &[ArgSpec] = &[arg(
-    "confirm",
-    ArgKind::Choice(&["confirm"]),
-    false,
-    "reveal before the end",
-)];
-
-const SIGNUP_ARGS: &[ArgSpec] = &[
-    arg(
-        "action",
-        ArgKind::Choice(&["open", "close", "cancel", "status"]),
-        false,
-        "open, close or cancel (moderators); status (anyone)",
-    ),
-    arg(
-        "options",
-        ArgKind::Text,
-        false,
-        "[game] players:3-4 closes:24h extend:24h start-after:72h",
-    ),
-];
-const CLOCK_ARGS: &[ArgSpec] = &[arg(
-    "settings",
-    ArgKind::Text,
-    false,
-    "turn:48h auction:24h remind:50% away-cap:7d (off to clear); none: show",
-)];
-const ACT_ARGS: &[ArgSpec] = &[
-    arg("player", ArgKind::User, true, "the seat's player"),
-    arg("move", ArgKind::Text, true, "the move in bold"),
-];
-const SUB_ARGS: &[ArgSpec] = &[
-    arg("old", ArgKind::User, true, "the player leaving"),
-    arg("new", ArgKind::User, true, "the player taking the seat"),
-];
-const AWAY_ARGS: &[ArgSpec] = &[
-    arg("for", ArgKind::Text, true, "how long: 3d, 36h, 1w"),
-    arg("reason", ArgKind::Text, false, "why, for the others"),
-];
-const PRESET_ARGS: &[ArgSpec] = &[
-    arg(
-        "game",
-        ArgKind::Text,
-        false,
-        "which game, when you play several",
-    ),
-    arg(
-        "order",
-        ArgKind::Text,
-        true,
-        "pass · max WLW 12 · clear (empty: list yours)",
-    ),
-];
-
-/// The table's commands of play over weeks.
-fn pace_commands() -> Vec<CommandSpec> {
-    use Access::*;
-    vec![
-        CommandSpec {
-            example: "signup open [players:3-4] [closes:24h] [extend:24h] [start-after:72h]",
-            ..table_command(
-                "signup",
-                &["signups"],
-                Anyone,
-                SIGNUP_ARGS,
-                "signups for the next game: moderators open, close or cancel them; status for anyone",
-            )
-        },
-        table_command(
-            "join",
-            &["signmeup"],
-            Anyone,
-            &[],
-            "sign up for the next game; or post **sign up**",
-        ),
-        table_command("leave", &[], Anyone, &[], "withdraw your signup"),
-        CommandSpec {
-            example: "clock turn:48h auction:24h remind:50% [away-cap:7d]",
-            ..table_command(
-                "clock",
-                &["clocks"],
-                Moderator,
-                CLOCK_ARGS,
-                "set the turn and auction clocks and reminders",
-            )
-        },
-        CommandSpec {
-            example: "act @player **dividends**",
-            ..table_command(
-                "act",
-                &["actfor"],
-                Moderator,
-                ACT_ARGS,
-                "make a move for a seat, logged with both names",
-            )
-        },
-        CommandSpec {
-            example: "sub @old @new",
-            ..table_command(
-                "sub",
-                &["substitute"],
-                Moderator,
-                SUB_ARGS,
-                "give a seat, with its cash and shares, to another player",
-            )
-        },
-        CommandSpec {
-            example: "away 3d [reason]",
-            ..table_command(
-                "away",
-                &["vacation"],
-                Anyone,
-                AWAY_ARGS,
-                "you are away: no reminders, auctions pass, your turn clock pauses",
-            )
-        },
-        table_command("back", &[], Anyone, &[], "you are back"),
-        CommandSpec {
-            example: "preset pass · !preset max WLW 12 · !preset clear",
-            ..table_command(
-                "preset",
-                &["presets"],
-                Anyone,
-                PRESET_ARGS,
-                "secret auction orders: send them to the bot in a direct message",
-            )
-        },
-        table_command(
-            "waiting",
-            &["wait"],
-            Anyone,
-            &[],
-            "every game where you are to act, and for how long",
-        ),
-    ]
-}
-
 /// The table's own commands.
 pub fn table_commands() -> Vec<CommandSpec> {
-    use Access::*;
-    vec![
-        CommandSpec {
-            example: "setup @a @b @c … [game] [dice:manual] [force]",
-            ..table_command(
-                "setup",
-                &[],
-                Moderator,
-                SETUP_ARGS,
-                "start a game in this channel",
-            )
-        },
-        table_command("status", &[], Anyone, &[], "the status report"),
-        table_command(
-            "moves",
-            &[],
-            Anyone,
-            &[],
-            "the legal moves of the player to act",
-        ),
-        table_command("map", &[], Anyone, &[], "the board as a picture"),
-        table_command(
-            "log",
-            &[],
-            Anyone,
-            LOG_ARGS,
-            "the last log entries, undone ones struck through",
-        ),
-        table_command(
-            "audit",
-            &[],
-            Anyone,
-            &[],
-            "the dice record (the whole game record, as a file)",
-        ),
-        table_command(
-            "export",
-            &["record"],
-            Anyone,
-            &[],
-            "the complete game record, as a file",
-        ),
-        table_command("help", &[], Anyone, HELP_ARGS, "this help"),
-        table_command(
-            "undo",
-            &[],
-            Moderator,
-            &[],
-            "take back the last move, with the draw it called for",
-        ),
-        table_command(
-            "reveal",
-            &[],
-            Moderator,
-            REVEAL_ARGS,
-            "reveal the dice seed",
-        ),
-    ]
-    .into_iter()
-    .chain(pace_commands())
-    .collect()
+    table_handlers().iter().map(|h| h.spec()).collect()
 }
 
 /// All commands: the table's and every registered game's.
 #[derive(Clone)]
 pub struct Registry {
+    /// Every command's spec ...
     commands: Vec<CommandSpec>,
+    /// ... and, at the same position, its handler.
+    handlers: Vec<Arc<dyn Command>>,
 }
 
 impl Registry {
     /// The table's commands and those of the games.
     pub fn new(games: &[SharedPlugin]) -> Registry {
-        let mut commands = table_commands();
+        let mut handlers = table_handlers();
         for game in games {
-            commands.extend(game.commands());
+            handlers.extend(game.commands().into_iter().map(game_handler));
         }
-        Registry { commands }
+        let handlers: Vec<Arc<dyn Command>> = handlers.into_iter().map(Arc::from).collect();
+        Registry {
+            commands: handlers.iter().map(|h| h.spec()).collect(),
+            handlers,
+        }
+    }
+
+    /// The position of the `!`-command called `name` (for `game`, or the table's own).
+    fn find(&self, name: &str, game: Option<&str>) -> Option<usize> {
+        self.commands.iter().position(|c| {
+            c.form == Form::Bang && c.is_named(name) && (c.game.is_none() || c.game == game)
+        })
+    }
+
+    /// Runs the `!`-command `name` at a table: the command of the game running there (or the
+    /// table's own), if the author may run it; a refusal that says why otherwise.
+    pub(crate) async fn run(
+        &self,
+        cx: &mut Cx,
+        name: &str,
+        args: &str,
+        msg: &Incoming,
+    ) -> Response {
+        let host = cx.host.clone();
+        let game = cx.loaded.running().map(|c| c.row.kind.clone());
+        let Some(index) = self.find(name, game.as_deref()) else {
+            return match self.bang_of_any_game(name) {
+                Some(other) => {
+                    let title = other
+                        .game
+                        .and_then(|k| host.game(k))
+                        .map(|g| g.info().title)
+                        .unwrap_or_default();
+                    let current = game
+                        .as_deref()
+                        .and_then(|k| host.game(k))
+                        .map(|g| g.info().title);
+                    cx.refuse(cx.say(messages::OtherGameCommand {
+                        command: name.to_string(),
+                        title: title.to_string(),
+                        current: current.map(str::to_string),
+                    }))
+                }
+                None => cx.refuse(cx.say(messages::UnknownCommand {
+                    command: name.to_string(),
+                })),
+            };
+        };
+        let spec = &self.commands[index];
+        if spec.access == Access::Moderator && !msg.author.is_moderator {
+            return cx.refuse(cx.say(messages::ModeratorOnly {
+                author: msg.author.name.to_string(),
+                command: spec.name.to_string(),
+            }));
+        }
+        self.handlers[index].run(cx, args, msg).await
+    }
+
+    /// Runs the `!`-command `name` across the tables, if it is answered there (`!waiting`
+    /// anywhere, `!preset` in a direct message); `None` otherwise.
+    pub(crate) async fn run_across(
+        &self,
+        tables: &Tables,
+        dm: bool,
+        name: &str,
+        args: &str,
+        msg: &Incoming,
+    ) -> Option<Response> {
+        let index = self
+            .commands
+            .iter()
+            .position(|c| c.form == Form::Bang && c.is_named(name))?;
+        self.handlers[index].run_across(tables, dm, args, msg).await
     }
 
     /// Every command.
@@ -384,9 +249,7 @@ impl Registry {
 
     /// The `!`-command called `name` (for `game`, or the table's own).
     pub fn bang(&self, name: &str, game: Option<&str>) -> Option<&CommandSpec> {
-        self.commands.iter().find(|c| {
-            c.form == Form::Bang && c.is_named(name) && (c.game.is_none() || c.game == game)
-        })
+        self.find(name, game).map(|i| &self.commands[i])
     }
 
     /// The `!`-command called `name` of any game, for a helpful refusal.

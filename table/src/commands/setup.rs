@@ -2,15 +2,18 @@
 //! the players, the dice mode and `force`; every other `key:value` goes to the game.
 
 use chrono::{DateTime, Utc};
-use minijinja::context;
 
+use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, CommandSpec, Form};
+use crate::commands::Command;
 use crate::dice::{is_message_id, DrawRecord, DrawSource, Seed, Spec};
 use crate::game::session::{Render, SharedPlugin};
 use crate::game::{DiceMode, PlayerInfo, SetupDice, SetupOptions};
 use crate::input::{Incoming, Mention, Response, Verdict};
+use crate::messages;
 use crate::record::log::effective;
 use crate::store::GameRow;
-use crate::table::{Current, Host, Loaded, StoredSetup, Table};
+use crate::table::{Current, Cx, Host, Loaded, StoredSetup};
+use async_trait::async_trait;
 
 /// `!setup`'s arguments as the table reads them.
 #[derive(Debug, Clone)]
@@ -27,20 +30,48 @@ pub struct SetupArgs {
     pub options: SetupOptions,
 }
 
+/// Why `!setup`'s arguments do not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// The bot hosts no game.
+    #[error("this bot has no games")]
+    NoGames,
+    /// `dice:` names no dice mode.
+    #[error("unknown dice mode '{0}' (manual or audited)")]
+    DiceMode(String),
+    /// A `<@…>` that is not a user mention.
+    #[error("'{0}' is not a user mention")]
+    NotAMention(String),
+    /// A word that is not a player name.
+    #[error("'{0}' is not a player name (letters, digits, _ - .)")]
+    NotAName(String),
+    /// A player named twice.
+    #[error("{0} is listed twice")]
+    Twice(String),
+    /// Too few or too many players for the game.
+    #[error("{title} is for {least} to {most} players; {named} named")]
+    Players {
+        /// The game.
+        title: &'static str,
+        /// Its fewest players.
+        least: usize,
+        /// Its most players.
+        most: usize,
+        /// How many were named.
+        named: usize,
+    },
+}
+
 impl SetupArgs {
     /// Reads the arguments; the error says what is wrong.
-    pub fn parse(host: &Host, args: &str, mentions: &[Mention]) -> Result<SetupArgs, String> {
+    pub fn parse(host: &Host, args: &str, mentions: &[Mention]) -> Result<SetupArgs, SetupError> {
         let mut tokens = args.split_whitespace().peekable();
         let game = match tokens.peek().and_then(|t| host.game(t)) {
             Some(game) => {
                 tokens.next();
                 game.clone()
             }
-            None => host
-                .games
-                .first()
-                .cloned()
-                .ok_or_else(|| "this bot has no games".to_string())?,
+            None => host.games.first().cloned().ok_or(SetupError::NoGames)?,
         };
         let mut players = Vec::new();
         let mut dice = DiceMode::Audited;
@@ -52,9 +83,7 @@ impl SetupArgs {
                 dice = match mode {
                     "manual" => DiceMode::Manual,
                     "audited" => DiceMode::Audited,
-                    other => {
-                        return Err(format!("unknown dice mode '{other}' (manual or audited)"))
-                    }
+                    other => return Err(SetupError::DiceMode(other.to_string())),
                 };
             } else if lower == "force" {
                 force = true;
@@ -64,7 +93,7 @@ impl SetupArgs {
                 .map(|t| t.trim_start_matches('!'))
             {
                 if id.is_empty() || !id.chars().all(|c| c.is_ascii_digit()) {
-                    return Err(format!("'{token}' is not a user mention"));
+                    return Err(SetupError::NotAMention(token.to_string()));
                 }
                 let name = mentions
                     .iter()
@@ -90,9 +119,7 @@ impl SetupArgs {
                     .chars()
                     .all(|c| c.is_alphanumeric() || "_-.".contains(c))
                 {
-                    return Err(format!(
-                        "'{name}' is not a player name (letters, digits, _ - .)"
-                    ));
+                    return Err(SetupError::NotAName(name.to_string()));
                 }
                 players.push(PlayerInfo {
                     name: name.to_string(),
@@ -103,18 +130,17 @@ impl SetupArgs {
         }
         for (i, p) in players.iter().enumerate() {
             if players[..i].iter().any(|q| q.id == p.id) {
-                return Err(format!("{} is listed twice", p.name));
+                return Err(SetupError::Twice(p.name.clone()));
             }
         }
         let info = game.info();
         if !info.players.contains(&players.len()) {
-            return Err(format!(
-                "{} is for {} to {} players; {} named",
-                info.title,
-                info.players.start(),
-                info.players.end(),
-                players.len()
-            ));
+            return Err(SetupError::Players {
+                title: info.title,
+                least: *info.players.start(),
+                most: *info.players.end(),
+                named: players.len(),
+            });
         }
         Ok(SetupArgs {
             game,
@@ -136,24 +162,62 @@ pub(crate) fn spec_for(message_id: &str) -> Spec {
     }
 }
 
-impl Table {
-    pub(crate) async fn setup(&mut self, args: &str, msg: &Incoming) -> Response {
-        let host = self.host.clone();
+const SETUP_ARGS: &[ArgSpec] = &[
+    arg(
+        "game",
+        ArgKind::Text,
+        false,
+        "which game (Irish Gauge when left out)",
+    ),
+    arg(
+        "players",
+        ArgKind::Users,
+        true,
+        "the players, in sign-up order",
+    ),
+    arg("options", ArgKind::Text, false, "dice:manual, rolls, force"),
+];
+/// `!setup …`: starts a game in this channel.
+pub(crate) struct Setup;
+
+#[async_trait]
+impl Command for Setup {
+    fn spec(&self) -> CommandSpec {
+        CommandSpec {
+            example: "setup @a @b @c … [game] [dice:manual] [force]",
+            ..table_command(
+                "setup",
+                &[],
+                Access::Moderator,
+                SETUP_ARGS,
+                "start a game in this channel",
+            )
+        }
+    }
+
+    async fn run(&self, cx: &mut Cx, args: &str, msg: &Incoming) -> Response {
+        let host = cx.host.clone();
         let parsed = match SetupArgs::parse(&host, args, &msg.mentions) {
             Ok(parsed) => parsed,
-            Err(reason) => return self.refuse(self.message("setup_usage", context! { reason })),
+            Err(reason) => {
+                return cx.refuse(cx.say(messages::SetupUsage {
+                    reason: reason.to_string(),
+                }))
+            }
         };
-        let running = match &self.loaded {
+        let running = match &cx.loaded {
             Loaded::Running(c) if !c.session.is_finished() => Some(c.row.id.clone()),
             Loaded::Frozen(f) => Some(f.row.id.clone()),
             _ => None,
         };
         if let (Some(game_id), false) = (running, parsed.force) {
-            return self.refuse(self.message("game_running", context! { game_id }));
+            return cx.refuse(cx.say(messages::GameRunning {
+                game_id: game_id.to_string(),
+            }));
         }
-        let game_id = match self.store.game_count(&self.channel).await {
-            Ok(n) => format!("{}-{}", self.channel, n + 1),
-            Err(e) => return self.storage_refusal(&e),
+        let game_id = match cx.store.game_count(&cx.channel).await {
+            Ok(n) => format!("{}-{}", cx.channel, n + 1),
+            Err(e) => return cx.storage_refusal(&e),
         };
         let seed = match parsed.dice {
             DiceMode::Manual => None,
@@ -162,137 +226,134 @@ impl Table {
                 None => match Seed::generate() {
                     Ok(seed) => Some(seed),
                     Err(e) => {
-                        return self.refuse(
-                            self.message("dice_failed", context! { reason => e.to_string() }),
-                        )
+                        return cx.refuse(cx.say(messages::DiceFailed {
+                            reason: e.to_string(),
+                        }))
                     }
                 },
             },
         };
-        let response = self
-            .start_game(
-                parsed,
-                game_id,
-                seed,
-                &msg.message_id,
-                msg.stored_time(),
-                None,
-            )
-            .await;
+        let response = start_game(
+            cx,
+            parsed,
+            game_id,
+            seed,
+            &msg.message_id,
+            msg.stored_time(),
+            None,
+        )
+        .await;
         if response.verdict != Verdict::Accepted {
             return response;
         }
         // A game set up by hand ends the channel's open signups.
-        match self.end_signups(&msg.message_id).await {
+        match cx.end_signups(&msg.message_id).await {
             Some(note) => {
                 Response::new(Verdict::Accepted).say(format!("{note}\n{}", response.text()))
             }
             None => response,
         }
     }
+}
 
-    /// Sets up a game with these players (already checked), id and seed, stored as made by
-    /// message `message_id` at time `at`; `signup` is the draw that picked the players.
-    pub(crate) async fn start_game(
-        &mut self,
-        parsed: SetupArgs,
-        game_id: String,
-        seed: Option<Seed>,
-        message_id: &str,
-        at: DateTime<Utc>,
-        signup: Option<DrawRecord>,
-    ) -> Response {
-        let host = self.host.clone();
-        let spec = spec_for(message_id);
-        let dice = match &seed {
-            Some(seed) => SetupDice::Audited(DrawSource {
-                seed,
-                game_id: &game_id,
-                spec,
-                message_id,
-            }),
-            None => SetupDice::Manual,
-        };
-        let render = Render {
-            templates: &host.templates,
-            prefix: &host.settings.prefix,
-            game_id: &game_id,
-            moderator: &host.settings.moderator_name,
-            draw_source: None,
-            ping: true,
-            skip: None,
-        };
-        let (setup, session) =
-            match parsed
-                .game
-                .create(parsed.players.clone(), &parsed.options, dice)
-            {
-                Ok(created) => created,
-                Err(refusal) => {
-                    // A refusal of the setup names players without pinging them.
-                    let reason = refusal.render(&Render {
-                        ping: false,
-                        ..render
-                    });
-                    return self.refuse(self.message("refused", context! { reason }));
-                }
-            };
-        let info = parsed.game.info();
-        let stored = StoredSetup {
-            players: parsed.players,
-            setup,
-            dice: parsed.dice,
-            spec,
-            setup_message: Some(message_id.to_string()),
-            signup,
-        };
-        let row = GameRow {
-            id: game_id.clone(),
-            channel: self.channel.clone(),
-            kind: info.kind.to_string(),
-            engine_version: info.engine_version.to_string(),
-            created_at: at,
-            setup_json: serde_json::to_string(&stored).unwrap_or_default(),
-            seed_hex: seed.as_ref().map(|s| s.to_hex()),
-            commitment: seed.as_ref().map(|s| s.commitment()),
-            revealed: false,
-            active: true,
-        };
-        if let Err(e) = self.store.create_game(&row, message_id).await {
-            return self.storage_refusal(&e);
-        }
-        let current = Current {
-            row,
-            plugin: parsed.game.clone(),
-            stored,
+/// Sets up a game with these players (already checked), id and seed, stored as made by
+/// message `message_id` at time `at`; `signup` is the draw that picked the players.
+pub(crate) async fn start_game(
+    cx: &mut Cx,
+    parsed: SetupArgs,
+    game_id: String,
+    seed: Option<Seed>,
+    message_id: &str,
+    at: DateTime<Utc>,
+    signup: Option<DrawRecord>,
+) -> Response {
+    let host = cx.host.clone();
+    let spec = spec_for(message_id);
+    let dice = match &seed {
+        Some(seed) => SetupDice::Audited(DrawSource {
             seed,
-            log: Vec::new(),
-            stack: effective(std::iter::empty()),
-            session,
-        };
-        let draw_commands: Vec<String> = host
-            .registry
-            .for_game(Some(info.kind))
-            .filter(|c| {
-                c.game == Some(info.kind)
-                    && c.form == crate::commands::registry::Form::Bang
-                    && c.access == crate::commands::registry::Access::Moderator
-            })
-            .map(|c| format!("`{}{}`", host.settings.prefix, c.name))
-            .collect();
-        let mut text = self.message(
-            "new_game",
-            context! {
-                game_id, title => info.title, players => current.session.seated().len(),
-                commitment => current.row.commitment, draw_commands,
-            },
-        );
-        let render = self.render(&current, true, None);
-        text.push('\n');
-        text.push_str(&current.session.announce(&render));
-        text.push('\n');
-        text.push_str(&current.session.status(&render));
-        self.loaded = Loaded::Running(Box::new(current));
-        Response::new(Verdict::Accepted).say(text)
+            game_id: &game_id,
+            spec,
+            message_id,
+        }),
+        None => SetupDice::Manual,
+    };
+    let render = Render {
+        templates: &host.templates,
+        prefix: &host.settings.prefix,
+        game_id: &game_id,
+        moderator: &host.settings.moderator_name,
+        draw_source: None,
+        ping: true,
+        skip: None,
+    };
+    let (setup, session) = match parsed
+        .game
+        .create(parsed.players.clone(), &parsed.options, dice)
+    {
+        Ok(created) => created,
+        Err(refusal) => {
+            // A refusal of the setup names players without pinging them.
+            let reason = refusal.render(&Render {
+                ping: false,
+                ..render
+            });
+            return cx.refuse(cx.say(messages::Refused { reason }));
+        }
+    };
+    let info = parsed.game.info();
+    let stored = StoredSetup {
+        players: parsed.players,
+        setup,
+        dice: parsed.dice,
+        spec,
+        setup_message: Some(message_id.to_string()),
+        signup,
+    };
+    let row = GameRow {
+        id: game_id.clone(),
+        channel: cx.channel.clone(),
+        kind: info.kind.to_string(),
+        engine_version: info.engine_version.to_string(),
+        created_at: at,
+        setup_json: serde_json::to_string(&stored).unwrap_or_default(),
+        seed_hex: seed.as_ref().map(|s| s.to_hex()),
+        commitment: seed.as_ref().map(|s| s.commitment()),
+        revealed: false,
+        active: true,
+    };
+    if let Err(e) = cx.store.create_game(&row, message_id).await {
+        return cx.storage_refusal(&e);
     }
+    let current = Current {
+        row,
+        plugin: parsed.game.clone(),
+        stored,
+        seed,
+        log: Vec::new(),
+        stack: effective(std::iter::empty()),
+        session,
+    };
+    let draw_commands: Vec<String> = host
+        .registry
+        .for_game(Some(info.kind))
+        .filter(|c| {
+            c.game == Some(info.kind) && c.form == Form::Bang && c.access == Access::Moderator
+        })
+        .map(|c| format!("`{}{}`", host.settings.prefix, c.name))
+        .collect();
+    let mut text = cx.say(messages::NewGame {
+        game_id: game_id.to_string(),
+        title: info.title.to_string(),
+        players: current.session.seated().len(),
+        commitment: current.row.commitment.clone(),
+        draw_commands,
+    });
+    let render = cx.render(&current, true, None);
+    text.push('\n');
+    text.push_str(&current.session.announce(&render));
+    text.push('\n');
+    text.push_str(&current.session.status(&render));
+    cx.loaded = Loaded::Running(Box::new(current));
+    Response::new(Verdict::Accepted).say(text)
 }

@@ -13,19 +13,22 @@ pub mod tables;
 
 use std::sync::Arc;
 
-use minijinja::context;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::commands::registry::{Access, Registry};
-use crate::dice::{DrawSource, Seed, Spec};
+use crate::commands::registry::Registry;
+use crate::dice::{AuditExport, DrawSource, Seed, Spec};
 use crate::game::session::{Render, Session, SharedPlugin};
 use crate::game::{DiceMode, PlayerInfo, ToAct};
 use crate::input::{Author, Incoming, Response, Verdict};
+use crate::messages;
+use crate::messages::Message;
 use crate::record::log::{effective, Effective, Entry};
+use crate::record::GameRecord;
 use crate::store::{GameRow, LogRow, Store, StoreError};
 use crate::table::extract::{extract, Commands};
 use crate::templates::Templates;
+use crate::weeks::meta::{DecisionClock, Meta};
 
 /// Settings shared by all tables.
 #[derive(Debug, Clone)]
@@ -105,6 +108,19 @@ pub enum TableError {
     Store(#[from] StoreError),
 }
 
+/// Why a move (a player's, or one the table makes for a seat) was refused.
+#[derive(Debug, Clone)]
+pub(crate) enum Refusal {
+    /// The game is over.
+    GameOver,
+    /// The author has no seat; the players are these.
+    NotSeated { players: Vec<String> },
+    /// A v2 draw without a message id to key it.
+    NoMessageKey,
+    /// The game refused it, for this reason.
+    Game(String),
+}
+
 /// The setup as stored with the game: the players in sign-up order, the game's own setup, and
 /// how draws are made. The layout of the first version.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -142,6 +158,42 @@ impl Current {
         self.session.seated().iter().position(|p| p.id == author.id)
     }
 
+    /// The table-level state of the game (clocks, absences, substitutes), from its log.
+    pub(crate) fn meta(&self) -> Meta {
+        Meta::of(
+            self.row.created_at,
+            self.log.iter().map(|(entry, row)| (row.seq, entry, row.at)),
+        )
+    }
+
+    /// The complete record of the game (the seed only once revealed).
+    pub(crate) fn record(&self) -> Option<GameRecord> {
+        let rows: Vec<LogRow> = self.log.iter().map(|(_, r)| r.clone()).collect();
+        GameRecord::of(&self.row, &self.stored, &rows, self.session.as_ref()).ok()
+    }
+
+    /// The audit record of the game: the record's draws, without the log numbering it adds.
+    pub(crate) fn audit_export(&self) -> Option<AuditExport> {
+        let record = self.record()?;
+        let commitment = record.commitment?;
+        let draws = record
+            .draws
+            .into_iter()
+            .map(|mut d| {
+                d.inputs.remove("seq");
+                d.inputs.remove("undone");
+                d
+            })
+            .collect();
+        Some(AuditExport {
+            version: record.version,
+            game_id: record.game_id,
+            commitment,
+            seed: record.seed,
+            draws,
+        })
+    }
+
     /// Whether draws are made by the audited dice now (a game imported without its seed
     /// continues with manual draws).
     pub(crate) fn audited(&self) -> bool {
@@ -169,12 +221,41 @@ pub(crate) enum Loaded {
     Frozen(Box<Frozen>),
 }
 
-/// One channel's table.
+/// One channel's table: what the bot asks of it. The commands work on its [`Cx`].
 pub struct Table {
+    pub(crate) cx: Cx,
+}
+
+/// What a command works with: the channel, the store, the host and the loaded game.
+pub(crate) struct Cx {
     pub(crate) channel: String,
     pub(crate) store: Arc<dyn Store>,
     pub(crate) host: Arc<Host>,
     pub(crate) loaded: Loaded,
+}
+
+impl Loaded {
+    /// The running game (over or not).
+    pub(crate) fn running(&self) -> Option<&Current> {
+        match self {
+            Loaded::Running(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The running game, if it is not over.
+    pub(crate) fn playing(&self) -> Option<&Current> {
+        self.running().filter(|c| !c.session.is_finished())
+    }
+
+    /// The current game's row (running or frozen).
+    fn row(&self) -> Option<&GameRow> {
+        match self {
+            Loaded::Empty => None,
+            Loaded::Running(c) => Some(&c.row),
+            Loaded::Frozen(f) => Some(&f.row),
+        }
+    }
 }
 
 /// Moves and draws tried on a copy of the game, committed only when stored.
@@ -215,16 +296,129 @@ impl Table {
         store: Arc<dyn Store>,
         host: Arc<Host>,
     ) -> Result<Table, TableError> {
-        let mut table = Table {
+        let mut cx = Cx {
             channel: channel.to_string(),
             store,
             host,
             loaded: Loaded::Empty,
         };
-        table.reload().await?;
-        Ok(table)
+        cx.reload().await?;
+        Ok(Table { cx })
     }
 
+    /// The channel.
+    pub fn channel(&self) -> &str {
+        &self.cx.channel
+    }
+
+    /// The current game's id (running or frozen).
+    pub fn game_id(&self) -> Option<&str> {
+        self.cx.loaded.row().map(|r| r.id.as_str())
+    }
+
+    /// The current game's kind.
+    pub fn kind(&self) -> Option<&str> {
+        self.cx.loaded.row().map(|r| r.kind.as_str())
+    }
+
+    /// Whether the table is frozen (its log does not replay), and why.
+    pub fn frozen(&self) -> Option<String> {
+        match &self.cx.loaded {
+            Loaded::Frozen(f) => Some(self.cx.frozen_text(f)),
+            _ => None,
+        }
+    }
+
+    /// The position of the running game, if it is of type `S`.
+    pub fn state<S: 'static>(&self) -> Option<&S> {
+        self.cx
+            .loaded
+            .running()?
+            .session
+            .state()
+            .downcast_ref::<S>()
+    }
+
+    /// Who must act in the running game.
+    pub fn to_act(&self) -> Option<ToAct> {
+        Some(self.cx.loaded.running()?.session.to_act())
+    }
+
+    /// The state dump of the running game (`--dump-state`).
+    pub fn dump(&self) -> Option<Value> {
+        let current = self.cx.loaded.running()?;
+        Some(current.session.dump(&self.cx.host.settings.moderator_name))
+    }
+
+    /// The seated player to act now, if a player is to act.
+    pub fn player_to_act(&self) -> Option<PlayerInfo> {
+        let current = self.cx.loaded.running()?;
+        match current.session.to_act() {
+            ToAct::Player { seat, .. } => current.session.seated().get(seat).cloned(),
+            _ => None,
+        }
+    }
+
+    /// The seated players of the running game (in seat order).
+    pub fn seated(&self) -> Option<&[PlayerInfo]> {
+        Some(self.cx.loaded.running()?.session.seated())
+    }
+
+    /// Whether a game is running here and not over.
+    pub fn is_playing(&self) -> bool {
+        self.cx.loaded.playing().is_some()
+    }
+
+    /// The clock of the decision the running game waits for, at `now`.
+    pub fn decision_clock(&self, now: chrono::DateTime<chrono::Utc>) -> Option<DecisionClock> {
+        self.cx.decision_clock(now)
+    }
+
+    /// The running game's title.
+    pub fn title(&self) -> Option<&'static str> {
+        Some(self.cx.loaded.running()?.session.info().title)
+    }
+
+    /// The complete record of the running game (the seed only once revealed).
+    pub fn record(&self) -> Option<GameRecord> {
+        self.cx.loaded.running()?.record()
+    }
+
+    /// The audit record of the current game: the seed only once revealed.
+    pub fn audit_export(&self) -> Option<AuditExport> {
+        self.cx.loaded.running()?.audit_export()
+    }
+
+    /// Time-driven work (deadlines, reminders, presets, signups) up to `now`; the replies to
+    /// post ([`crate::weeks::pace`]).
+    pub async fn tick(&mut self, now: chrono::DateTime<chrono::Utc>) -> Response {
+        self.cx.pace_tick(now).await
+    }
+
+    /// Handles one message.
+    pub async fn handle(&mut self, msg: &Incoming) -> Response {
+        let cx = &mut self.cx;
+        match cx.store.seen(&cx.channel, &msg.message_id).await {
+            Ok(true) => return Response::new(Verdict::Duplicate),
+            Ok(false) => {}
+            Err(e) => return cx.storage_refusal(&e),
+        }
+        match extract(&msg.text, &cx.host.settings.prefix) {
+            Commands::None => Response::new(Verdict::Ignored),
+            Commands::Refused(reason) => cx.refuse(cx.say(messages::Unreadable {
+                author: msg.author.name.to_string(),
+                reason: reason.to_string(),
+            })),
+            Commands::Bang { name, args } => {
+                let host = cx.host.clone();
+                host.registry.run(cx, &name, &args, msg).await
+            }
+            Commands::Bold(segments) => cx.moves(&segments, msg).await,
+        }
+    }
+}
+
+impl Cx {
     /// Rebuilds the table from the database.
     pub(crate) async fn reload(&mut self) -> Result<(), TableError> {
         let Some(row) = self.store.active_game(&self.channel).await? else {
@@ -296,100 +490,39 @@ impl Table {
         })
     }
 
-    /// The channel.
-    pub fn channel(&self) -> &str {
-        &self.channel
-    }
-
-    /// The current game's id (running or frozen).
-    pub fn game_id(&self) -> Option<&str> {
-        match &self.loaded {
-            Loaded::Empty => None,
-            Loaded::Running(c) => Some(&c.row.id),
-            Loaded::Frozen(f) => Some(&f.row.id),
-        }
-    }
-
-    /// The current game's kind.
-    pub fn kind(&self) -> Option<&str> {
-        match &self.loaded {
-            Loaded::Empty => None,
-            Loaded::Running(c) => Some(&c.row.kind),
-            Loaded::Frozen(f) => Some(&f.row.kind),
-        }
-    }
-
-    /// Whether the table is frozen (its log does not replay), and why.
-    pub fn frozen(&self) -> Option<String> {
-        match &self.loaded {
-            Loaded::Frozen(f) => Some(self.frozen_text(f)),
-            _ => None,
-        }
-    }
-
-    /// The position of the running game, if it is of type `S`.
-    pub fn state<S: 'static>(&self) -> Option<&S> {
-        match &self.loaded {
-            Loaded::Running(c) => c.session.state().downcast_ref::<S>(),
-            _ => None,
-        }
-    }
-
-    /// Who must act in the running game.
-    pub fn to_act(&self) -> Option<ToAct> {
-        match &self.loaded {
-            Loaded::Running(c) => Some(c.session.to_act()),
-            _ => None,
-        }
-    }
-
-    /// The state dump of the running game (`--dump-state`).
-    pub fn dump(&self) -> Option<Value> {
-        match &self.loaded {
-            Loaded::Running(c) => Some(c.session.dump(&self.host.settings.moderator_name)),
-            _ => None,
-        }
-    }
-
-    /// The seated player to act now, if a player is to act.
-    pub fn player_to_act(&self) -> Option<PlayerInfo> {
-        let Loaded::Running(current) = &self.loaded else {
-            return None;
-        };
-        match current.session.to_act() {
-            ToAct::Player { seat, .. } => current.session.seated().get(seat).cloned(),
-            _ => None,
-        }
-    }
-
-    /// Time-driven work (deadlines, reminders, presets, signups) up to `now`; the replies to
-    /// post ([`crate::weeks::pace`]).
-    pub async fn tick(&mut self, now: chrono::DateTime<chrono::Utc>) -> Response {
-        self.pace_tick(now).await
-    }
-
-    /// Handles one message.
-    pub async fn handle(&mut self, msg: &Incoming) -> Response {
-        match self.store.seen(&self.channel, &msg.message_id).await {
-            Ok(true) => return Response::new(Verdict::Duplicate),
-            Ok(false) => {}
-            Err(e) => return self.storage_refusal(&e),
-        }
-        match extract(&msg.text, &self.host.settings.prefix) {
-            Commands::None => Response::new(Verdict::Ignored),
-            Commands::Refused(reason) => self
-                .refuse(self.message("unreadable", context! { author => msg.author.name, reason })),
-            Commands::Bang { name, args } => self.bang(&name, &args, msg).await,
-            Commands::Bold(segments) => self.moves(&segments, msg).await,
-        }
-    }
-
     // ----- shared helpers -----
 
-    /// One of the table's messages.
-    pub(crate) fn message(&self, msg: &str, ctx: minijinja::Value) -> String {
-        let p = &self.host.settings.prefix;
-        self.host.templates.message(msg, context! { p, ..ctx })
+    /// One of the table's messages ([`crate::messages`]).
+    pub(crate) fn say<M: Message>(&self, msg: M) -> String {
+        self.host.templates.say(&msg, &self.host.settings.prefix)
+    }
+
+    /// A refusal's reason in words.
+    pub(crate) fn refusal_text(&self, refusal: &Refusal) -> String {
+        match refusal {
+            Refusal::GameOver => self.say(messages::GameOver {}),
+            Refusal::NotSeated { players } => self.say(messages::NotSeated {
+                players: players.clone(),
+            }),
+            Refusal::NoMessageKey => self.say(messages::NoMessageKey {}),
+            Refusal::Game(reason) => reason.clone(),
+        }
+    }
+
+    /// A refused segment of the author's message (`more`: commands after it were skipped).
+    pub(crate) fn move_refused(
+        &self,
+        msg: &Incoming,
+        segment: &str,
+        refusal: &Refusal,
+        more: bool,
+    ) -> String {
+        self.say(messages::MoveRefused {
+            author: msg.author.name.clone(),
+            segment: segment.to_string(),
+            reason: self.refusal_text(refusal),
+            more,
+        })
     }
 
     pub(crate) fn refuse(&self, text: impl AsRef<str>) -> Response {
@@ -398,25 +531,26 @@ impl Table {
 
     pub(crate) fn storage_refusal(&self, error: &StoreError) -> Response {
         tracing::error!(%error, "storage failed; command not applied");
-        self.refuse(self.message("storage", context! { error => error.to_string() }))
+        self.refuse(self.say(messages::Storage {
+            error: error.to_string(),
+        }))
     }
 
     /// The refusal when there is no game to play: none, or a frozen one.
     pub(crate) fn no_game(&self) -> Response {
         match &self.loaded {
             Loaded::Frozen(f) => self.refuse(self.frozen_text(f)),
-            _ => self.refuse(self.message("no_game", context! {})),
+            _ => self.refuse(self.say(messages::NoGame {})),
         }
     }
 
     pub(crate) fn frozen_text(&self, frozen: &Frozen) -> String {
-        self.message(
-            "frozen",
-            context! {
-                game_id => frozen.row.id, title => frozen.title, seq => frozen.seq,
-                reason => frozen.reason,
-            },
-        )
+        self.say(messages::Frozen {
+            game_id: frozen.row.id.to_string(),
+            title: frozen.title.to_string(),
+            seq: frozen.seq,
+            reason: frozen.reason.to_string(),
+        })
     }
 
     /// How texts of the running game are rendered.
@@ -491,63 +625,5 @@ impl Table {
         current.stack = draft.stack;
         current.row.revealed = draft.revealed;
         Ok(())
-    }
-
-    // ----- `!`-commands -----
-
-    async fn bang(&mut self, name: &str, args: &str, msg: &Incoming) -> Response {
-        let host = self.host.clone();
-        let game = self.kind().map(str::to_string);
-        let Some(spec) = host.registry.bang(name, game.as_deref()) else {
-            return match host.registry.bang_of_any_game(name) {
-                Some(other) => {
-                    let title = other
-                        .game
-                        .and_then(|k| host.game(k))
-                        .map(|g| g.info().title)
-                        .unwrap_or_default();
-                    let current = game
-                        .as_deref()
-                        .and_then(|k| host.game(k))
-                        .map(|g| g.info().title);
-                    self.refuse(self.message(
-                        "other_game_command",
-                        context! { command => name, title, current },
-                    ))
-                }
-                None => self.refuse(self.message("unknown_command", context! { command => name })),
-            };
-        };
-        if spec.access == Access::Moderator && !msg.author.is_moderator {
-            return self.refuse(self.message(
-                "moderator_only",
-                context! { author => msg.author.name, command => spec.name },
-            ));
-        }
-        if spec.game.is_some() {
-            if let Loaded::Running(current) = &self.loaded {
-                let render = self.render(current, false, None);
-                if let Some(answer) = current.session.answer(spec.name, args, &render) {
-                    return Response::new(Verdict::Answered).say(answer);
-                }
-            }
-            return self.manual_draw(spec.name, args, msg).await;
-        }
-        match spec.name {
-            "setup" => self.setup(args, msg).await,
-            "status" => self.status(),
-            "moves" => self.legal_moves(msg),
-            "map" => self.map(),
-            "log" => self.log(args),
-            "help" => self.help(args),
-            "audit" => self.audit(),
-            "export" => self.export(),
-            "undo" => self.undo(msg).await,
-            "reveal" => self.reveal(args, msg).await,
-            other => match self.pace_command(other, args, msg).await {
-                Some(response) => response,
-                None => self.refuse(self.message("unknown_command", context! { command => other })),
-            },
-        }
     }
 }

@@ -1,17 +1,16 @@
 //! Moves in bold: each segment is read and applied by the game on a draft; audited draws answer
 //! at once; everything is stored in one transaction before the reply.
 
-use minijinja::context;
-
 use crate::dice::{is_message_id, DrawSource, Spec};
 use crate::input::{Incoming, Response, Verdict};
+use crate::messages;
 use crate::record::log::Entry;
-use crate::table::{Current, Draft, Loaded, Report, Table};
+use crate::table::{Current, Cx, Draft, Loaded, Refusal, Report};
 
-impl Table {
+impl Cx {
     /// Handles the bold segments of a message.
     pub(crate) async fn moves(&mut self, segments: &[String], msg: &Incoming) -> Response {
-        if !self.is_playing() {
+        if self.loaded.playing().is_none() {
             // No game being played: **sign up** while signups are open.
             if let Some(response) = self.signup_bold(segments, msg).await {
                 return response;
@@ -51,13 +50,8 @@ impl Table {
                     picture_changed |= changes_picture;
                 }
                 Err(reason) => {
-                    refusal = Some(self.message(
-                        "move_refused",
-                        context! {
-                            author => msg.author.name, segment, reason,
-                            more => i + 1 < segments.len(),
-                        },
-                    ));
+                    refusal =
+                        Some(self.move_refused(msg, segment, &reason, i + 1 < segments.len()));
                     break;
                 }
             }
@@ -71,7 +65,7 @@ impl Table {
         // The next players' presets and absences answer their auction decisions at once.
         let mut proxied = crate::weeks::pace::Proxied::default();
         let now = crate::weeks::pace::time_of(msg);
-        let mut meta = Self::meta_of(current);
+        let mut meta = current.meta();
         for (i, entry) in draft.entries.iter().enumerate() {
             meta.add(draft.next_seq + i as i64, entry, Some(now));
         }
@@ -140,24 +134,24 @@ impl Table {
         draft: &mut Draft,
         segment: &str,
         msg: &Incoming,
-    ) -> Result<(String, bool, bool, String), String> {
+    ) -> Result<(String, bool, bool, String), Refusal> {
         if draft.session.is_finished() {
-            return Err(self.message("game_over", context! {}));
+            return Err(Refusal::GameOver);
         }
         let Some(seat) = current.seat_of(&msg.author) else {
-            let players: Vec<&str> = current
+            let players: Vec<String> = current
                 .session
                 .seated()
                 .iter()
-                .map(|p| p.name.as_str())
+                .map(|p| p.name.clone())
                 .collect();
-            return Err(self.message("not_seated", context! { players }));
+            return Err(Refusal::NotSeated { players });
         };
         let render = self.render(current, false, None);
         let played = draft
             .session
             .play(seat, segment, &render)
-            .map_err(|r| r.render(&render))?;
+            .map_err(|r| Refusal::Game(r.render(&render)))?;
         draft.push(Entry::Action {
             seat,
             action: played.action,
@@ -165,7 +159,9 @@ impl Table {
         let mut text = played.text;
         if !played.as_written {
             // Say how the text was read, after the first line of the narration.
-            let echo = self.message("read_as", context! { canonical => played.canonical });
+            let echo = self.say(messages::ReadAs {
+                canonical: played.canonical.to_string(),
+            });
             text = match text.split_once('\n') {
                 Some((first, rest)) => format!("{} {echo}\n{rest}", first.trim_end_matches('.')),
                 None => format!("{} {echo}", text.trim_end_matches('.')),
@@ -190,7 +186,7 @@ impl Table {
         draft: &mut Draft,
         message_id: &str,
         render: &crate::game::session::Render<'_>,
-    ) -> Result<Option<(String, bool)>, String> {
+    ) -> Result<Option<(String, bool)>, Refusal> {
         let message_id = if is_message_id(message_id) {
             message_id
         } else {
@@ -208,9 +204,7 @@ impl Table {
         let index = draft.stack.len() as u64;
         let key = match dice.spec {
             Spec::V1 => None,
-            Spec::V2 if !is_message_id(message_id) => {
-                return Err(self.message("no_message_key", context! {}))
-            }
+            Spec::V2 if !is_message_id(message_id) => return Err(Refusal::NoMessageKey),
             Spec::V2 => Some(self.redo_key(current, draft, index, message_id)),
         };
         let dice = DrawSource {
@@ -220,7 +214,7 @@ impl Table {
         let Some(drawn) = draft
             .session
             .audited_draw(dice, index, render)
-            .map_err(|r| r.render(render))?
+            .map_err(|r| Refusal::Game(r.render(render)))?
         else {
             return Ok(None);
         };

@@ -4,7 +4,15 @@
 
 use crate::game::session::Render;
 use crate::game::{PlayerInfo, Query, QuickMove, Suggestion, ToAct};
-use crate::table::{Current, Loaded, Report, Table};
+use crate::messages;
+
+use crate::input::{Attachment, Incoming, Response, Verdict};
+use crate::table::{Current, Cx, Draft, Loaded, Report, Table};
+
+/// The game's picture could not be drawn, for the game's reason.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct PictureFailed(pub(crate) String);
 
 /// The turn prompt's one-click moves.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,7 +31,7 @@ pub struct Prompt {
 impl Table {
     /// The running game and its position (the number of log entries).
     pub fn position(&self) -> Option<(&str, usize)> {
-        match &self.loaded {
+        match &self.cx.loaded {
             Loaded::Running(c) => Some((c.row.id.as_str(), c.log.len())),
             _ => None,
         }
@@ -31,7 +39,7 @@ impl Table {
 
     /// The one-click moves of the player to act, if a player is to act and has any.
     pub fn prompt(&self) -> Option<Prompt> {
-        let Loaded::Running(current) = &self.loaded else {
+        let Loaded::Running(current) = &self.cx.loaded else {
             return None;
         };
         let ToAct::Player { seat, .. } = current.session.to_act() else {
@@ -53,7 +61,7 @@ impl Table {
     /// Legal values for an argument being typed by the user `author_id` (autocomplete). Empty
     /// without a running game.
     pub fn suggest(&self, author_id: &str, query: &Query<'_>) -> Vec<Suggestion> {
-        let Loaded::Running(current) = &self.loaded else {
+        let Loaded::Running(current) = &self.cx.loaded else {
             return Vec::new();
         };
         let seat = current
@@ -67,21 +75,74 @@ impl Table {
     /// The live status of the game (running or frozen), without pings: what a pinned status
     /// message shows.
     pub fn status_text(&self) -> Option<String> {
-        match &self.loaded {
-            Loaded::Running(current) => {
-                Some(current.session.status(&self.render(current, false, None)))
-            }
-            Loaded::Frozen(frozen) => Some(self.frozen_text(frozen)),
+        match &self.cx.loaded {
+            Loaded::Running(current) => Some(
+                current
+                    .session
+                    .status(&self.cx.render(current, false, None)),
+            ),
+            Loaded::Frozen(frozen) => Some(self.cx.frozen_text(frozen)),
             Loaded::Empty => None,
         }
     }
+}
 
+impl Cx {
     /// What follows a move that ended a turn, an undo or a draw: the full report, or with
     /// [`Report::Compact`] only who acts next.
     pub(crate) fn after_turn(&self, current: &Current, render: &Render<'_>) -> String {
         match self.host.settings.report {
             Report::Full => current.session.status(render),
             Report::Compact => current.session.prompt(render),
+        }
+    }
+
+    /// Stores the draft (an undo, a manual draw), then answers with `head` and what follows a
+    /// turn.
+    pub(crate) async fn commit_turn(
+        &mut self,
+        draft: Draft,
+        msg: &Incoming,
+        head: String,
+    ) -> Response {
+        if let Err(e) = self.commit(draft, msg).await {
+            return self.storage_refusal(&e);
+        }
+        let Loaded::Running(current) = &self.loaded else {
+            return self.no_game();
+        };
+        let text = format!(
+            "{head}\n{}",
+            self.after_turn(current, &self.render(current, true, None))
+        );
+        Response::new(Verdict::Accepted).say(text)
+    }
+
+    /// The picture of the running game as an attachment; `None` if the game has none.
+    pub(crate) fn picture_attachment(
+        &self,
+        current: &Current,
+    ) -> Option<Result<Attachment, PictureFailed>> {
+        let picture = current.session.picture()?;
+        Some(
+            picture
+                .map_err(|e| PictureFailed(e.to_string()))
+                .map(|bytes| Attachment {
+                    filename: format!("{}-{}.png", current.row.id, current.log.len()),
+                    bytes,
+                }),
+        )
+    }
+
+    /// The seed and how to check the draws, once revealed.
+    pub(crate) fn reveal_text(&self, current: &Current) -> String {
+        match (&current.seed, current.row.revealed) {
+            (Some(seed), true) => self.say(messages::Revealed {
+                seed: seed.to_hex().to_string(),
+                commitment: seed.commitment().to_string(),
+                file: format!("audit-{}.json", current.row.id),
+            }),
+            _ => String::new(),
         }
     }
 }

@@ -1,6 +1,14 @@
 //! Durations as players write them (`48h`, `3d`, `90m`, `1d12h`, `2w`), percentages (`50%`),
 //! and times as Discord shows them to each reader in their own time zone (`<t:UNIX:R>`,
 //! `<t:UNIX:f>`).
+//!
+//! Why not `humantime`: the forms here are the forum's own, and players see them written back
+//! in replies (`!clock` shows `2d`, `1h30m`, `1d12h`; tests assert those texts). `humantime`
+//! reads more than the forum writes (seconds, months, years, `1.5h` is refused but `30s` and
+//! `2months` are read), prints another form (`2days`, `1h 30m`), has no percentages (`75%`)
+//! and no range (1 minute to 90 days) with the refusal kinds the templates explain
+//! ([`DurationError`]); it would also bring a second duration type beside chrono's. The parser
+//! is one loop over `<number><unit>` parts on [`chrono::Duration`], the one time crate here.
 
 use chrono::{DateTime, Duration, Utc};
 

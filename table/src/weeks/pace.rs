@@ -12,23 +12,21 @@
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
-use minijinja::context;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::game::session::{ProxySource, Session};
 use crate::game::{Decision, PlayerInfo, Proxy, ToAct};
 use crate::input::{Author, Incoming, Mention, Response, Verdict};
+use crate::messages;
 use crate::record::log::Entry;
 use crate::store::LogRow;
-use crate::table::{Current, Draft, Loaded, Table};
+use crate::table::{Current, Cx, Draft, Loaded, Refusal};
 use crate::weeks::duration::{
     format_duration, full, parse_duration, parse_percent, relative, store_time, DurationError,
 };
 use crate::weeks::meta::{ClockSettings, DecisionClock, Meta, ProxyWhy, ReminderKind, TableEvent};
 
-/// The template of this module's texts.
-pub(crate) const TEMPLATE: &str = "table/pace.md.j2";
 /// The most moves the table makes for seats in one go (a safety net; an auction ends first).
 pub(crate) const MAX_PROXY_MOVES: usize = 100;
 /// The longest absence reason kept.
@@ -60,7 +58,7 @@ pub(crate) struct MadeMove {
 }
 
 /// A made move (if any) and the presets spent.
-type ProxyResult = Result<(Option<MadeMove>, Vec<usize>), String>;
+type ProxyResult = Result<(Option<MadeMove>, Vec<usize>), Refusal>;
 
 /// Moves the table made for seats on a draft.
 #[derive(Default)]
@@ -157,13 +155,16 @@ pub(crate) fn user_by_token(token: &str, mentions: &[Mention]) -> Option<PlayerI
 }
 
 /// A duration refusal as template data.
-pub(crate) fn duration_error(error: &DurationError) -> minijinja::Value {
+pub(crate) fn duration_error(error: &DurationError) -> messages::DurationProblem {
     let (kind, text) = match error {
         DurationError::Unreadable(t) => ("unreadable", t),
         DurationError::OutOfRange(t) => ("range", t),
         DurationError::Percent(t) => ("percent", t),
     };
-    context! { kind, text }
+    messages::DurationProblem {
+        kind: kind.to_string(),
+        text: text.clone(),
+    }
 }
 
 /// The time of a message, or now when it does not read.
@@ -172,25 +173,35 @@ pub(crate) fn time_of(msg: &Incoming) -> DateTime<Utc> {
 }
 
 /// The table's clock settings as template data.
-pub(crate) fn clock_data(clock: &ClockSettings) -> minijinja::Value {
+pub(crate) fn clock_data(clock: &ClockSettings) -> messages::ClockData {
     let d = |s: Option<i64>| s.map(|s| format_duration(chrono::Duration::seconds(s)));
-    context! {
-        turn => d(clock.turn_s), auction => d(clock.auction_s), remind => clock.remind_pct,
-        away_cap => format_duration(clock.away_cap()),
+    messages::ClockData {
+        turn: d(clock.turn_s),
+        auction: d(clock.auction_s),
+        remind: clock.remind_pct,
+        away_cap: format_duration(clock.away_cap()),
     }
 }
 
 /// A decision's clock as template data.
-pub(crate) fn decision_data(clock: &DecisionClock, now: DateTime<Utc>) -> minijinja::Value {
+pub(crate) fn decision_data(clock: &DecisionClock, now: DateTime<Utc>) -> messages::DecisionData {
     let deadline = clock.deadline(now);
-    context! {
-        player => clock.player.name, mention => clock.player.mention,
-        decision => match clock.decision { Decision::Turn => "turn", Decision::Auction => "auction" },
-        since => relative(clock.since), since_full => full(clock.since),
-        waited => format_duration(now - clock.since),
-        budget => clock.budget.map(format_duration),
-        deadline => deadline.map(relative), deadline_full => deadline.map(full),
-        away => clock.away, paused => clock.paused,
+    messages::DecisionData {
+        player: clock.player.name.clone(),
+        mention: clock.player.mention.clone(),
+        decision: match clock.decision {
+            Decision::Turn => "turn",
+            Decision::Auction => "auction",
+        }
+        .to_string(),
+        since: relative(clock.since),
+        since_full: full(clock.since),
+        waited: format_duration(now - clock.since),
+        budget: clock.budget.map(format_duration),
+        deadline: deadline.map(relative),
+        deadline_full: deadline.map(full),
+        away: clock.away,
+        paused: clock.paused,
     }
 }
 
@@ -254,87 +265,21 @@ pub(crate) fn substitute_all(session: &mut dyn Session, log: &[(Entry, LogRow)])
     }
 }
 
-impl Table {
-    /// One of this module's texts.
-    pub(crate) fn pace(&self, msg: &str, ctx: minijinja::Value) -> String {
-        let p = &self.host.settings.prefix;
-        self.host
-            .templates
-            .text(TEMPLATE, context! { msg, p, ..ctx })
-    }
-
-    /// The table-level state of the running game.
-    pub(crate) fn meta_of(current: &Current) -> Meta {
-        Meta::of(
-            current.row.created_at,
-            current
-                .log
-                .iter()
-                .map(|(entry, row)| (row.seq, entry, row.at)),
-        )
-    }
-
-    /// The running game, if it is not over.
-    pub(crate) fn playing(&self) -> Option<&Current> {
-        match &self.loaded {
-            Loaded::Running(c) if !c.session.is_finished() => Some(c),
-            _ => None,
-        }
-    }
-
-    /// The seated players of the running game (in seat order).
-    pub fn seated(&self) -> Option<&[PlayerInfo]> {
-        match &self.loaded {
-            Loaded::Running(c) => Some(c.session.seated()),
-            _ => None,
-        }
-    }
-
-    /// Whether a game is running here and not over.
-    pub fn is_playing(&self) -> bool {
-        self.playing().is_some()
-    }
-
+impl Cx {
     /// The clock of the decision the running game waits for, at `now`.
     pub fn decision_clock(&self, now: DateTime<Utc>) -> Option<DecisionClock> {
-        let current = self.playing()?;
-        Self::meta_of(current).clock_of(current.session.to_act(), current.session.seated(), now)
-    }
-
-    /// The running game's title.
-    pub fn title(&self) -> Option<&'static str> {
-        match &self.loaded {
-            Loaded::Running(c) => Some(c.session.info().title),
-            _ => None,
-        }
+        let current = self.loaded.playing()?;
+        current
+            .meta()
+            .clock_of(current.session.to_act(), current.session.seated(), now)
     }
 
     /// The refusal when no game is being played (none, frozen or over).
     pub(crate) fn not_playing(&self) -> Response {
         match &self.loaded {
-            Loaded::Running(_) => self.refuse(self.pace("game_over", context! {})),
+            Loaded::Running(_) => self.refuse(self.say(messages::NotPlaying {})),
             _ => self.no_game(),
         }
-    }
-
-    /// The table's commands of play over weeks; `None` for a name that is not one of them.
-    pub(crate) async fn pace_command(
-        &mut self,
-        name: &str,
-        args: &str,
-        msg: &Incoming,
-    ) -> Option<Response> {
-        Some(match name {
-            "clock" => self.clock(args, msg).await,
-            "away" => self.away(args, msg).await,
-            "back" => self.back(msg).await,
-            "sub" => self.sub(args, msg).await,
-            "act" => self.act(args, msg).await,
-            "preset" => self.refuse(self.pace("preset_in_channel", context! {})),
-            "waiting" => self.waiting_here(msg),
-            "signup" | "join" | "leave" => self.signup_command(name, args, msg).await,
-            _ => return None,
-        })
     }
 
     // ----- the moves the table makes for a seat -----
@@ -354,7 +299,7 @@ impl Table {
         message_id: &str,
     ) -> ProxyResult {
         if draft.session.is_finished() {
-            return Err(self.message("game_over", context! {}));
+            return Err(Refusal::GameOver);
         }
         let player = draft
             .session
@@ -362,10 +307,11 @@ impl Table {
             .get(seat)
             .map(|p| p.name.clone())
             .unwrap_or_default();
-        let note = self.pace(
-            "proxy_note",
-            context! { why => why.name(), by => by.as_ref().map(|b| b.name.clone()), player },
-        );
+        let note = self.say(messages::ProxyNote {
+            why: why.name().to_string(),
+            by: by.as_ref().map(|b| b.name.clone()),
+            player: player.to_string(),
+        });
         let proxy = Proxy {
             automatic: why.automatic(),
             note,
@@ -374,7 +320,7 @@ impl Table {
         let outcome = draft
             .session
             .play_proxy(seat, source, &proxy, &render)
-            .map_err(|r| r.render(&render))?;
+            .map_err(|r| Refusal::Game(r.render(&render)))?;
         let Some(played) = outcome.played else {
             return Ok((None, outcome.spent));
         };
@@ -480,7 +426,7 @@ impl Table {
                         made = played;
                     }
                     Err(reason) => {
-                        tracing::warn!(game = %current.row.id, seat, %reason, "a preset's move was refused");
+                        tracing::warn!(game = %current.row.id, seat, ?reason, "a preset's move was refused");
                     }
                 }
             }
@@ -496,7 +442,7 @@ impl Table {
                 ) {
                     Ok((played, _)) => made = played,
                     Err(reason) => {
-                        tracing::warn!(game = %current.row.id, seat, %reason, "an automatic pass was refused");
+                        tracing::warn!(game = %current.row.id, seat, ?reason, "an automatic pass was refused");
                     }
                 }
             }
@@ -593,10 +539,10 @@ impl Table {
     }
 
     async fn game_tick(&mut self, now: DateTime<Utc>) -> Response {
-        let Some(current) = self.playing() else {
+        let Some(current) = self.loaded.playing() else {
             return Response::new(Verdict::Ignored);
         };
-        let meta = Self::meta_of(current);
+        let meta = current.meta();
         let before = current.session.to_act();
         let mut draft = Draft::of(current);
         let mut done = Proxied::default();
@@ -618,7 +564,7 @@ impl Table {
                         ) {
                             Ok((played, _)) => played,
                             Err(reason) => {
-                                tracing::warn!(game = %current.row.id, %reason, "the automatic pass was refused");
+                                tracing::warn!(game = %current.row.id, ?reason, "the automatic pass was refused");
                                 None
                             }
                         }
@@ -644,13 +590,11 @@ impl Table {
                             }));
                             let moderators: Vec<String> =
                                 meta.moderators.iter().map(|m| m.mention.clone()).collect();
-                            notices.push(self.pace(
-                                "deadline",
-                                context! {
-                                    c => decision_data(&clock, now), moderators,
-                                    game_id => current.row.id,
-                                },
-                            ));
+                            notices.push(self.say(messages::Deadline {
+                                c: decision_data(&clock, now),
+                                moderators,
+                                game_id: current.row.id.to_string(),
+                            }));
                         }
                         None => {}
                     }
@@ -664,13 +608,11 @@ impl Table {
                         kind: ReminderKind::Remind,
                     }));
                     let render = self.render(current, false, None);
-                    notices.push(self.pace(
-                        "reminder",
-                        context! {
-                            c => decision_data(&clock, now), game_id => current.row.id,
-                            prompt => current.session.prompt(&render),
-                        },
-                    ));
+                    notices.push(self.say(messages::Reminder {
+                        c: decision_data(&clock, now),
+                        game_id: current.row.id.to_string(),
+                        prompt: current.session.prompt(&render).to_string(),
+                    }));
                 }
             }
         }

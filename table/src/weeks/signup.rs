@@ -9,7 +9,6 @@
 //! draw is stored with the game's setup and is the first record of its audit.
 
 use chrono::{DateTime, Duration, Utc};
-use minijinja::context;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -17,8 +16,9 @@ use crate::commands::setup::SetupArgs;
 use crate::dice::{DiceError, DrawRecord, DrawSource, Seed};
 use crate::game::{DiceMode, PlayerInfo, SetupOptions};
 use crate::input::{Incoming, Response, Verdict};
+use crate::messages;
 use crate::store::StoreError;
-use crate::table::{Loaded, Table};
+use crate::table::{Cx, Loaded};
 use crate::weeks::duration::{
     format_duration, full, parse_duration, parse_time, relative, store_time,
 };
@@ -142,9 +142,9 @@ fn players_range(value: &str) -> Option<(usize, usize)> {
     }
 }
 
-impl Table {
+impl Cx {
     /// The channel's open signups.
-    async fn signups(&self) -> Result<Option<Signups>, StoreError> {
+    pub(crate) async fn signups(&self) -> Result<Option<Signups>, StoreError> {
         Ok(self
             .store
             .channel_state(&self.channel)
@@ -152,7 +152,16 @@ impl Table {
             .and_then(|json| serde_json::from_str(&json).ok()))
     }
 
-    async fn save_signups(
+    /// The channel's open signups, or the refusal when there are none (or storage fails).
+    pub(crate) async fn open_signups_state(&self) -> Result<Signups, Response> {
+        match self.signups().await {
+            Ok(Some(state)) => Ok(state),
+            Ok(None) => Err(self.refuse(self.say(messages::SignupNone {}))),
+            Err(e) => Err(self.storage_refusal(&e)),
+        }
+    }
+
+    pub(crate) async fn save_signups(
         &self,
         state: Option<&Signups>,
         message_id: &str,
@@ -163,73 +172,31 @@ impl Table {
             .await
     }
 
-    fn signup_data(&self, state: &Signups) -> minijinja::Value {
+    pub(crate) fn signup_data(&self, state: &Signups) -> messages::SignupData {
         let closes = parse_time(&state.closes_at);
         let title = self
             .host
             .game(&state.kind)
             .map(|g| g.info().title)
             .unwrap_or_default();
-        context! {
-            title, min => state.min, max => state.max,
-            count => state.players.len(),
-            names => state.players.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
-            closes => closes.map(relative), closes_full => closes.map(full),
-            extend => format_duration(Duration::seconds(state.extend_s)),
-            start_after => format_duration(Duration::seconds(state.start_after_s)),
-            extensions => state.extensions, by => state.by.name,
+        messages::SignupData {
+            title: title.to_string(),
+            min: state.min,
+            max: state.max,
+            count: state.players.len(),
+            names: state.players.iter().map(|p| p.name.clone()).collect(),
+            closes: closes.map(relative),
+            closes_full: closes.map(full),
+            extend: format_duration(Duration::seconds(state.extend_s)),
+            start_after: format_duration(Duration::seconds(state.start_after_s)),
+            extensions: state.extensions,
+            by: state.by.name.clone(),
         }
     }
 
-    /// `!signup …`, `!join`, `!leave`.
-    pub(crate) async fn signup_command(
-        &mut self,
-        name: &str,
-        args: &str,
-        msg: &Incoming,
-    ) -> Response {
-        match name {
-            "join" => return self.join(msg).await,
-            "leave" => return self.leave(msg).await,
-            _ => {}
-        }
-        let args = args.trim();
-        let (sub, rest) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
-        let sub = sub.to_ascii_lowercase();
-        if matches!(sub.as_str(), "open" | "close" | "cancel") && !msg.author.is_moderator {
-            return self.refuse(self.message(
-                "moderator_only",
-                context! { author => msg.author.name, command => format!("signup {sub}") },
-            ));
-        }
-        let state = match self.signups().await {
-            Ok(state) => state,
-            Err(e) => return self.storage_refusal(&e),
-        };
-        match (sub.as_str(), state) {
-            ("open", None) => self.open_signups(rest, msg).await,
-            ("open", Some(_)) => self.refuse(self.pace("signup_already_open", context! {})),
-            ("close", Some(state)) => {
-                self.close_signups(state, time_of(msg), true, &msg.message_id)
-                    .await
-            }
-            ("cancel", Some(_)) => match self.save_signups(None, &msg.message_id).await {
-                Ok(()) => Response::new(Verdict::Accepted)
-                    .say(self.pace("signup_cancelled", context! { by => msg.author.name })),
-                Err(e) => self.storage_refusal(&e),
-            },
-            ("" | "status" | "list", Some(state)) => Response::new(Verdict::Answered)
-                .say(self.pace("signup_status", self.signup_data(&state))),
-            ("" | "status" | "list" | "close" | "cancel", None) => {
-                self.refuse(self.pace("signup_none", context! {}))
-            }
-            _ => self.refuse(self.pace("signup_usage", context! {})),
-        }
-    }
-
-    async fn open_signups(&mut self, args: &str, msg: &Incoming) -> Response {
-        if self.is_playing() || matches!(self.loaded, Loaded::Frozen(_)) {
-            return self.refuse(self.pace("signup_game_running", context! {}));
+    pub(crate) async fn open_signups(&mut self, args: &str, msg: &Incoming) -> Response {
+        if self.loaded.playing().is_some() || matches!(self.loaded, Loaded::Frozen(_)) {
+            return self.refuse(self.say(messages::SignupGameRunning {}));
         }
         let host = self.host.clone();
         let mut tokens = args.split_whitespace().peekable();
@@ -240,7 +207,7 @@ impl Table {
             }
             None => match host.games.first() {
                 Some(game) => game.clone(),
-                None => return self.refuse(self.pace("signup_usage", context! {})),
+                None => return self.refuse(self.say(messages::SignupUsage { token: None })),
             },
         };
         let info = game.info();
@@ -249,7 +216,9 @@ impl Table {
             (DEFAULT_CLOSES, DEFAULT_EXTEND, DEFAULT_START_AFTER);
         for token in tokens {
             let Some((key, value)) = token.split_once(':') else {
-                return self.refuse(self.pace("signup_usage", context! { token }));
+                return self.refuse(self.say(messages::SignupUsage {
+                    token: Some(token.to_string()),
+                }));
             };
             let duration = match key.to_ascii_lowercase().as_str() {
                 "players" => {
@@ -260,13 +229,12 @@ impl Table {
                             (min, max) = (a, b)
                         }
                         _ => {
-                            return self.refuse(self.pace(
-                                "signup_players",
-                                context! {
-                                    value, title => info.title,
-                                    least => info.players.start(), most => info.players.end(),
-                                },
-                            ))
+                            return self.refuse(self.say(messages::SignupPlayers {
+                                value: value.to_string(),
+                                title: info.title.to_string(),
+                                least: *info.players.start(),
+                                most: *info.players.end(),
+                            }))
                         }
                     }
                     continue;
@@ -274,14 +242,18 @@ impl Table {
                 "closes" | "close" => &mut closes,
                 "extend" => &mut extend,
                 "start-after" | "startafter" | "start_after" => &mut start_after,
-                _ => return self.refuse(self.pace("signup_usage", context! { token })),
+                _ => {
+                    return self.refuse(self.say(messages::SignupUsage {
+                        token: Some(token.to_string()),
+                    }))
+                }
             };
             match parse_duration(value) {
                 Ok(d) => *duration = d,
                 Err(error) => {
-                    return self.refuse(
-                        self.pace("bad_duration", context! { error => duration_error(&error) }),
-                    )
+                    return self.refuse(self.say(messages::BadDuration {
+                        error: duration_error(&error),
+                    }))
                 }
             }
         }
@@ -301,51 +273,9 @@ impl Table {
         if let Err(e) = self.save_signups(Some(&state), &msg.message_id).await {
             return self.storage_refusal(&e);
         }
-        Response::new(Verdict::Accepted).say(self.pace("signup_open", self.signup_data(&state)))
-    }
-
-    async fn join(&mut self, msg: &Incoming) -> Response {
-        let mut state = match self.signups().await {
-            Ok(Some(state)) => state,
-            Ok(None) => return self.refuse(self.pace("signup_none", context! {})),
-            Err(e) => return self.storage_refusal(&e),
-        };
-        let player = msg.author.name.clone();
-        if state.players.iter().any(|p| p.id == msg.author.id) {
-            return Response::new(Verdict::Answered).say(self.pace(
-                "signup_already",
-                context! { player, ..self.signup_data(&state) },
-            ));
-        }
-        state.players.push(person(&msg.author));
-        if let Err(e) = self.save_signups(Some(&state), &msg.message_id).await {
-            return self.storage_refusal(&e);
-        }
-        Response::new(Verdict::Accepted).say(self.pace(
-            "signup_joined",
-            context! { player, ..self.signup_data(&state) },
-        ))
-    }
-
-    async fn leave(&mut self, msg: &Incoming) -> Response {
-        let mut state = match self.signups().await {
-            Ok(Some(state)) => state,
-            Ok(None) => return self.refuse(self.pace("signup_none", context! {})),
-            Err(e) => return self.storage_refusal(&e),
-        };
-        let player = msg.author.name.clone();
-        let before = state.players.len();
-        state.players.retain(|p| p.id != msg.author.id);
-        if state.players.len() == before {
-            return self.refuse(self.pace("signup_not_signed", context! { player }));
-        }
-        if let Err(e) = self.save_signups(Some(&state), &msg.message_id).await {
-            return self.storage_refusal(&e);
-        }
-        Response::new(Verdict::Accepted).say(self.pace(
-            "signup_left",
-            context! { player, ..self.signup_data(&state) },
-        ))
+        Response::new(Verdict::Accepted).say(self.say(messages::SignupOpen {
+            signup: self.signup_data(&state),
+        }))
     }
 
     /// Ends the channel's open signups (a game was set up by hand); the note to post, if there
@@ -363,7 +293,7 @@ impl Table {
             tracing::error!(channel = %self.channel, %error, "cannot close the signups");
             return None;
         }
-        Some(self.pace("signup_dropped", context! {}))
+        Some(self.say(messages::SignupDropped {}))
     }
 
     /// Bold text while no game is being played: a signup, or chat, if signups are open;
@@ -379,7 +309,7 @@ impl Table {
             Err(e) => return Some(self.storage_refusal(&e)),
         }
         if segments.iter().any(|s| is_signup_phrase(s)) {
-            Some(self.join(msg).await)
+            Some(crate::commands::Command::run(&crate::commands::signup::Join, self, "", msg).await)
         } else {
             Some(Response::new(Verdict::Ignored))
         }
@@ -405,7 +335,7 @@ impl Table {
 
     /// At the close: start the game (drawing the players if more signed up than are wanted),
     /// or extend. `forced` (a moderator's `!signup close`) starts with what there is.
-    async fn close_signups(
+    pub(crate) async fn close_signups(
         &mut self,
         mut state: Signups,
         now: DateTime<Utc>,
@@ -419,7 +349,10 @@ impl Table {
             return self.start_from_signups(state, now, message_id).await;
         }
         if forced {
-            return self.refuse(self.pace("signup_too_few", context! { count, min => state.min }));
+            return self.refuse(self.say(messages::SignupTooFew {
+                count,
+                min: state.min,
+            }));
         }
         let extend = Duration::seconds(state.extend_s.max(60));
         let mut closes = parse_time(&state.closes_at).unwrap_or(now);
@@ -433,13 +366,11 @@ impl Table {
             return Response::new(Verdict::Ignored);
         }
         let can_start_at = opened + Duration::seconds(state.start_after_s);
-        Response::new(Verdict::Accepted).say(self.pace(
-            "signup_extended",
-            context! {
-                late, start_at => relative(can_start_at),
-                ..self.signup_data(&state)
-            },
-        ))
+        Response::new(Verdict::Accepted).say(self.say(messages::SignupExtended {
+            late,
+            start_at: relative(can_start_at),
+            signup: self.signup_data(&state),
+        }))
     }
 
     async fn start_from_signups(
@@ -450,7 +381,9 @@ impl Table {
     ) -> Response {
         let host = self.host.clone();
         let game = match host.game(&state.kind) {
-            Some(game) if !self.is_playing() && !matches!(self.loaded, Loaded::Frozen(_)) => {
+            Some(game)
+                if self.loaded.playing().is_none() && !matches!(self.loaded, Loaded::Frozen(_)) =>
+            {
                 game.clone()
             }
             _ => {
@@ -458,8 +391,7 @@ impl Table {
                 if let Err(e) = self.save_signups(None, message_id).await {
                     return self.storage_refusal(&e);
                 }
-                return Response::new(Verdict::Accepted)
-                    .say(self.pace("signup_dropped", context! {}));
+                return Response::new(Verdict::Accepted).say(self.say(messages::SignupDropped {}));
             }
         };
         let game_id = match self.store.game_count(&self.channel).await {
@@ -471,8 +403,9 @@ impl Table {
             None => match Seed::generate() {
                 Ok(seed) => seed,
                 Err(e) => {
-                    return self
-                        .refuse(self.message("dice_failed", context! { reason => e.to_string() }))
+                    return self.refuse(self.say(messages::DiceFailed {
+                        reason: e.to_string(),
+                    }))
                 }
             },
         };
@@ -501,14 +434,12 @@ impl Table {
         } else {
             (state.players.clone(), None, Vec::new())
         };
-        let intro = self.pace(
-            "signup_closed",
-            context! {
-                drawn, purpose => PURPOSE_SIGNUP_PICK,
-                players => players.iter().map(|p| p.mention.clone()).collect::<Vec<_>>(),
-                ..self.signup_data(&state)
-            },
-        );
+        let intro = self.say(messages::SignupClosed {
+            drawn,
+            purpose: PURPOSE_SIGNUP_PICK.to_string(),
+            players: players.iter().map(|p| p.mention.clone()).collect(),
+            signup: self.signup_data(&state),
+        });
         let parsed = SetupArgs {
             game,
             players,
@@ -516,9 +447,16 @@ impl Table {
             force: false,
             options: SetupOptions::default(),
         };
-        let response = self
-            .start_game(parsed, game_id, Some(seed), message_id, now, record)
-            .await;
+        let response = crate::commands::setup::start_game(
+            self,
+            parsed,
+            game_id,
+            Some(seed),
+            message_id,
+            now,
+            record,
+        )
+        .await;
         if response.verdict != Verdict::Accepted {
             return response;
         }

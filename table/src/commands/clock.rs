@@ -1,0 +1,100 @@
+//! `!clock`: the turn and auction clocks of a game and its reminders (driven by the tick,
+//! [`crate::weeks::pace`]).
+
+use async_trait::async_trait;
+
+use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, CommandSpec};
+use crate::commands::Command;
+use crate::input::{Incoming, Response, Verdict};
+use crate::messages;
+use crate::record::log::Entry;
+use crate::table::{Cx, Draft};
+use crate::weeks::meta::TableEvent;
+use crate::weeks::pace::{clock_data, clock_token, decision_data, duration_error, person, time_of};
+
+const CLOCK_ARGS: &[ArgSpec] = &[arg(
+    "settings",
+    ArgKind::Text,
+    false,
+    "turn:48h auction:24h remind:50% away-cap:7d (off to clear); none: show",
+)];
+
+/// `!clock [settings]`: shows or sets the clocks.
+pub(crate) struct Clock;
+
+#[async_trait]
+impl Command for Clock {
+    fn spec(&self) -> CommandSpec {
+        CommandSpec {
+            example: "clock turn:48h auction:24h remind:50% [away-cap:7d]",
+            ..table_command(
+                "clock",
+                &["clocks"],
+                Access::Moderator,
+                CLOCK_ARGS,
+                "set the turn and auction clocks and reminders",
+            )
+        }
+    }
+
+    async fn run(&self, cx: &mut Cx, args: &str, msg: &Incoming) -> Response {
+        let Some(current) = cx.loaded.playing() else {
+            return cx.not_playing();
+        };
+        let meta = current.meta();
+        let now = time_of(msg);
+        if args.trim().is_empty() {
+            let decision = meta
+                .clock_of(current.session.to_act(), current.session.seated(), now)
+                .map(|c| decision_data(&c, now));
+            return Response::new(Verdict::Answered).say(cx.say(messages::Clock {
+                set: false,
+                clock: clock_data(&meta.clock),
+                decision,
+                game_id: current.row.id.clone(),
+            }));
+        }
+        let mut settings = meta.clock;
+        for token in args.split_whitespace() {
+            let Some((key, value)) = token.split_once(':') else {
+                return cx.refuse(cx.say(messages::ClockUsage {
+                    token: token.to_string(),
+                }));
+            };
+            match clock_token(&mut settings, key, value) {
+                Ok(true) => {}
+                Ok(false) => {
+                    return cx.refuse(cx.say(messages::ClockUsage {
+                        token: token.to_string(),
+                    }))
+                }
+                Err(error) => {
+                    return cx.refuse(cx.say(messages::BadDuration {
+                        error: duration_error(&error),
+                    }))
+                }
+            }
+        }
+        let mut draft = Draft::of(current);
+        draft.entries.push(Entry::Table(TableEvent::Clock {
+            settings,
+            by: person(&msg.author),
+        }));
+        if let Err(e) = cx.commit(draft, msg).await {
+            return cx.storage_refusal(&e);
+        }
+        let Some(current) = cx.loaded.playing() else {
+            return cx.not_playing();
+        };
+        let meta = current.meta();
+        let decision = meta
+            .clock_of(current.session.to_act(), current.session.seated(), now)
+            .map(|c| decision_data(&c, now));
+        Response::new(Verdict::Accepted).say(cx.say(messages::Clock {
+            set: true,
+            clock: clock_data(&settings),
+            decision,
+            game_id: current.row.id.clone(),
+        }))
+    }
+}

@@ -1,0 +1,343 @@
+//! The table's informational commands: `!status`, `!moves`, `!map`, `!log`, `!help`.
+
+use async_trait::async_trait;
+use minijinja::context;
+use serde::Serialize;
+
+use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, CommandSpec, Form};
+use crate::commands::Command;
+use crate::game::ToAct;
+use crate::input::{Incoming, Response, Verdict};
+use crate::messages;
+use crate::record::log::Entry;
+use crate::table::{Current, Cx, Loaded};
+use crate::weeks::duration::full;
+use crate::weeks::meta::{Meta, ReminderKind, TableEvent};
+use crate::weeks::pace::{clock_data, name_at};
+
+#[derive(Serialize)]
+struct HelpCommand {
+    usage: String,
+    summary: &'static str,
+    access: &'static str,
+}
+
+/// `!status`: the status report.
+pub(crate) struct Status;
+
+#[async_trait]
+impl Command for Status {
+    fn spec(&self) -> CommandSpec {
+        table_command("status", &[], Access::Anyone, &[], "the status report")
+    }
+
+    async fn run(&self, cx: &mut Cx, _args: &str, _msg: &Incoming) -> Response {
+        match &cx.loaded {
+            Loaded::Running(current) => Response::new(Verdict::Answered)
+                .say(current.session.status(&cx.render(current, false, None))),
+            Loaded::Frozen(frozen) => Response::new(Verdict::Answered).say(cx.frozen_text(frozen)),
+            Loaded::Empty => cx.no_game(),
+        }
+    }
+}
+
+/// `!moves`: the legal moves of the player to act.
+pub(crate) struct Moves;
+
+#[async_trait]
+impl Command for Moves {
+    fn spec(&self) -> CommandSpec {
+        table_command(
+            "moves",
+            &[],
+            Access::Anyone,
+            &[],
+            "the legal moves of the player to act",
+        )
+    }
+
+    async fn run(&self, cx: &mut Cx, _args: &str, msg: &Incoming) -> Response {
+        let Loaded::Running(current) = &cx.loaded else {
+            return cx.no_game();
+        };
+        let render = cx.render(current, false, None);
+        if let ToAct::Player { seat, .. } = current.session.to_act() {
+            if current.seat_of(&msg.author) != Some(seat) {
+                let player = current
+                    .session
+                    .seated()
+                    .get(seat)
+                    .map(|p| p.name.clone())
+                    .unwrap_or_default();
+                return Response::new(Verdict::Answered).say(cx.say(messages::NotYourMove {
+                    player: player.to_string(),
+                    prompt: current.session.prompt(&render).to_string(),
+                }));
+            }
+        }
+        Response::new(Verdict::Answered).say(current.session.moves(&render))
+    }
+}
+
+/// `!map`: the board as a picture.
+pub(crate) struct Map;
+
+#[async_trait]
+impl Command for Map {
+    fn spec(&self) -> CommandSpec {
+        table_command("map", &[], Access::Anyone, &[], "the board as a picture")
+    }
+
+    async fn run(&self, cx: &mut Cx, _args: &str, _msg: &Incoming) -> Response {
+        let Loaded::Running(current) = &cx.loaded else {
+            return cx.no_game();
+        };
+        match cx.picture_attachment(current) {
+            Some(Ok(picture)) => Response::new(Verdict::Answered)
+                .say(cx.say(messages::Map {}))
+                .attach(Some(picture)),
+            Some(Err(reason)) => cx.refuse(cx.say(messages::NoMap {
+                reason: reason.to_string(),
+            })),
+            None => cx.refuse(cx.say(messages::NoPicture {
+                title: current.session.info().title.to_string(),
+            })),
+        }
+    }
+}
+
+const LOG_ARGS: &[ArgSpec] = &[arg(
+    "n",
+    ArgKind::Integer,
+    false,
+    "how many entries (10; at most 50)",
+)];
+
+/// `!log [n]`: the last log entries, undone ones struck through.
+pub(crate) struct Log;
+
+#[async_trait]
+impl Command for Log {
+    fn spec(&self) -> CommandSpec {
+        table_command(
+            "log",
+            &[],
+            Access::Anyone,
+            LOG_ARGS,
+            "the last log entries, undone ones struck through",
+        )
+    }
+
+    async fn run(&self, cx: &mut Cx, args: &str, _msg: &Incoming) -> Response {
+        let Loaded::Running(current) = &cx.loaded else {
+            return cx.no_game();
+        };
+        let count: usize = args.trim().parse().unwrap_or(10).clamp(1, 50);
+        let in_force: std::collections::HashSet<i64> =
+            current.stack.iter().map(|e| e.seq).collect();
+        let start = current.log.len().saturating_sub(count);
+        let meta = current.meta();
+        let lines: Vec<messages::LogLine> = current.log[start..]
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (entry, row))| {
+                let previous = (start + i)
+                    .checked_sub(1)
+                    .and_then(|p| current.log.get(p))
+                    .map(|(e, _)| e);
+                let what = match entry {
+                    Entry::Table(event) => describe_table_event(cx, event, &row.author_name)?,
+                    Entry::Action { .. } => {
+                        describe_move(cx, current, &meta, row.seq, entry, previous)
+                    }
+                    _ => describe_entry(cx, current, entry, &row.author_name),
+                };
+                Some(messages::LogLine {
+                    seq: row.seq,
+                    undone: entry.is_play() && !in_force.contains(&row.seq),
+                    what,
+                    at: crate::store::time_text(row.at),
+                })
+            })
+            .collect();
+        Response::new(Verdict::Answered).say(cx.say(messages::Log {
+            game_id: current.row.id.to_string(),
+            total: current.log.len(),
+            lines,
+        }))
+    }
+}
+
+fn describe_entry(cx: &Cx, current: &Current, entry: &Entry, author: &str) -> String {
+    match entry {
+        Entry::Action { .. } => current.session.describe(entry, false),
+        Entry::Draw { manual, .. } => format!(
+            "draw: {} ({})",
+            current.session.describe(entry, false),
+            if *manual { "moderator" } else { "audited dice" }
+        ),
+        Entry::Undo => cx.say(messages::LogUndo {
+            author: author.to_string(),
+        }),
+        Entry::Reveal => "seed revealed".to_string(),
+        Entry::Table(event) => describe_table_event(cx, event, author).unwrap_or_default(),
+    }
+}
+
+/// A log line for a table entry; `None` for a marker shown with its move.
+fn describe_table_event(cx: &Cx, event: &TableEvent, author: &str) -> Option<String> {
+    let data = match event {
+        TableEvent::Proxy { .. } => return None,
+        TableEvent::Clock { settings, by } => messages::LogEvent {
+            event: "clock".into(),
+            by: by.name.clone(),
+            clock: clock_data(settings),
+            ..Default::default()
+        },
+        TableEvent::Away {
+            name,
+            until,
+            reason,
+            ..
+        } => messages::LogEvent {
+            event: "away".into(),
+            player: Some(name.clone()),
+            reason: reason.clone(),
+            until: crate::weeks::duration::parse_time(until)
+                .map(full)
+                .unwrap_or_else(|| until.clone()),
+            ..Default::default()
+        },
+        TableEvent::Back { name, .. } => messages::LogEvent {
+            event: "back".into(),
+            player: Some(name.clone()),
+            ..Default::default()
+        },
+        TableEvent::Sub { seat, old, new, by } => messages::LogEvent {
+            event: "sub".into(),
+            old: old.name.clone(),
+            new: new.name.clone(),
+            seat: seat + 1,
+            by: by.name.clone(),
+            ..Default::default()
+        },
+        TableEvent::Reminded { seat, kind, .. } => messages::LogEvent {
+            event: "reminded".into(),
+            player: match &cx.loaded {
+                Loaded::Running(c) => c.session.seated().get(*seat).map(|p| p.name.clone()),
+                _ => None,
+            },
+            author: author.to_string(),
+            deadline: *kind == ReminderKind::Deadline,
+            ..Default::default()
+        },
+    };
+    Some(cx.say(data))
+}
+
+/// A logged move in words, with the name the seat had then and, for a move made for the
+/// seat, why (`previous` is the entry before it).
+fn describe_move(
+    cx: &Cx,
+    current: &Current,
+    meta: &Meta,
+    seq: i64,
+    entry: &Entry,
+    previous: Option<&Entry>,
+) -> String {
+    let Entry::Action { seat, action } = entry else {
+        return current.session.describe(entry, false);
+    };
+    let player = name_at(meta, current.session.seated(), *seat, seq);
+    let proxy = match previous {
+        Some(Entry::Table(TableEvent::Proxy { seat: s, why, by })) if s == seat => {
+            Some(messages::ProxyData {
+                why: why.name().to_string(),
+                by: by.as_ref().map(|b| b.name.clone()),
+            })
+        }
+        _ => None,
+    };
+    match current.session.canonical(action) {
+        Some(canonical) => cx.say(messages::LogMove {
+            player: player.to_string(),
+            canonical: canonical.to_string(),
+            proxy,
+        }),
+        None => current.session.describe(entry, false),
+    }
+}
+
+const HELP_ARGS: &[ArgSpec] = &[arg("topic", ArgKind::Text, false, "a command or topic")];
+
+/// `!help [topic]`: the commands, or one command or topic.
+pub(crate) struct Help;
+
+#[async_trait]
+impl Command for Help {
+    fn spec(&self) -> CommandSpec {
+        table_command("help", &[], Access::Anyone, HELP_ARGS, "this help")
+    }
+
+    async fn run(&self, cx: &mut Cx, args: &str, _msg: &Incoming) -> Response {
+        let topic = args.trim().trim_start_matches(&*cx.host.settings.prefix);
+        let topic = topic.to_ascii_lowercase();
+        let prefix = &cx.host.settings.prefix;
+        let running = match &cx.loaded {
+            Loaded::Running(c) => Some(c.row.kind.clone()),
+            _ => None,
+        };
+        // With no game running, the help describes the default game's moves.
+        let game = running
+            .as_deref()
+            .and_then(|k| cx.host.game(k))
+            .or_else(|| cx.host.games.first());
+        let kind = game.map(|g| g.info().kind);
+        let visible: Vec<_> = cx.host.registry.for_game(kind).collect();
+        let access = |a: Access| match a {
+            Access::Anyone => "anyone",
+            Access::Player => "player",
+            Access::Moderator => "moderator",
+        };
+        let as_help = |c: &crate::commands::registry::CommandSpec| HelpCommand {
+            usage: c.shown(prefix),
+            summary: c.summary,
+            access: access(c.access),
+        };
+        let moves: Vec<HelpCommand> = visible
+            .iter()
+            .filter(|c| c.form == Form::Move)
+            .map(|c| as_help(c))
+            .collect();
+        let commands: Vec<HelpCommand> = visible
+            .iter()
+            .filter(|c| c.form == Form::Bang)
+            .map(|c| as_help(c))
+            .collect();
+        let command = visible
+            .iter()
+            .find(|c| c.is_named(&topic))
+            .map(|c| as_help(c));
+        let game_template = kind.map(|k| format!("{k}/help.md.j2"));
+        let game_help = match &game_template {
+            Some(name) if !topic.is_empty() && cx.host.templates.has(name) => cx
+                .host
+                .templates
+                .text(name, context! { topic, p => prefix }),
+            _ => String::new(),
+        };
+        let mut topics = vec!["setup", "dice", "undo", "weeks"];
+        topics.extend(
+            visible
+                .iter()
+                .filter(|c| c.form == Form::Move)
+                .map(|c| c.name),
+        );
+        let games: Vec<&str> = cx.host.games.iter().map(|g| g.info().title).collect();
+        let kinds: Vec<&str> = cx.host.games.iter().map(|g| g.info().kind).collect();
+        Response::new(Verdict::Answered).say(cx.host.templates.text(
+            "table/help.md.j2",
+            context! { topic, p => prefix, moves, commands, command, game_help, topics, games, kinds },
+        ))
+    }
+}

@@ -1,0 +1,126 @@
+//! Moderation of a game's course: `!undo` (the last move, with the draw it called for) and
+//! `!reveal` (the dice seed).
+
+use async_trait::async_trait;
+
+use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, CommandSpec};
+use crate::commands::Command;
+use crate::game::DiceMode;
+use crate::input::{Incoming, Response, Verdict};
+use crate::messages;
+use crate::record::log::{pop_unit, Entry};
+use crate::table::{Cx, Draft, Loaded};
+
+const REVEAL_ARGS: &[ArgSpec] = &[arg(
+    "confirm",
+    ArgKind::Choice(&["confirm"]),
+    false,
+    "reveal before the end",
+)];
+
+/// `!undo`: takes back the last move, with the draw it called for.
+pub(crate) struct Undo;
+
+#[async_trait]
+impl Command for Undo {
+    fn spec(&self) -> CommandSpec {
+        table_command(
+            "undo",
+            &[],
+            Access::Moderator,
+            &[],
+            "take back the last move, with the draw it called for",
+        )
+    }
+
+    async fn run(&self, cx: &mut Cx, _args: &str, msg: &Incoming) -> Response {
+        let Loaded::Running(current) = &cx.loaded else {
+            return cx.no_game();
+        };
+        if current.row.revealed && current.stored.dice == DiceMode::Audited {
+            return cx.refuse(cx.say(messages::UndoClosed {}));
+        }
+        let mut stack = current.stack.clone();
+        let Some(undone) = pop_unit(&mut stack) else {
+            return cx.refuse(cx.say(messages::NothingToUndo {}));
+        };
+        let mut session = match current
+            .plugin
+            .load(&current.stored.setup, current.stored.players.clone())
+        {
+            Ok(session) => session,
+            Err(reason) => {
+                return cx.refuse(cx.say(messages::UndoDoesNotReplay {
+                    reason: reason.to_string(),
+                }))
+            }
+        };
+        for item in &stack {
+            if let Err(reason) = session.replay(&item.entry) {
+                return cx.refuse(cx.say(messages::UndoDoesNotReplay {
+                    reason: reason.to_string(),
+                }));
+            }
+        }
+        crate::weeks::pace::substitute_all(&mut *session, &current.log);
+        let what: Vec<String> = undone
+            .entries
+            .iter()
+            .map(|e| match &e.entry {
+                Entry::Draw { .. } => {
+                    format!("the draw {}", current.session.describe(&e.entry, true))
+                }
+                entry => current.session.describe(entry, true),
+            })
+            .collect();
+        let mut draft = Draft::of(current);
+        draft.session = session;
+        draft.stack = stack;
+        draft.entries.push(Entry::Undo);
+        let undone = cx.say(messages::Undone { what });
+        cx.commit_turn(draft, msg, undone).await
+    }
+}
+
+/// `!reveal [confirm]`: reveals the dice seed.
+pub(crate) struct Reveal;
+
+#[async_trait]
+impl Command for Reveal {
+    fn spec(&self) -> CommandSpec {
+        table_command(
+            "reveal",
+            &[],
+            Access::Moderator,
+            REVEAL_ARGS,
+            "reveal the dice seed",
+        )
+    }
+
+    async fn run(&self, cx: &mut Cx, args: &str, msg: &Incoming) -> Response {
+        let Loaded::Running(current) = &cx.loaded else {
+            return cx.no_game();
+        };
+        if current.seed.is_none() {
+            return cx.refuse(cx.say(messages::NoSeed {}));
+        }
+        if current.row.revealed {
+            return Response::new(Verdict::Answered).say(cx.reveal_text(current));
+        }
+        if !current.session.is_finished() && args.trim() != "confirm" {
+            return cx.refuse(cx.say(messages::RevealNeedsConfirm {}));
+        }
+        let mut draft = Draft::of(current);
+        draft.entries.push(Entry::Reveal);
+        draft.revealed = true;
+        if let Err(e) = cx.commit(draft, msg).await {
+            return cx.storage_refusal(&e);
+        }
+        match &cx.loaded {
+            Loaded::Running(current) => {
+                Response::new(Verdict::Accepted).say(cx.reveal_text(current))
+            }
+            _ => cx.no_game(),
+        }
+    }
+}

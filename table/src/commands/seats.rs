@@ -1,0 +1,338 @@
+//! The seats of a game over weeks: `!away` and `!back` (absences), `!sub` (a seat to another
+//! player) and `!act` (a moderator's move for a seat). Their entries are stored like moves.
+
+use async_trait::async_trait;
+
+use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, CommandSpec};
+use crate::commands::Command;
+use crate::game::session::ProxySource;
+use crate::input::{Incoming, Response, Verdict};
+use crate::messages;
+use crate::record::log::Entry;
+use crate::table::extract::{extract, Commands};
+use crate::table::{Current, Cx, Draft, Loaded};
+use crate::weeks::duration::{format_duration, full, parse_duration, relative, store_time};
+use crate::weeks::meta::{ProxyWhy, TableEvent};
+use crate::weeks::pace::{
+    decision_data, duration_error, person, seat_by_token, time_of, user_by_token, Proxied,
+    MAX_REASON_CHARS,
+};
+
+const ACT_ARGS: &[ArgSpec] = &[
+    arg("player", ArgKind::User, true, "the seat's player"),
+    arg("move", ArgKind::Text, true, "the move in bold"),
+];
+const SUB_ARGS: &[ArgSpec] = &[
+    arg("old", ArgKind::User, true, "the player leaving"),
+    arg("new", ArgKind::User, true, "the player taking the seat"),
+];
+const AWAY_ARGS: &[ArgSpec] = &[
+    arg("for", ArgKind::Text, true, "how long: 3d, 36h, 1w"),
+    arg("reason", ArgKind::Text, false, "why, for the others"),
+];
+
+/// `!act @player **move**`: a moderator's move for a seat.
+pub(crate) struct Act;
+
+#[async_trait]
+impl Command for Act {
+    fn spec(&self) -> CommandSpec {
+        CommandSpec {
+            example: "act @player **dividends**",
+            ..table_command(
+                "act",
+                &["actfor"],
+                Access::Moderator,
+                ACT_ARGS,
+                "make a move for a seat, logged with both names",
+            )
+        }
+    }
+
+    async fn run(&self, cx: &mut Cx, args: &str, msg: &Incoming) -> Response {
+        let Some(current) = cx.loaded.playing() else {
+            return cx.not_playing();
+        };
+        let args = args.trim();
+        let Some((who, rest)) = args.split_once(char::is_whitespace) else {
+            return cx.refuse(cx.say(messages::ActUsage {}));
+        };
+        let Some(seat) = seat_by_token(current.session.seated(), who) else {
+            return cx.refuse(not_a_player(cx, current, who));
+        };
+        let Commands::Bold(segments) = extract(rest, &cx.host.settings.prefix) else {
+            return cx.refuse(cx.say(messages::ActUsage {}));
+        };
+        let now = time_of(msg);
+        let meta = current.meta();
+        let before = current.session.to_act();
+        let mut draft = Draft::of(current);
+        let mut done = Proxied::default();
+        let mut refusal = None;
+        let by = person(&msg.author);
+        for (i, segment) in segments.iter().enumerate() {
+            match cx.proxy_move(
+                current,
+                &mut draft,
+                seat,
+                ProxySource::Text(segment),
+                ProxyWhy::Moderator,
+                Some(by.clone()),
+                &msg.message_id,
+            ) {
+                Ok((Some(made), _)) => done.add(made),
+                Ok((None, _)) => break,
+                Err(reason) => {
+                    refusal = Some(cx.move_refused(msg, segment, &reason, i + 1 < segments.len()));
+                    break;
+                }
+            }
+        }
+        if draft.entries.is_empty() {
+            return cx.refuse(refusal.unwrap_or_default());
+        }
+        let mut meta = meta;
+        for (i, entry) in draft.entries.iter().enumerate() {
+            meta.add(draft.next_seq + i as i64, entry, Some(now));
+        }
+        cx.auto_proxies(current, &mut draft, &meta, now, &mut done)
+            .await;
+        if draft.session.is_finished() && current.audited() && !draft.revealed {
+            draft.entries.push(Entry::Reveal);
+            draft.revealed = true;
+        }
+        let game_id = current.row.id.clone();
+        if let Err(e) = cx.commit(draft, msg).await {
+            return cx.storage_refusal(&e);
+        }
+        cx.save_spent(&game_id, &done).await;
+        let turn_ended = done.ends_turn;
+        let mut text = cx.after_moves(std::mem::take(&mut done.texts), before, turn_ended);
+        if let Some(refusal) = refusal {
+            text.push('\n');
+            text.push_str(&refusal);
+        }
+        let picture = match (&cx.loaded, done.changes_picture) {
+            (Loaded::Running(current), true) if cx.host.settings.map_after_build => {
+                cx.picture_attachment(current).and_then(Result::ok)
+            }
+            _ => None,
+        };
+        Response::new(Verdict::Accepted).say(text).attach(picture)
+    }
+}
+
+/// `!sub @old @new`: gives a seat to another player.
+pub(crate) struct Sub;
+
+#[async_trait]
+impl Command for Sub {
+    fn spec(&self) -> CommandSpec {
+        CommandSpec {
+            example: "sub @old @new",
+            ..table_command(
+                "sub",
+                &["substitute"],
+                Access::Moderator,
+                SUB_ARGS,
+                "give a seat, with its cash and shares, to another player",
+            )
+        }
+    }
+
+    async fn run(&self, cx: &mut Cx, args: &str, msg: &Incoming) -> Response {
+        let Some(current) = cx.loaded.playing() else {
+            return cx.not_playing();
+        };
+        let tokens: Vec<&str> = args.split_whitespace().collect();
+        let [old, new] = tokens.as_slice() else {
+            return cx.refuse(cx.say(messages::SubUsage {}));
+        };
+        let seated = current.session.seated();
+        let Some(seat) = seat_by_token(seated, old) else {
+            return cx.refuse(not_a_player(cx, current, old));
+        };
+        let Some(new) = user_by_token(new, &msg.mentions) else {
+            return cx.refuse(cx.say(messages::SubUsage {}));
+        };
+        if seated.iter().any(|p| p.id == new.id) {
+            return cx.refuse(cx.say(messages::SubSeated {
+                player: new.name.to_string(),
+            }));
+        }
+        let old = seated[seat].clone();
+        let mut draft = Draft::of(current);
+        draft.session.substitute(seat, new.clone());
+        draft.entries.push(Entry::Table(TableEvent::Sub {
+            seat,
+            old: old.clone(),
+            new: new.clone(),
+            by: person(&msg.author),
+        }));
+        let game_id = current.row.id.clone();
+        if let Err(e) = cx.commit(draft, msg).await {
+            return cx.storage_refusal(&e);
+        }
+        // The old player's secret orders are theirs, not the seat's.
+        if let Err(error) = cx.store.set_presets(&game_id, &old.id, None).await {
+            tracing::warn!(game = %game_id, %error, "cannot drop the old player's presets");
+        }
+        let Some(current) = cx.loaded.playing() else {
+            return cx.not_playing();
+        };
+        let render = cx.render(current, true, None);
+        Response::new(Verdict::Accepted).say(cx.say(messages::SubDone {
+            old: old.name.to_string(),
+            new: new.name.to_string(),
+            seat: seat + 1,
+            by: msg.author.name.to_string(),
+            status: current.session.status(&render).to_string(),
+        }))
+    }
+}
+
+/// `!away 3d [reason]`: the author is away.
+pub(crate) struct Away;
+
+#[async_trait]
+impl Command for Away {
+    fn spec(&self) -> CommandSpec {
+        CommandSpec {
+            example: "away 3d [reason]",
+            ..table_command(
+                "away",
+                &["vacation"],
+                Access::Anyone,
+                AWAY_ARGS,
+                "you are away: no reminders, auctions pass, your turn clock pauses",
+            )
+        }
+    }
+
+    async fn run(&self, cx: &mut Cx, args: &str, msg: &Incoming) -> Response {
+        let Some(current) = cx.loaded.playing() else {
+            return cx.not_playing();
+        };
+        let Some(seat) = current.seat_of(&msg.author) else {
+            return cx.refuse(not_a_player(cx, current, &msg.author.name));
+        };
+        let args = args.trim();
+        let (length, reason) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
+        if length.is_empty() {
+            return cx.refuse(cx.say(messages::AwayUsage {}));
+        }
+        let length = match parse_duration(length) {
+            Ok(d) => d,
+            Err(error) => {
+                return cx.refuse(cx.say(messages::BadDuration {
+                    error: duration_error(&error),
+                }))
+            }
+        };
+        let reason: String = reason.trim().chars().take(MAX_REASON_CHARS).collect();
+        let now = time_of(msg);
+        let mut meta = current.meta();
+        let player = current.session.seated()[seat].clone();
+        let cap = meta.clock.away_cap();
+        let left = (cap - meta.pause_used(&player.id, now)).max(chrono::Duration::zero());
+        let until = now + length;
+        let pause_until = now + length.min(left);
+        let mut draft = Draft::of(current);
+        let entry = Entry::Table(TableEvent::Away {
+            player: player.id.clone(),
+            name: player.name.clone(),
+            until: store_time(until),
+            pause_until: store_time(pause_until),
+            reason: (!reason.is_empty()).then(|| reason.clone()),
+        });
+        meta.add(draft.next_seq, &entry, Some(now));
+        draft.entries.push(entry);
+        let before = current.session.to_act();
+        let mut done = Proxied::default();
+        cx.auto_proxies(current, &mut draft, &meta, now, &mut done)
+            .await;
+        let game_id = current.row.id.clone();
+        let notice = cx.say(messages::AwaySet {
+            player: player.name.to_string(),
+            until: full(until).to_string(),
+            until_rel: relative(until).to_string(),
+            reason: (!reason.is_empty()).then_some(reason),
+            paused_until: full(pause_until).to_string(),
+            capped: pause_until < until,
+            left: format_duration((left - length).max(chrono::Duration::zero())).to_string(),
+        });
+        if let Err(e) = cx.commit(draft, msg).await {
+            return cx.storage_refusal(&e);
+        }
+        cx.save_spent(&game_id, &done).await;
+        let mut text = notice;
+        if done.moved() {
+            text.push('\n');
+            let turn_ended = done.ends_turn;
+            text.push_str(&cx.after_moves(std::mem::take(&mut done.texts), before, turn_ended));
+        }
+        Response::new(Verdict::Accepted).say(text)
+    }
+}
+
+/// `!back`: the author is back.
+pub(crate) struct Back;
+
+#[async_trait]
+impl Command for Back {
+    fn spec(&self) -> CommandSpec {
+        table_command("back", &[], Access::Anyone, &[], "you are back")
+    }
+
+    async fn run(&self, cx: &mut Cx, _args: &str, msg: &Incoming) -> Response {
+        let Some(current) = cx.loaded.playing() else {
+            return cx.not_playing();
+        };
+        let Some(seat) = current.seat_of(&msg.author) else {
+            return cx.refuse(not_a_player(cx, current, &msg.author.name));
+        };
+        let now = time_of(msg);
+        let meta = current.meta();
+        let player = current.session.seated()[seat].clone();
+        if meta.away(&player.id, now).is_none() {
+            return cx.refuse(cx.say(messages::NotAway {
+                player: player.name.to_string(),
+            }));
+        }
+        let mut draft = Draft::of(current);
+        draft.entries.push(Entry::Table(TableEvent::Back {
+            player: player.id.clone(),
+            name: player.name.clone(),
+        }));
+        if let Err(e) = cx.commit(draft, msg).await {
+            return cx.storage_refusal(&e);
+        }
+        let Some(current) = cx.loaded.playing() else {
+            return cx.not_playing();
+        };
+        let decision = cx
+            .decision_clock(now)
+            .filter(|c| c.seat == seat)
+            .map(|c| decision_data(&c, now));
+        let render = cx.render(current, false, None);
+        Response::new(Verdict::Accepted).say(cx.say(messages::Back {
+            player: player.name.to_string(),
+            decision,
+            prompt: current.session.prompt(&render).to_string(),
+        }))
+    }
+}
+
+/// The refusal of someone who is not a player of the game.
+pub(crate) fn not_a_player(cx: &Cx, current: &Current, who: &str) -> String {
+    let players: Vec<String> = current
+        .session
+        .seated()
+        .iter()
+        .map(|p| p.name.clone())
+        .collect();
+    cx.say(messages::NotAPlayer {
+        who: who.to_string(),
+        players,
+    })
+}

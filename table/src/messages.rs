@@ -1,0 +1,349 @@
+//! The table's own texts, as a typed catalogue: each message is a type whose fields are its data
+//! and which names its template, `templates/table/messages/<name>.md.j2` (a `templates_dir`
+//! overrides it by the same relative name, `table/messages/<name>.md.j2`). A misspelt message
+//! does not compile; a test renders every message of the catalogue. Every message also has
+//! `p`, the command prefix.
+
+use serde::Serialize;
+
+/// A message of the table: its data, for the template it names.
+pub trait Message: Serialize {
+    /// Its template (`table/messages/<name>.md.j2`).
+    const TEMPLATE: &'static str;
+}
+
+/// Declares the messages: each a struct (its data) naming its template, built in from
+/// `templates/table/messages/`.
+macro_rules! catalogue {
+    ($( $(#[$doc:meta])* $name:ident = $file:literal { $( $(#[$fattr:meta])* $field:ident : $ty:ty ),* $(,)? } )*) => {
+        $(
+            $(#[$doc])*
+            #[derive(Debug, Clone, Default, Serialize)]
+            #[allow(missing_docs)]
+            pub struct $name { $( $(#[$fattr])* pub $field: $ty, )* }
+
+            impl Message for $name {
+                const TEMPLATE: &'static str = concat!("table/messages/", $file, ".md.j2");
+            }
+        )*
+
+        /// Every message's template: its name and its built-in text.
+        pub(crate) const TEMPLATES: &[(&str, &str)] = &[
+            $( (
+                concat!("table/messages/", $file, ".md.j2"),
+                include_str!(concat!("../../templates/table/messages/", $file, ".md.j2")),
+            ), )*
+        ];
+
+        /// Every message of the catalogue rendered with its default data (for the test that
+        /// each renders).
+        #[cfg(test)]
+        pub(crate) fn render_every(
+            templates: &crate::templates::Templates,
+        ) -> Vec<(&'static str, Result<String, crate::templates::TemplateError>)> {
+            vec![ $( ($name::TEMPLATE, templates.render_message(&$name::default(), "!")), )* ]
+        }
+    };
+}
+
+/// One line of `!log`.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct LogLine {
+    /// Its position in the log.
+    pub seq: i64,
+    /// Whether an undo took it back.
+    pub undone: bool,
+    /// What it was, in words.
+    pub what: String,
+    /// When (as stored).
+    pub at: String,
+}
+
+/// A game's clock settings, as shown.
+#[derive(Debug, Clone, Default, Serialize)]
+#[allow(missing_docs)]
+pub struct ClockData {
+    pub turn: Option<String>,
+    pub auction: Option<String>,
+    pub remind: Option<u8>,
+    pub away_cap: String,
+}
+
+/// The clock of the decision a game waits for, as shown (times as Discord markup).
+#[derive(Debug, Clone, Default, Serialize)]
+#[allow(missing_docs)]
+pub struct DecisionData {
+    pub player: String,
+    pub mention: String,
+    /// `turn` or `auction`.
+    pub decision: String,
+    pub since: String,
+    pub since_full: String,
+    pub waited: String,
+    pub budget: Option<String>,
+    pub deadline: Option<String>,
+    pub deadline_full: Option<String>,
+    pub away: bool,
+    pub paused: bool,
+}
+
+/// A duration or percentage that does not read: its kind (`unreadable`, `range`, `percent`)
+/// and the text.
+#[derive(Debug, Clone, Default, Serialize)]
+#[allow(missing_docs)]
+pub struct DurationProblem {
+    pub kind: String,
+    pub text: String,
+}
+
+/// A game of a player, named in a direct message.
+#[derive(Debug, Clone, Default, Serialize)]
+#[allow(missing_docs)]
+pub struct GameRef {
+    pub channel: String,
+    pub game_id: String,
+    pub title: String,
+}
+
+/// A game waiting for a player (`!waiting`).
+#[derive(Debug, Clone, Default, Serialize)]
+#[allow(missing_docs)]
+pub struct WaitingGame {
+    pub channel: String,
+    pub game_id: String,
+    pub title: String,
+    pub c: DecisionData,
+}
+
+/// Why a logged move was made for a seat, and by whom.
+#[derive(Debug, Clone, Default, Serialize)]
+#[allow(missing_docs)]
+pub struct ProxyData {
+    pub why: String,
+    pub by: Option<String>,
+}
+
+/// A channel's open signups, as shown.
+#[derive(Debug, Clone, Default, Serialize)]
+#[allow(missing_docs)]
+pub struct SignupData {
+    pub title: String,
+    pub min: usize,
+    pub max: usize,
+    pub count: usize,
+    pub names: Vec<String>,
+    pub closes: Option<String>,
+    pub closes_full: Option<String>,
+    pub extend: String,
+    pub start_after: String,
+    pub extensions: u32,
+    pub by: String,
+}
+
+/// One draw of `!audit`.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct AuditLine {
+    /// The draw's index.
+    pub index: u64,
+    /// What it was for.
+    pub purpose: String,
+    /// What it gave.
+    pub result: String,
+}
+
+catalogue! {
+    /// There is no game in this channel.
+    NoGame = "no_game" {}
+    /// A message whose commands cannot be read.
+    Unreadable = "unreadable" { author: String, reason: String }
+    /// A move refused (and whether commands after it were skipped).
+    MoveRefused = "move_refused" { author: String, segment: String, reason: String, more: bool }
+    /// How a move written otherwise was read.
+    ReadAs = "read_as" { canonical: String }
+    /// A v2 draw without a message id to key it.
+    NoMessageKey = "no_message_key" {}
+    /// The game is over (a move's refusal).
+    GameOver = "game_over" {}
+    /// The author has no seat.
+    NotSeated = "not_seated" { players: Vec<String> }
+    /// Storage failed; nothing changed.
+    Storage = "storage" { error: String }
+    /// A command only moderators may run.
+    ModeratorOnly = "moderator_only" { author: String, command: String }
+    /// No command of that name.
+    UnknownCommand = "unknown_command" { command: String }
+    /// A command of another game than the one here.
+    OtherGameCommand = "other_game_command" { command: String, title: String, current: Option<String> }
+    /// `!setup` does not read.
+    SetupUsage = "setup_usage" { reason: String }
+    /// The game refused.
+    Refused = "refused" { reason: String }
+    /// A game runs here already.
+    GameRunning = "game_running" { game_id: String }
+    /// A new game.
+    NewGame = "new_game" {
+        game_id: String,
+        title: String,
+        players: usize,
+        commitment: Option<String>,
+        draw_commands: Vec<String>,
+    }
+    /// `!moves` by someone not to act.
+    NotYourMove = "not_your_move" { player: String, prompt: String }
+    /// No undo once the seed is revealed.
+    UndoClosed = "undo_closed" {}
+    /// Nothing to undo.
+    NothingToUndo = "nothing_to_undo" {}
+    /// The game without the undone entries does not replay.
+    UndoDoesNotReplay = "undo_does_not_replay" { reason: String }
+    /// What an undo took back.
+    Undone = "undone" { what: Vec<String> }
+    /// `!log`.
+    Log = "log" { game_id: String, total: usize, lines: Vec<LogLine> }
+    /// An undo in the log.
+    LogUndo = "log_undo" { author: String }
+    /// `!audit` of a game with manual dice.
+    ManualDice = "manual_dice" {}
+    /// `!audit`.
+    Audit = "audit" {
+        game_id: String,
+        version: String,
+        commitment: String,
+        seed: Option<String>,
+        file: String,
+        draws: Vec<AuditLine>,
+    }
+    /// `!export`.
+    Export = "export" { game_id: String, entries: usize, file: String, sealed: bool }
+    /// `!reveal` of a game with manual dice.
+    NoSeed = "no_seed" {}
+    /// `!reveal` before the end needs `confirm`.
+    RevealNeedsConfirm = "reveal_needs_confirm" {}
+    /// The seed, revealed.
+    Revealed = "revealed" { seed: String, commitment: String, file: String }
+    /// A manual draw while the dice are audited.
+    DiceAreAudited = "dice_are_audited" {}
+    /// A manual draw while none is pending.
+    NoDrawPending = "no_draw_pending" { command: String }
+    /// `!map`.
+    Map = "map" {}
+    /// The map failed to draw.
+    NoMap = "no_map" { reason: String }
+    /// The game has no picture.
+    NoPicture = "no_picture" { title: String }
+    /// The table is frozen: its log does not replay.
+    Frozen = "frozen" { game_id: String, title: String, seq: Option<i64>, reason: String }
+    /// The dice could not be seeded.
+    DiceFailed = "dice_failed" { reason: String }
+
+    // ----- play over weeks -----
+
+    /// The game here is over (or there is none being played).
+    NotPlaying = "not_playing" {}
+    /// Why a move was made for a seat (the game adds it to the narration).
+    ProxyNote = "proxy_note" { why: String, by: Option<String>, player: String }
+    /// A reminder of a decision that waits.
+    Reminder = "reminder" { c: DecisionData, game_id: String, prompt: String }
+    /// A decision's clock ran out.
+    Deadline = "deadline" { c: DecisionData, moderators: Vec<String>, game_id: String }
+    /// `!clock`: shown, or `set`.
+    Clock = "clock" { set: bool, clock: ClockData, decision: Option<DecisionData>, game_id: String }
+    /// A `!clock` setting that does not read.
+    ClockUsage = "clock_usage" { token: String }
+    /// A duration or percentage that does not read.
+    BadDuration = "bad_duration" { error: DurationProblem }
+    /// Someone who is not a player of the game.
+    NotAPlayer = "not_a_player" { who: String, players: Vec<String> }
+    /// `!away` without a duration.
+    AwayUsage = "away_usage" {}
+    /// `!away`.
+    AwaySet = "away_set" {
+        player: String,
+        until: String,
+        until_rel: String,
+        reason: Option<String>,
+        paused_until: String,
+        capped: bool,
+        left: String,
+    }
+    /// `!back` of someone not away.
+    NotAway = "not_away" { player: String }
+    /// `!back`.
+    Back = "back" { player: String, decision: Option<DecisionData>, prompt: String }
+    /// `!sub` that does not read.
+    SubUsage = "sub_usage" {}
+    /// `!sub` of someone seated already.
+    SubSeated = "sub_seated" { player: String }
+    /// `!sub`.
+    SubDone = "sub_done" { old: String, new: String, seat: usize, by: String, status: String }
+    /// `!act` that does not read.
+    ActUsage = "act_usage" {}
+    /// `!preset` in a channel.
+    PresetInChannel = "preset_in_channel" {}
+    /// A game without presets.
+    PresetUnsupported = "preset_unsupported" { title: String }
+    /// A preset the game refused.
+    PresetRefused = "preset_refused" { reason: String }
+    /// `!preset` of someone in no game.
+    PresetNoGames = "preset_no_games" {}
+    /// `!preset` of someone in several games: which one?
+    PresetWhichGame = "preset_which_game" { games: Vec<GameRef>, text: String }
+    /// A preset saved.
+    PresetSaved = "preset_saved" { game_id: String, channel: String, preset: Option<String>, presets: Vec<String> }
+    /// Presets cleared.
+    PresetCleared = "preset_cleared" { game_id: String, channel: String, preset: Option<String>, presets: Vec<String> }
+    /// A player's presets.
+    PresetList = "preset_list" { game_id: String, channel: String, preset: Option<String>, presets: Vec<String> }
+    /// What a direct message to the bot answers.
+    DmHelp = "dm_help" { command: String }
+    /// `!waiting`.
+    Waiting = "waiting" { player: String, games: Vec<WaitingGame> }
+    /// A table entry in `!log`: `event` is `clock`, `away`, `back`, `sub` or `reminded`.
+    LogEvent = "log_event" {
+        event: String,
+        by: String,
+        clock: ClockData,
+        player: Option<String>,
+        reason: Option<String>,
+        until: String,
+        old: String,
+        new: String,
+        seat: usize,
+        deadline: bool,
+        author: String,
+    }
+    /// A move in `!log`, with why it was made for the seat.
+    LogMove = "log_move" { player: String, canonical: String, proxy: Option<ProxyData> }
+    /// Signups opened.
+    SignupOpen = "signup_open" { #[serde(flatten)] signup: SignupData }
+    /// `!signup` that does not read.
+    SignupUsage = "signup_usage" { token: Option<String> }
+    /// `players:` that does not fit the game.
+    SignupPlayers = "signup_players" { value: String, title: String, least: usize, most: usize }
+    /// Signups are open already.
+    SignupAlreadyOpen = "signup_already_open" {}
+    /// Signups while a game runs.
+    SignupGameRunning = "signup_game_running" {}
+    /// No signups are open.
+    SignupNone = "signup_none" {}
+    /// The signups, after a `change` (`joined`, `already`, `left`; empty: just shown).
+    SignupStatus = "signup_status" { change: String, player: String, #[serde(flatten)] signup: SignupData }
+    /// `!leave` of someone not signed up.
+    SignupNotSigned = "signup_not_signed" { player: String }
+    /// Signups cancelled.
+    SignupCancelled = "signup_cancelled" { by: String }
+    /// Too few signed up to start.
+    SignupTooFew = "signup_too_few" { count: usize, min: usize }
+    /// Signups extended.
+    SignupExtended = "signup_extended" { late: bool, start_at: String, #[serde(flatten)] signup: SignupData }
+    /// Signups ended by a game set up by hand.
+    SignupDropped = "signup_dropped" {}
+    /// Signups closed: the game starts.
+    SignupClosed = "signup_closed" {
+        drawn: Vec<u32>,
+        purpose: String,
+        players: Vec<String>,
+        #[serde(flatten)]
+        signup: SignupData,
+    }
+}
