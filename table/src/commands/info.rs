@@ -56,6 +56,10 @@ impl Command for Moves {
         )
     }
 
+    fn answers_privately(&self) -> bool {
+        true
+    }
+
     async fn run(&self, cx: &mut Cx, _args: &str, msg: &Incoming) -> Response {
         let Loaded::Running(current) = &cx.loaded else {
             return cx.no_game();
@@ -277,6 +281,10 @@ pub(crate) struct Help;
 impl Command for Help {
     fn spec(&self) -> CommandSpec {
         table_command("help", &[], Access::Anyone, HELP_ARGS, "this help")
+    }
+
+    fn answers_privately(&self) -> bool {
+        true
     }
 
     async fn run(&self, cx: &mut Cx, args: &str, _msg: &Incoming) -> Response {

@@ -29,6 +29,12 @@ pub(crate) trait Command: Send + Sync {
     /// Its name, arguments, access and help.
     fn spec(&self) -> CommandSpec;
 
+    /// Whether its answer is for the asker only (on Discord: a private answer, with no option
+    /// to share it in the channel). By default the asker chooses.
+    fn answers_privately(&self) -> bool {
+        false
+    }
+
     /// Runs it at a channel's table (the registry has checked who may).
     async fn run(&self, cx: &mut Cx, args: &str, msg: &Incoming) -> Response;
 

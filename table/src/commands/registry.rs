@@ -242,6 +242,15 @@ impl Registry {
         self.handlers[index].run_across(tables, dm, args, msg).await
     }
 
+    /// Whether the command of this spec answers the asker only (`!moves`, `!help`): its
+    /// handler says so, not a list of names.
+    pub fn answers_privately(&self, spec: &CommandSpec) -> bool {
+        self.commands
+            .iter()
+            .position(|c| c == spec)
+            .is_some_and(|index| self.handlers[index].answers_privately())
+    }
+
     /// Every command.
     pub fn all(&self) -> &[CommandSpec] {
         &self.commands
@@ -281,6 +290,18 @@ mod tests {
             "?setup [game] players [options]"
         );
         assert!(registry.bang("nonsense", None).is_none());
+    }
+
+    #[test]
+    fn only_the_commands_whose_handlers_say_so_answer_privately() {
+        let registry = Registry::new(&[]);
+        let private: Vec<&str> = registry
+            .all()
+            .iter()
+            .filter(|c| registry.answers_privately(c))
+            .map(|c| c.name)
+            .collect();
+        assert_eq!(private, ["moves", "help"]);
     }
 
     #[test]

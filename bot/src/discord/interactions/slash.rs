@@ -81,13 +81,19 @@ pub(crate) fn commands(host: &Host) -> Vec<SlashCommand> {
                 .collect();
             let form = all[0].form;
             let alike: Vec<&CommandSpec> = all.into_iter().filter(|c| c.form == form).collect();
-            command(&alike, players, &host.templates)
+            let private = host.registry.answers_privately(alike[0]);
+            command(&alike, players, private, &host.templates)
         })
         .collect()
 }
 
-fn command(specs: &[&CommandSpec], players: (usize, usize), templates: &Templates) -> SlashCommand {
-    let spec = Spec::of(specs, players);
+fn command(
+    specs: &[&CommandSpec],
+    players: (usize, usize),
+    private: bool,
+    templates: &Templates,
+) -> SlashCommand {
+    let spec = Spec::of(specs, players, private);
     let parameters = spec
         .options
         .iter()

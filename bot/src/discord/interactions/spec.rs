@@ -26,8 +26,6 @@ pub(crate) type Ctx<'a> = poise::ApplicationContext<'a, Data, Error>;
 
 /// The longest Discord accepts for descriptions, choice names and values.
 pub(crate) const DISCORD_TEXT: usize = 100;
-/// `!`-commands whose answers only the user sees.
-pub(crate) const ALWAYS_PRIVATE: &[&str] = &["moves", "help"];
 /// The option that asks for a private answer.
 pub(crate) const PRIVATE: &str = "private";
 
@@ -109,8 +107,9 @@ pub(crate) fn cut(text: &str, max: usize) -> String {
 
 impl Spec {
     /// The spec of the commands named alike (several games may have a `bid`): the first's
-    /// form and access, the union of their arguments.
-    pub(crate) fn of(specs: &[&CommandSpec], players: (usize, usize)) -> Spec {
+    /// form and access, the union of their arguments; `private`: the command answers the asker
+    /// only (its handler says so in the registry).
+    pub(crate) fn of(specs: &[&CommandSpec], players: (usize, usize), private: bool) -> Spec {
         let first = specs[0];
         let mut args: Vec<(&'static str, ArgKind, bool, &'static str)> = Vec::new();
         for spec in specs {
@@ -146,7 +145,7 @@ impl Spec {
             }
         }
         let privacy = match (first.form, first.access) {
-            (Form::Bang, Access::Anyone) if ALWAYS_PRIVATE.contains(&first.name) => Privacy::Always,
+            (Form::Bang, Access::Anyone) if private => Privacy::Always,
             (Form::Bang, Access::Anyone) => Privacy::Optional,
             _ => Privacy::Confirm,
         };
