@@ -9,8 +9,9 @@
 //! slash schema built from the registry is valid as Discord requires (names, descriptions,
 //! option counts; the slash builder puts required options first itself).
 
+mod binary;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use gaugebot::games::registry;
 use gaugebot_table::commands::registry::Registry;
@@ -23,36 +24,11 @@ fn games_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games")
 }
 
-/// Runs `gaugebot play` on `input` with a database file; returns stdout and the state dump.
+/// Runs `gaugebot play` on `input` with a database file; returns stdout and the state dump
+/// (`null` when none was written).
 fn play(db: &Path, input: &str) -> (String, Value) {
-    let dump = db.with_extension("dump.json");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gaugebot"))
-        .args(["play", "--no-map", "--db"])
-        .arg(db)
-        .arg("--dump-state")
-        .arg(&dump)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("gaugebot starts");
-    {
-        use std::io::Write;
-        let mut stdin = child.stdin.take().expect("stdin");
-        stdin.write_all(input.as_bytes()).expect("input written");
-    }
-    let output = child.wait_with_output().expect("gaugebot ends");
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "gaugebot failed: {}\n{stdout}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let state = std::fs::read_to_string(&dump)
-        .ok()
-        .and_then(|text| serde_json::from_str(&text).ok())
-        .unwrap_or(Value::Null);
-    (stdout, state)
+    let (stdout, state) = binary::run(db, input, &[]);
+    (stdout, state.unwrap_or(Value::Null))
 }
 
 /// The game a transcript sets up: the word after `!setup` if it names a game, else the
