@@ -24,8 +24,8 @@ pub fn host(
     settings: TableSettings,
 ) -> Result<Arc<Host>, TemplateError> {
     let games = registry();
-    let templates =
-        Templates::load(templates_dir, &games)?.with(templates_dir, &crate::templates::DISCORD)?;
+    let templates = Templates::load(templates_dir, &gaugebot_table::texts_of(&games))?
+        .with(templates_dir, &crate::templates::DISCORD)?;
     Ok(Arc::new(Host::new(games, templates, settings)))
 }
 

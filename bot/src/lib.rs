@@ -22,6 +22,7 @@ pub mod templates;
 /// The table core's message types and table, under the paths of the first version.
 pub mod table {
     pub use gaugebot_table::input::*;
+    pub use gaugebot_table::table::tables::Table;
     pub use gaugebot_table::table::*;
 }
 

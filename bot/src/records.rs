@@ -92,7 +92,7 @@ pub fn replay(
     let record = read_record(path)?;
     let games = games::registry();
     let session = record::replay(&record, &games, until)?;
-    let templates = Templates::load(None, &games)?;
+    let templates = Templates::load(None, &gaugebot_table::texts_of(&games))?;
     let render = Render {
         templates: &templates,
         prefix: "!",

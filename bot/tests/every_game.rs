@@ -129,7 +129,7 @@ fn every_game_has_golden_games_that_replay_to_their_dumps_undo_and_redo_and_relo
 #[test]
 fn every_refusal_kind_of_every_game_renders_with_its_ruling() {
     let games = registry();
-    let templates = Templates::load(None, &games).expect("templates");
+    let templates = Templates::load(None, &gaugebot_table::texts_of(&games)).expect("templates");
     let render = Render {
         templates: &templates,
         prefix: "!",

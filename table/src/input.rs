@@ -176,6 +176,15 @@ pub fn split_message(text: &str, limit: usize) -> Vec<String> {
     parts
 }
 
+/// How a channel is named in a text: `<#id>` on Discord (a numeric id), `#name` otherwise.
+pub fn channel_ref(channel: &str) -> String {
+    if !channel.is_empty() && channel.chars().all(|c| c.is_ascii_digit()) {
+        format!("<#{channel}>")
+    } else {
+        format!("#{channel}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -27,7 +27,7 @@ pub mod table;
 pub mod templates;
 pub mod weeks;
 
-pub use game::session::{plugin, SharedPlugin};
+pub use game::session::{plugin, texts_of, SharedPlugin};
 pub use game::{
     Ctx, Decision, DiceMode, GameInfo, Names, PlayerInfo, Preset, PresetAnswer, Proxy, Query,
     QuickMove, SetupDice, SetupOptions, Suggestion, TableGame, ToAct,
@@ -35,6 +35,7 @@ pub use game::{
 pub use input::{Attachment, Author, Incoming, Mention, Reply, Response, Verdict, MESSAGE_LIMIT};
 pub use store::{GameRow, LogRow, Store, StoreError};
 pub use table::prompt::Prompt;
+pub use table::tables::Table;
 pub use table::tables::Tables;
-pub use table::{Host, Report, Table, TableError, TableSettings};
+pub use table::{Host, Report, TableError, TableSettings};
 pub use templates::Templates;

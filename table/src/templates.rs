@@ -6,8 +6,17 @@ use std::path::Path;
 
 use minijinja::Environment;
 
-use crate::game::session::SharedPlugin;
 use crate::messages::Message;
+
+/// A game's built-in templates: its kind, the folder they are filed under (`irish-gauge/`), and
+/// each file's name and text ([`crate::game::session::texts_of`] lists the registered games').
+#[derive(Debug, Clone, Copy)]
+pub struct GameTexts {
+    /// The game's kind.
+    pub kind: &'static str,
+    /// (file name, text).
+    pub files: &'static [(&'static str, &'static str)],
+}
 
 /// The table's own templates besides its messages ([`crate::messages`]).
 const TABLE_TEMPLATES: [(&str, &str); 2] = [
@@ -39,7 +48,7 @@ pub struct TemplateError {
 impl Templates {
     /// The built-in templates of the table and the games, or those of `dir` where it has a file
     /// of the same relative name.
-    pub fn load(dir: Option<&Path>, games: &[SharedPlugin]) -> Result<Templates, TemplateError> {
+    pub fn load(dir: Option<&Path>, games: &[GameTexts]) -> Result<Templates, TemplateError> {
         let mut env = Environment::new();
         env.set_trim_blocks(true);
         env.set_lstrip_blocks(true);
@@ -50,9 +59,8 @@ impl Templates {
             .map(|(name, text)| (name.to_string(), *text))
             .collect();
         for game in games {
-            let kind = game.info().kind;
-            for (name, text) in game.templates() {
-                all.push((format!("{kind}/{name}"), text));
+            for (name, text) in game.files {
+                all.push((format!("{}/{name}", game.kind), text));
             }
         }
         let mut templates = Templates { env };
@@ -181,10 +189,11 @@ mod tests {
     #[test]
     fn every_message_of_the_catalogue_renders() {
         let templates = Templates::load(None, &[]).expect("templates load");
-        let rendered = messages::render_every(&templates);
-        assert_eq!(rendered.len(), messages::TEMPLATES.len());
-        for (name, text) in rendered {
-            if let Err(e) = text {
+        let every = messages::every_default();
+        assert_eq!(every.len(), messages::TEMPLATES.len());
+        for (name, data) in every {
+            let data = minijinja::Value::from_serialize(&data);
+            if let Err(e) = templates.render(name, minijinja::context! { p => "!", ..data }) {
                 panic!("{name}: {e}");
             }
         }

@@ -437,7 +437,7 @@ const SEED: &str = "5eed5eed00112233445566778899aabbccddeeff0123456789abcdef5eed
 
 fn host() -> Arc<Host> {
     let games = vec![plugin(PileGame)];
-    let templates = Templates::load(None, &games).expect("templates");
+    let templates = Templates::load(None, &gaugebot_table::texts_of(&games)).expect("templates");
     let settings = TableSettings {
         fixed_seed: Some(Seed::from_hex(SEED).expect("seed")),
         ..TableSettings::default()

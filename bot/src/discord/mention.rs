@@ -3,7 +3,7 @@
 //! chat. The mention is stripped; the rest is read as a `!`-command if it names one ("status",
 //! "!status"), as written if it has bold, and as one bold move otherwise.
 
-use gaugebot_table::commands::registry::{Form, Registry};
+use gaugebot_table::commands::spec::{Catalogue, Form};
 
 /// The text to hand to the table for a message that starts with a mention of the bot, or
 /// `None` for any other message.
@@ -11,7 +11,7 @@ pub(crate) fn rewrite(
     content: &str,
     bot_id: u64,
     prefix: &str,
-    registry: &Registry,
+    commands: &Catalogue,
 ) -> Option<String> {
     if bot_id == 0 {
         return None;
@@ -34,7 +34,7 @@ pub(crate) fn rewrite(
         .next()
         .unwrap_or_default()
         .to_ascii_lowercase();
-    let is_command = registry
+    let is_command = commands
         .all()
         .iter()
         .any(|c| c.form == Form::Bang && c.is_named(&first));
@@ -51,8 +51,9 @@ mod tests {
 
     #[test]
     fn a_mention_becomes_a_move_or_a_command() {
-        let registry = Registry::new(&[]);
-        let r = |t: &str| rewrite(t, 42, "!", &registry);
+        let registry = gaugebot_table::commands::registry::Registry::new(&[]);
+        let registry = registry.catalogue();
+        let r = |t: &str| rewrite(t, 42, "!", registry);
         assert_eq!(r("<@42> bid 7").as_deref(), Some("**bid 7**"));
         assert_eq!(r("<@!42>: pass").as_deref(), Some("**pass**"));
         assert_eq!(r("<@42> status").as_deref(), Some("!status"));
@@ -61,6 +62,6 @@ mod tests {
         assert_eq!(r("<@42>").as_deref(), Some("!help"));
         assert_eq!(r("hi <@42> bid 7"), None);
         assert_eq!(r("<@43> bid 7"), None);
-        assert_eq!(rewrite("<@42> bid 7", 0, "!", &registry), None);
+        assert_eq!(rewrite("<@42> bid 7", 0, "!", registry), None);
     }
 }

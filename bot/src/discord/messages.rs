@@ -23,7 +23,7 @@ async fn incoming(shared: &Shared, message: &Message) -> Incoming {
         &message.content,
         shared.session.me(),
         prefix,
-        &shared.tables.host().registry,
+        &shared.tables.host().commands,
     )
     .unwrap_or_else(|| message.content.clone());
     let is_moderator = match extract(&text, prefix) {

@@ -513,7 +513,8 @@ mod tests {
     }
 
     fn templates() -> Templates {
-        Templates::load(None, &[plugin(Privates)]).expect("the templates load")
+        Templates::load(None, &gaugebot_table::texts_of(&[plugin(Privates)]))
+            .expect("the templates load")
     }
 
     fn ctx<'a>(templates: &'a Templates, players: &'a [PlayerInfo]) -> Ctx<'a> {

@@ -301,7 +301,7 @@ impl Command for Help {
             .and_then(|k| cx.host.game(k))
             .or_else(|| cx.host.games.first());
         let kind = game.map(|g| g.info().kind);
-        let visible: Vec<_> = cx.host.registry.for_game(kind).collect();
+        let visible: Vec<_> = cx.host.commands.for_game(kind).collect();
         let access = |a: Access| match a {
             Access::Anyone => "anyone",
             Access::Player => "player",

@@ -5,12 +5,16 @@
 //! games' commands (`!draw`, `!deal`, `!odds`) come from their plug-ins' specs and go to the
 //! game through one generic handler ([`game::GameCommand`]).
 
-use async_trait::async_trait;
+use std::ops::DerefMut;
+use std::sync::Arc;
 
-use crate::commands::registry::CommandSpec;
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+
+use crate::commands::spec::CommandSpec;
 use crate::input::{Incoming, Response};
-use crate::table::tables::Tables;
-use crate::table::Cx;
+use crate::table::{Cx, Host, TableError};
+use crate::weeks::meta::DecisionClock;
 
 mod clock;
 mod export;
@@ -22,6 +26,7 @@ pub mod registry;
 pub(crate) mod seats;
 pub mod setup;
 pub(crate) mod signup;
+pub mod spec;
 
 /// One command: what it is (its spec) and what it does (its handler).
 #[async_trait]
@@ -42,13 +47,43 @@ pub(crate) trait Command: Send + Sync {
     /// `None`: the channel's table handles it (or, in a direct message, nobody does).
     async fn run_across(
         &self,
-        _tables: &Tables,
+        _tables: &dyn Directory,
         _dm: bool,
         _args: &str,
         _msg: &Incoming,
     ) -> Option<Response> {
         None
     }
+}
+
+/// A game a player is seated in.
+#[derive(Debug, Clone)]
+pub struct PlayerGame {
+    /// Its channel.
+    pub channel: String,
+    /// Its id.
+    pub game_id: String,
+    /// The game's title.
+    pub title: &'static str,
+    /// The decision it waits for, if a player is to act.
+    pub clock: Option<DecisionClock>,
+}
+
+/// A channel's table, locked for one command.
+pub(crate) type LockedCx = Box<dyn DerefMut<Target = Cx> + Send>;
+
+/// Every table of a bot, as the commands answered across tables see them (`!waiting`
+/// anywhere, `!preset` in a direct message). [`crate::Tables`] is the one implementation.
+#[async_trait]
+pub(crate) trait Directory: Send + Sync {
+    /// What the tables share.
+    fn host(&self) -> &Arc<Host>;
+
+    /// Every running game the player `id` is seated in, with the decision it waits for.
+    async fn games_of(&self, id: &str, now: DateTime<Utc>) -> Result<Vec<PlayerGame>, TableError>;
+
+    /// A channel's table, locked, loaded if need be.
+    async fn cx(&self, channel: &str) -> Result<LockedCx, TableError>;
 }
 
 /// The table's own commands, in the order `!help` lists them.

@@ -62,7 +62,7 @@ impl Command for Undo {
                 }));
             }
         }
-        crate::weeks::pace::substitute_all(&mut *session, &current.log);
+        crate::weeks::meta::substitute_all(&mut *session, &current.log);
         let what: Vec<String> = undone
             .entries
             .iter()

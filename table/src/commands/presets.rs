@@ -9,11 +9,11 @@ use serde_json::Value;
 use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, CommandSpec};
 use crate::commands::seats::not_a_player;
 use crate::commands::Command;
+use crate::commands::Directory;
+use crate::input::channel_ref;
 use crate::input::{Author, Incoming, Response, Verdict};
 use crate::messages;
-use crate::table::tables::Tables;
 use crate::table::Cx;
-use crate::weeks::direct::channel_ref;
 use crate::weeks::pace::{decision_data, drop_spent, time_of, StoredPreset};
 
 const PRESET_ARGS: &[ArgSpec] = &[
@@ -55,7 +55,7 @@ impl Command for Preset {
 
     async fn run_across(
         &self,
-        tables: &Tables,
+        tables: &dyn Directory,
         dm: bool,
         args: &str,
         msg: &Incoming,
@@ -70,12 +70,12 @@ impl Command for Preset {
 impl Preset {
     /// `!preset [game] …` in a direct message: the game is asked for when the player is in
     /// several (by its number in the list or its id).
-    async fn in_dm(&self, tables: &Tables, args: &str, msg: &Incoming) -> Response {
+    async fn in_dm(&self, tables: &dyn Directory, args: &str, msg: &Incoming) -> Response {
         let now = time_of(msg);
         let games = match tables.games_of(&msg.author.id, now).await {
             Ok(games) => games,
             Err(error) => {
-                return Response::new(Verdict::Refused).say(tables.say(messages::Storage {
+                return Response::new(Verdict::Refused).say(tables.host().say(messages::Storage {
                     error: error.to_string(),
                 }))
             }
@@ -92,7 +92,8 @@ impl Preset {
             (Some(index), _) => (index, rest),
             (None, 1) => (0, args),
             (None, 0) => {
-                return Response::new(Verdict::Refused).say(tables.say(messages::PresetNoGames {}))
+                return Response::new(Verdict::Refused)
+                    .say(tables.host().say(messages::PresetNoGames {}))
             }
             (None, _) => {
                 let list: Vec<messages::GameRef> = games
@@ -103,7 +104,7 @@ impl Preset {
                         title: g.title.to_string(),
                     })
                     .collect();
-                return Response::new(Verdict::Answered).say(tables.say(
+                return Response::new(Verdict::Answered).say(tables.host().say(
                     messages::PresetWhichGame {
                         games: list,
                         text: args.to_string(),
@@ -112,11 +113,13 @@ impl Preset {
             }
         };
         let game = &games[index];
-        match tables.table(&game.channel).await {
-            Ok(mut table) => set_preset(&mut table.cx, &msg.author, text).await,
-            Err(error) => Response::new(Verdict::Refused).say(tables.say(messages::Storage {
-                error: error.to_string(),
-            })),
+        match tables.cx(&game.channel).await {
+            Ok(mut cx) => set_preset(&mut cx, &msg.author, text).await,
+            Err(error) => {
+                Response::new(Verdict::Refused).say(tables.host().say(messages::Storage {
+                    error: error.to_string(),
+                }))
+            }
         }
     }
 }
@@ -131,7 +134,7 @@ pub(crate) async fn set_preset(cx: &mut Cx, author: &Author, text: &str) -> Resp
         return cx.refuse(not_a_player(cx, current, &author.name));
     };
     let game_id = current.row.id.clone();
-    let channel = crate::weeks::direct::channel_ref(&cx.channel);
+    let channel = channel_ref(&cx.channel);
     let mut list = cx
         .preset_book(&game_id)
         .await
@@ -249,7 +252,7 @@ impl Command for Waiting {
 
     async fn run_across(
         &self,
-        tables: &Tables,
+        tables: &dyn Directory,
         _dm: bool,
         _args: &str,
         msg: &Incoming,
@@ -258,11 +261,11 @@ impl Command for Waiting {
         let games = match tables.games_of(&msg.author.id, now).await {
             Ok(games) => games,
             Err(error) => {
-                return Some(
-                    Response::new(Verdict::Refused).say(tables.say(messages::Storage {
+                return Some(Response::new(Verdict::Refused).say(tables.host().say(
+                    messages::Storage {
                         error: error.to_string(),
-                    })),
-                )
+                    },
+                )))
             }
         };
         let games: Vec<messages::WaitingGame> = games
@@ -278,7 +281,7 @@ impl Command for Waiting {
             })
             .collect();
         Some(
-            Response::new(Verdict::Answered).say(tables.say(messages::Waiting {
+            Response::new(Verdict::Answered).say(tables.host().say(messages::Waiting {
                 player: msg.author.name.to_string(),
                 games,
             })),

@@ -335,7 +335,7 @@ pub(crate) async fn start_game(
         session,
     };
     let draw_commands: Vec<String> = host
-        .registry
+        .commands
         .for_game(Some(info.kind))
         .filter(|c| {
             c.game == Some(info.kind) && c.form == Form::Bang && c.access == Access::Moderator

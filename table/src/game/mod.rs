@@ -15,7 +15,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::commands::registry::CommandSpec;
+use crate::commands::spec::CommandSpec;
 use crate::dice::{DiceError, DrawRecord, DrawSource};
 use crate::templates::Templates;
 

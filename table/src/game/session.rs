@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 pub use refusal::{Refusal, ReplayError, Stored};
 
-use crate::commands::registry::CommandSpec;
+use crate::commands::spec::CommandSpec;
 use crate::dice::{DiceError, DrawRecord, DrawSource};
 use crate::game::{
     Ctx, GameInfo, Names, PictureError, PlayerInfo, Preset, Proxy, Query, QuickMove, SetupDice,
@@ -328,6 +328,17 @@ pub struct PluginOf<G: TableGame>(pub Arc<G>);
 
 /// A registered game, shared.
 pub type SharedPlugin = Arc<dyn Plugin>;
+
+/// The built-in templates of these games, for [`Templates::load`](crate::templates::Templates::load).
+pub fn texts_of(games: &[SharedPlugin]) -> Vec<crate::templates::GameTexts> {
+    games
+        .iter()
+        .map(|g| crate::templates::GameTexts {
+            kind: g.info().kind,
+            files: g.templates(),
+        })
+        .collect()
+}
 
 /// Registers a game.
 pub fn plugin<G: TableGame>(game: G) -> SharedPlugin {

@@ -16,10 +16,30 @@ use serde_json::Value;
 
 use crate::dice::{DrawRecord, Spec};
 use crate::game::session::{Session, SharedPlugin};
-use crate::game::DiceMode;
+use crate::game::{DiceMode, PlayerInfo};
 use crate::record::log::{effective, Entry};
 use crate::store::{time_text, GameRow, LogRow};
-use crate::table::StoredSetup;
+
+/// The setup as stored with the game: the players in sign-up order, the game's own setup, and
+/// how draws are made. The layout of the first version.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StoredSetup {
+    /// The players in sign-up order.
+    pub players: Vec<PlayerInfo>,
+    /// The game's own setup (its JSON).
+    pub setup: Value,
+    /// How draws are made.
+    pub dice: DiceMode,
+    /// Which draw key the audited dice use (games of the first version: v1).
+    #[serde(default)]
+    pub spec: Spec,
+    /// The id of the `!setup` message (it keys the setup draws under v2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setup_message: Option<String>,
+    /// The audited draw that picked the players among the signups, if one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signup: Option<DrawRecord>,
+}
 
 /// The record format's name.
 pub const FORMAT: &str = "gaugebot-record-v1";

@@ -11,24 +11,24 @@ pub mod play;
 pub mod prompt;
 pub mod tables;
 
+pub use crate::record::StoredSetup;
+
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::commands::registry::Registry;
-use crate::dice::{AuditExport, DrawSource, Seed, Spec};
+use crate::commands::spec::Catalogue;
+use crate::dice::{AuditExport, DrawSource, Seed};
 use crate::game::session::{Render, Session, SharedPlugin};
-use crate::game::{DiceMode, PlayerInfo, ToAct};
+use crate::game::DiceMode;
 use crate::input::{Author, Incoming, Response, Verdict};
 use crate::messages;
 use crate::messages::Message;
 use crate::record::log::{effective, Effective, Entry};
 use crate::record::GameRecord;
 use crate::store::{GameRow, LogRow, Store, StoreError};
-use crate::table::extract::{extract, Commands};
 use crate::templates::Templates;
-use crate::weeks::meta::{DecisionClock, Meta};
+use crate::weeks::meta::Meta;
 
 /// Settings shared by all tables.
 #[derive(Debug, Clone)]
@@ -75,22 +75,16 @@ pub struct Host {
     pub games: Vec<SharedPlugin>,
     /// All wording.
     pub templates: Templates,
-    /// All commands.
-    pub registry: Registry,
+    /// Every command's spec (the handlers are in the tables' [`crate::commands::registry`]).
+    pub commands: Catalogue,
     /// Settings.
     pub settings: TableSettings,
 }
 
 impl Host {
-    /// A host of these games (at least one).
-    pub fn new(games: Vec<SharedPlugin>, templates: Templates, settings: TableSettings) -> Host {
-        let registry = Registry::new(&games);
-        Host {
-            games,
-            templates,
-            registry,
-            settings,
-        }
+    /// One of the table's messages ([`crate::messages`]), with the bot's prefix.
+    pub fn say<M: Message>(&self, msg: M) -> String {
+        self.templates.say(&msg, &self.settings.prefix)
     }
 
     /// The game of a stored kind, or named after `!setup`.
@@ -119,27 +113,6 @@ pub(crate) enum Refusal {
     NoMessageKey,
     /// The game refused it, for this reason.
     Game(String),
-}
-
-/// The setup as stored with the game: the players in sign-up order, the game's own setup, and
-/// how draws are made. The layout of the first version.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct StoredSetup {
-    /// The players in sign-up order.
-    pub players: Vec<PlayerInfo>,
-    /// The game's own setup (its JSON).
-    pub setup: Value,
-    /// How draws are made.
-    pub dice: DiceMode,
-    /// Which draw key the audited dice use (games of the first version: v1).
-    #[serde(default)]
-    pub spec: Spec,
-    /// The id of the `!setup` message (it keys the setup draws under v2).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub setup_message: Option<String>,
-    /// The audited draw that picked the players among the signups, if one did.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub signup: Option<crate::dice::DrawRecord>,
 }
 
 /// The loaded current game of a table.
@@ -221,11 +194,6 @@ pub(crate) enum Loaded {
     Frozen(Box<Frozen>),
 }
 
-/// One channel's table: what the bot asks of it. The commands work on its [`Cx`].
-pub struct Table {
-    pub(crate) cx: Cx,
-}
-
 /// What a command works with: the channel, the store, the host and the loaded game.
 pub(crate) struct Cx {
     pub(crate) channel: String,
@@ -249,7 +217,7 @@ impl Loaded {
     }
 
     /// The current game's row (running or frozen).
-    fn row(&self) -> Option<&GameRow> {
+    pub(crate) fn row(&self) -> Option<&GameRow> {
         match self {
             Loaded::Empty => None,
             Loaded::Running(c) => Some(&c.row),
@@ -285,136 +253,6 @@ impl Draft {
             entry: entry.clone(),
         });
         self.entries.push(entry);
-    }
-}
-
-impl Table {
-    /// Loads the channel's active game, if any, by replaying its log. Fails only if storage
-    /// fails; a log that does not replay freezes the table.
-    pub async fn load(
-        channel: &str,
-        store: Arc<dyn Store>,
-        host: Arc<Host>,
-    ) -> Result<Table, TableError> {
-        let mut cx = Cx {
-            channel: channel.to_string(),
-            store,
-            host,
-            loaded: Loaded::Empty,
-        };
-        cx.reload().await?;
-        Ok(Table { cx })
-    }
-
-    /// The channel.
-    pub fn channel(&self) -> &str {
-        &self.cx.channel
-    }
-
-    /// The current game's id (running or frozen).
-    pub fn game_id(&self) -> Option<&str> {
-        self.cx.loaded.row().map(|r| r.id.as_str())
-    }
-
-    /// The current game's kind.
-    pub fn kind(&self) -> Option<&str> {
-        self.cx.loaded.row().map(|r| r.kind.as_str())
-    }
-
-    /// Whether the table is frozen (its log does not replay), and why.
-    pub fn frozen(&self) -> Option<String> {
-        match &self.cx.loaded {
-            Loaded::Frozen(f) => Some(self.cx.frozen_text(f)),
-            _ => None,
-        }
-    }
-
-    /// The position of the running game, if it is of type `S`.
-    pub fn state<S: 'static>(&self) -> Option<&S> {
-        self.cx
-            .loaded
-            .running()?
-            .session
-            .state()
-            .downcast_ref::<S>()
-    }
-
-    /// Who must act in the running game.
-    pub fn to_act(&self) -> Option<ToAct> {
-        Some(self.cx.loaded.running()?.session.to_act())
-    }
-
-    /// The state dump of the running game (`--dump-state`).
-    pub fn dump(&self) -> Option<Value> {
-        let current = self.cx.loaded.running()?;
-        Some(current.session.dump(&self.cx.host.settings.moderator_name))
-    }
-
-    /// The seated player to act now, if a player is to act.
-    pub fn player_to_act(&self) -> Option<PlayerInfo> {
-        let current = self.cx.loaded.running()?;
-        match current.session.to_act() {
-            ToAct::Player { seat, .. } => current.session.seated().get(seat).cloned(),
-            _ => None,
-        }
-    }
-
-    /// The seated players of the running game (in seat order).
-    pub fn seated(&self) -> Option<&[PlayerInfo]> {
-        Some(self.cx.loaded.running()?.session.seated())
-    }
-
-    /// Whether a game is running here and not over.
-    pub fn is_playing(&self) -> bool {
-        self.cx.loaded.playing().is_some()
-    }
-
-    /// The clock of the decision the running game waits for, at `now`.
-    pub fn decision_clock(&self, now: chrono::DateTime<chrono::Utc>) -> Option<DecisionClock> {
-        self.cx.decision_clock(now)
-    }
-
-    /// The running game's title.
-    pub fn title(&self) -> Option<&'static str> {
-        Some(self.cx.loaded.running()?.session.info().title)
-    }
-
-    /// The complete record of the running game (the seed only once revealed).
-    pub fn record(&self) -> Option<GameRecord> {
-        self.cx.loaded.running()?.record()
-    }
-
-    /// The audit record of the current game: the seed only once revealed.
-    pub fn audit_export(&self) -> Option<AuditExport> {
-        self.cx.loaded.running()?.audit_export()
-    }
-
-    /// Time-driven work (deadlines, reminders, presets, signups) up to `now`; the replies to
-    /// post ([`crate::weeks::pace`]).
-    pub async fn tick(&mut self, now: chrono::DateTime<chrono::Utc>) -> Response {
-        self.cx.pace_tick(now).await
-    }
-
-    /// Handles one message.
-    pub async fn handle(&mut self, msg: &Incoming) -> Response {
-        let cx = &mut self.cx;
-        match cx.store.seen(&cx.channel, &msg.message_id).await {
-            Ok(true) => return Response::new(Verdict::Duplicate),
-            Ok(false) => {}
-            Err(e) => return cx.storage_refusal(&e),
-        }
-        match extract(&msg.text, &cx.host.settings.prefix) {
-            Commands::None => Response::new(Verdict::Ignored),
-            Commands::Refused(reason) => cx.refuse(cx.say(messages::Unreadable {
-                author: msg.author.name.to_string(),
-                reason: reason.to_string(),
-            })),
-            Commands::Bang { name, args } => {
-                let host = cx.host.clone();
-                host.registry.run(cx, &name, &args, msg).await
-            }
-            Commands::Bold(segments) => cx.moves(&segments, msg).await,
-        }
     }
 }
 
@@ -478,7 +316,7 @@ impl Cx {
                 .replay(&item.entry)
                 .map_err(|e| (Some(item.seq), e.to_string()))?;
         }
-        crate::weeks::pace::substitute_all(&mut *session, &log);
+        crate::weeks::meta::substitute_all(&mut *session, &log);
         Ok(Current {
             row: row.clone(),
             plugin,

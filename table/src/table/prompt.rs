@@ -7,7 +7,8 @@ use crate::game::{PlayerInfo, Query, QuickMove, Suggestion, ToAct};
 use crate::messages;
 
 use crate::input::{Attachment, Incoming, Response, Verdict};
-use crate::table::{Current, Cx, Draft, Loaded, Report, Table};
+use crate::table::tables::Table;
+use crate::table::{Current, Cx, Draft, Loaded, Report};
 
 /// The game's picture could not be drawn, for the game's reason.
 #[derive(Debug, Clone, thiserror::Error)]

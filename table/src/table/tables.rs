@@ -8,9 +8,179 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use tokio::sync::Mutex;
 
-use crate::input::{Incoming, Response};
+use serde_json::Value;
+
+use crate::commands::registry::Registry;
+use crate::dice::AuditExport;
+use crate::game::session::SharedPlugin;
+use crate::game::{PlayerInfo, ToAct};
+use crate::input::{Incoming, Response, Verdict};
+use crate::messages;
+use crate::record::GameRecord;
 use crate::store::Store;
-use crate::table::{Host, Table, TableError};
+use crate::table::extract::{extract, Commands};
+use crate::table::{Cx, Host, Loaded, TableError, TableSettings};
+use crate::templates::Templates;
+use crate::weeks::meta::DecisionClock;
+
+/// One channel's table: what the bot asks of it. The commands work on its [`Cx`], routed by
+/// the [`Registry`].
+pub struct Table {
+    pub(crate) cx: Cx,
+    registry: Arc<Registry>,
+}
+
+impl Host {
+    /// A host of these games (at least one).
+    pub fn new(games: Vec<SharedPlugin>, templates: Templates, settings: TableSettings) -> Host {
+        let commands = Registry::new(&games).catalogue().clone();
+        Host {
+            games,
+            templates,
+            commands,
+            settings,
+        }
+    }
+}
+
+impl Table {
+    /// Loads the channel's active game, if any, by replaying its log. Fails only if storage
+    /// fails; a log that does not replay freezes the table.
+    pub async fn load(
+        channel: &str,
+        store: Arc<dyn Store>,
+        host: Arc<Host>,
+    ) -> Result<Table, TableError> {
+        let registry = Arc::new(Registry::new(&host.games));
+        Table::load_with(channel, store, host, registry).await
+    }
+
+    /// Loads a table that routes its commands through `registry` (the one its [`Tables`]
+    /// share).
+    pub(crate) async fn load_with(
+        channel: &str,
+        store: Arc<dyn Store>,
+        host: Arc<Host>,
+        registry: Arc<Registry>,
+    ) -> Result<Table, TableError> {
+        let mut cx = Cx {
+            channel: channel.to_string(),
+            store,
+            host,
+            loaded: Loaded::Empty,
+        };
+        cx.reload().await?;
+        Ok(Table { cx, registry })
+    }
+
+    /// The channel.
+    pub fn channel(&self) -> &str {
+        &self.cx.channel
+    }
+
+    /// The current game's id (running or frozen).
+    pub fn game_id(&self) -> Option<&str> {
+        self.cx.loaded.row().map(|r| r.id.as_str())
+    }
+
+    /// The current game's kind.
+    pub fn kind(&self) -> Option<&str> {
+        self.cx.loaded.row().map(|r| r.kind.as_str())
+    }
+
+    /// Whether the table is frozen (its log does not replay), and why.
+    pub fn frozen(&self) -> Option<String> {
+        match &self.cx.loaded {
+            Loaded::Frozen(f) => Some(self.cx.frozen_text(f)),
+            _ => None,
+        }
+    }
+
+    /// The position of the running game, if it is of type `S`.
+    pub fn state<S: 'static>(&self) -> Option<&S> {
+        self.cx
+            .loaded
+            .running()?
+            .session
+            .state()
+            .downcast_ref::<S>()
+    }
+
+    /// Who must act in the running game.
+    pub fn to_act(&self) -> Option<ToAct> {
+        Some(self.cx.loaded.running()?.session.to_act())
+    }
+
+    /// The state dump of the running game (`--dump-state`).
+    pub fn dump(&self) -> Option<Value> {
+        let current = self.cx.loaded.running()?;
+        Some(current.session.dump(&self.cx.host.settings.moderator_name))
+    }
+
+    /// The seated player to act now, if a player is to act.
+    pub fn player_to_act(&self) -> Option<PlayerInfo> {
+        let current = self.cx.loaded.running()?;
+        match current.session.to_act() {
+            ToAct::Player { seat, .. } => current.session.seated().get(seat).cloned(),
+            _ => None,
+        }
+    }
+
+    /// The seated players of the running game (in seat order).
+    pub fn seated(&self) -> Option<&[PlayerInfo]> {
+        Some(self.cx.loaded.running()?.session.seated())
+    }
+
+    /// Whether a game is running here and not over.
+    pub fn is_playing(&self) -> bool {
+        self.cx.loaded.playing().is_some()
+    }
+
+    /// The clock of the decision the running game waits for, at `now`.
+    pub fn decision_clock(&self, now: chrono::DateTime<chrono::Utc>) -> Option<DecisionClock> {
+        self.cx.decision_clock(now)
+    }
+
+    /// The running game's title.
+    pub fn title(&self) -> Option<&'static str> {
+        Some(self.cx.loaded.running()?.session.info().title)
+    }
+
+    /// The complete record of the running game (the seed only once revealed).
+    pub fn record(&self) -> Option<GameRecord> {
+        self.cx.loaded.running()?.record()
+    }
+
+    /// The audit record of the current game: the seed only once revealed.
+    pub fn audit_export(&self) -> Option<AuditExport> {
+        self.cx.loaded.running()?.audit_export()
+    }
+
+    /// Time-driven work (deadlines, reminders, presets, signups) up to `now`; the replies to
+    /// post ([`crate::weeks::pace`]).
+    pub async fn tick(&mut self, now: chrono::DateTime<chrono::Utc>) -> Response {
+        self.cx.pace_tick(now).await
+    }
+
+    /// Handles one message.
+    pub async fn handle(&mut self, msg: &Incoming) -> Response {
+        let cx = &mut self.cx;
+        match cx.store.seen(&cx.channel, &msg.message_id).await {
+            Ok(true) => return Response::new(Verdict::Duplicate),
+            Ok(false) => {}
+            Err(e) => return cx.storage_refusal(&e),
+        }
+        match extract(&msg.text, &cx.host.settings.prefix) {
+            Commands::None => Response::new(Verdict::Ignored),
+            Commands::Refused(reason) => cx.refuse(cx.say(messages::Unreadable {
+                author: msg.author.name.to_string(),
+                reason: reason.to_string(),
+            })),
+            Commands::Bang { name, args } => self.registry.run(cx, &name, &args, msg).await,
+            Commands::Bold(segments) => cx.moves(&segments, msg).await,
+        }
+    }
+}
 
 /// A channel's slot: empty until its table is loaded.
 type Slot = Arc<Mutex<Option<Table>>>;
@@ -37,15 +207,18 @@ impl std::ops::DerefMut for TableGuard {
 pub struct Tables {
     store: Arc<dyn Store>,
     host: Arc<Host>,
+    registry: Arc<Registry>,
     slots: std::sync::Mutex<HashMap<String, Slot>>,
 }
 
 impl Tables {
     /// No table loaded yet.
     pub fn new(store: Arc<dyn Store>, host: Arc<Host>) -> Self {
+        let registry = Arc::new(Registry::new(&host.games));
         Tables {
             store,
             host,
+            registry,
             slots: std::sync::Mutex::new(HashMap::new()),
         }
     }
@@ -58,6 +231,11 @@ impl Tables {
     /// What the tables share.
     pub fn host(&self) -> &Arc<Host> {
         &self.host
+    }
+
+    /// Every command with its handler.
+    pub fn registry(&self) -> &Arc<Registry> {
+        &self.registry
     }
 
     fn slot(&self, channel: &str) -> Slot {
@@ -73,7 +251,13 @@ impl Tables {
     pub async fn table(&self, channel: &str) -> Result<TableGuard, TableError> {
         let mut guard = self.slot(channel).lock_owned().await;
         if guard.is_none() {
-            let table = Table::load(channel, self.store.clone(), self.host.clone()).await?;
+            let table = Table::load_with(
+                channel,
+                self.store.clone(),
+                self.host.clone(),
+                self.registry.clone(),
+            )
+            .await?;
             *guard = Some(table);
         }
         Ok(TableGuard(guard))

@@ -2,45 +2,20 @@
 //! bot (`!preset …`, `!waiting`) and `!waiting` in any channel. A player's games are found by
 //! looking at every channel with an active game; one table is locked at a time.
 
+use std::ops::{Deref, DerefMut};
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 
-use crate::commands::registry::Access;
+use crate::commands::spec::Access;
+use crate::commands::{Directory, LockedCx, PlayerGame};
 use crate::input::{Incoming, Response, Verdict};
-use crate::messages::{self, Message};
+use crate::messages;
 use crate::table::extract::{extract, Commands};
-use crate::table::tables::Tables;
-use crate::weeks::meta::DecisionClock;
-
-/// How a channel is named in a text: `<#id>` on Discord (a numeric id), `#name` otherwise.
-pub fn channel_ref(channel: &str) -> String {
-    if !channel.is_empty() && channel.chars().all(|c| c.is_ascii_digit()) {
-        format!("<#{channel}>")
-    } else {
-        format!("#{channel}")
-    }
-}
-
-/// A game a player is seated in.
-#[derive(Debug, Clone)]
-pub struct PlayerGame {
-    /// Its channel.
-    pub channel: String,
-    /// Its id.
-    pub game_id: String,
-    /// The game's title.
-    pub title: &'static str,
-    /// The decision it waits for, if a player is to act.
-    pub clock: Option<DecisionClock>,
-}
+use crate::table::tables::{TableGuard, Tables};
+use crate::table::{Cx, Host, TableError};
 
 impl Tables {
-    /// One of the table's messages ([`crate::messages`]).
-    pub(crate) fn say<M: Message>(&self, msg: M) -> String {
-        self.host()
-            .templates
-            .say(&msg, &self.host().settings.prefix)
-    }
-
     /// Messages answered across tables: every direct message (`dm`), and the commands the
     /// registry answers across tables anywhere (`!waiting`). `None`: the channel's own table
     /// handles the message.
@@ -49,14 +24,17 @@ impl Tables {
         match extract(&msg.text, &prefix) {
             Commands::Bang { name, args } => {
                 let host = self.host().clone();
-                if let Some(response) = host.registry.run_across(self, dm, &name, &args, msg).await
+                if let Some(response) = self
+                    .registry()
+                    .run_across(self, dm, &name, &args, msg)
+                    .await
                 {
                     return Some(response);
                 }
                 if !dm {
                     return None;
                 }
-                let spec = host.registry.bang_of_any_game(&name);
+                let spec = host.commands.bang_of_any_game(&name);
                 let command = spec.map(|c| c.name).unwrap_or("");
                 let mut text = String::new();
                 if spec.is_some_and(|c| c.access == Access::Moderator) {
@@ -70,7 +48,7 @@ impl Tables {
                     );
                     text.push('\n');
                 }
-                text.push_str(&self.say(messages::DmHelp {
+                text.push_str(&self.host().say(messages::DmHelp {
                     command: name.to_string(),
                 }));
                 Some(Response::new(Verdict::Refused).say(text))
@@ -85,7 +63,7 @@ impl Tables {
         &self,
         id: &str,
         now: DateTime<Utc>,
-    ) -> Result<Vec<PlayerGame>, crate::TableError> {
+    ) -> Result<Vec<PlayerGame>, TableError> {
         let mut games = Vec::new();
         for channel in self.active_channels().await? {
             let table = self.table(&channel).await?;
@@ -101,5 +79,37 @@ impl Tables {
             });
         }
         Ok(games)
+    }
+}
+
+/// A locked table, as the commands across tables work on it.
+struct TableCx(TableGuard);
+
+impl Deref for TableCx {
+    type Target = Cx;
+
+    fn deref(&self) -> &Cx {
+        &self.0.cx
+    }
+}
+
+impl DerefMut for TableCx {
+    fn deref_mut(&mut self) -> &mut Cx {
+        &mut self.0.cx
+    }
+}
+
+#[async_trait::async_trait]
+impl Directory for Tables {
+    fn host(&self) -> &Arc<Host> {
+        Tables::host(self)
+    }
+
+    async fn games_of(&self, id: &str, now: DateTime<Utc>) -> Result<Vec<PlayerGame>, TableError> {
+        Tables::games_of(self, id, now).await
+    }
+
+    async fn cx(&self, channel: &str) -> Result<LockedCx, TableError> {
+        Ok(Box::new(TableCx(self.table(channel).await?)))
     }
 }

@@ -1,9 +1,10 @@
-//! Play over weeks: clocks and reminders ([`pace`]), their log entries ([`meta`]), signups
+//! Play over weeks: clocks and reminders ([`pace`]), their log entries ([`events`]) and the state they add up to ([`meta`]), signups
 //! ([`signup`]), durations as players write them ([`duration`]), and what is answered across
 //! tables ([`direct`]).
 
 pub mod direct;
 pub mod duration;
+pub mod events;
 pub mod meta;
 pub mod pace;
 pub mod signup;

@@ -15,12 +15,11 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::game::session::{ProxySource, Session};
+use crate::game::session::ProxySource;
 use crate::game::{Decision, PlayerInfo, Proxy, ToAct};
 use crate::input::{Author, Incoming, Mention, Response, Verdict};
 use crate::messages;
 use crate::record::log::Entry;
-use crate::store::LogRow;
 use crate::table::{Current, Cx, Draft, Loaded, Refusal};
 use crate::weeks::duration::{
     format_duration, full, parse_duration, parse_percent, relative, store_time, DurationError,
@@ -254,15 +253,6 @@ pub(crate) fn name_at(meta: &Meta, seated: &[PlayerInfo], seat: usize, seq: i64)
         .map(|s| s.old.name.clone())
         .or_else(|| seated.get(seat).map(|p| p.name.clone()))
         .unwrap_or_else(|| "?".into())
-}
-
-/// Gives every substituted seat to its new player (after a replay).
-pub(crate) fn substitute_all(session: &mut dyn Session, log: &[(Entry, LogRow)]) {
-    for (entry, _) in log {
-        if let Entry::Table(TableEvent::Sub { seat, new, .. }) = entry {
-            session.substitute(*seat, new.clone());
-        }
-    }
 }
 
 impl Cx {

@@ -65,7 +65,7 @@ pub(crate) fn commands(host: &Host) -> Vec<SlashCommand> {
             .unwrap_or(5),
     );
     let mut names: Vec<&'static str> = Vec::new();
-    for spec in host.registry.all() {
+    for spec in host.commands.all() {
         if !names.contains(&spec.name) {
             names.push(spec.name);
         }
@@ -74,14 +74,14 @@ pub(crate) fn commands(host: &Host) -> Vec<SlashCommand> {
         .into_iter()
         .map(|name| {
             let all: Vec<&CommandSpec> = host
-                .registry
+                .commands
                 .all()
                 .iter()
                 .filter(|c| c.name == name)
                 .collect();
             let form = all[0].form;
             let alike: Vec<&CommandSpec> = all.into_iter().filter(|c| c.form == form).collect();
-            let private = host.registry.answers_privately(alike[0]);
+            let private = host.commands.answers_privately(alike[0]);
             command(&alike, players, private, &host.templates)
         })
         .collect()
@@ -287,7 +287,7 @@ mod tests {
 
     fn host() -> Host {
         let games = crate::games::registry();
-        let templates = Templates::load(None, &games)
+        let templates = Templates::load(None, &gaugebot_table::texts_of(&games))
             .and_then(|t| t.with(None, &crate::templates::DISCORD))
             .expect("templates");
         Host::new(games, templates, TableSettings::default())
@@ -305,7 +305,7 @@ mod tests {
     fn every_registry_command_is_a_slash_command() {
         let host = host();
         let commands = commands(&host);
-        for c in host.registry.all() {
+        for c in host.commands.all() {
             assert!(
                 commands.iter().any(|s| s.name == c.name),
                 "{} missing",
