@@ -244,6 +244,13 @@ impl Game {
         self.players.get(seat).map_or("", |p| p.name.as_str())
     }
 
+    /// Gives a seat, with its cash, bids and cards, to another player (a substitute).
+    pub fn rename_player(&mut self, seat: Seat, name: &str) {
+        if let Some(player) = self.players.get_mut(seat) {
+            player.name = name.to_string();
+        }
+    }
+
     /// The seat of a player by name (case-insensitive).
     pub fn seat_of(&self, name: &str) -> Option<Seat> {
         self.players

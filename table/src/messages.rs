@@ -164,13 +164,13 @@ catalogue! {
     /// A v2 draw without a message id to key it.
     NoMessageKey = "no_message_key" {}
     /// The game is over (a move's refusal).
-    GameOver = "game_over" {}
+    GameOver = "game_over" { ruling: String }
     /// The author has no seat.
-    NotSeated = "not_seated" { players: Vec<String> }
+    NotSeated = "not_seated" { players: Vec<String>, ruling: String }
     /// Storage failed; nothing changed.
     Storage = "storage" { error: String }
     /// A command only moderators may run.
-    ModeratorOnly = "moderator_only" { author: String, command: String }
+    ModeratorOnly = "moderator_only" { author: String, command: String, ruling: String }
     /// No command of that name.
     UnknownCommand = "unknown_command" { command: String }
     /// A command of another game than the one here.
@@ -225,7 +225,7 @@ catalogue! {
     /// A manual draw while the dice are audited.
     DiceAreAudited = "dice_are_audited" {}
     /// A manual draw while none is pending.
-    NoDrawPending = "no_draw_pending" { command: String }
+    NoDrawPending = "no_draw_pending" { command: String, ruling: String }
     /// `!map`.
     Map = "map" {}
     /// The map failed to draw.

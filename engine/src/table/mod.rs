@@ -333,6 +333,18 @@ impl TableGame for IrishGauge {
         read(text).is_chat()
     }
 
+    fn is_attempt(&self, text: &str) -> bool {
+        // A near miss (`bdi 8`) or a text that reads several ways is an attempt; a malformed
+        // command only when it starts as a move (`build WLW N7`, not `Nice build!`).
+        match read(text) {
+            Reading::Move { .. } | Reading::NearMiss { .. } | Reading::Ambiguous { .. } => true,
+            Reading::Chat => false,
+            Reading::Malformed(_) => {
+                gaugebot_table::game::starts_with_move_word(&self.commands(), text)
+            }
+        }
+    }
+
     fn apply(&self, state: &mut Game, seat: usize, action: &Action) -> Result<Vec<Event>, Refusal> {
         state.play(seat, action).map_err(Refusal::Play)
     }
@@ -498,6 +510,10 @@ impl TableGame for IrishGauge {
 
     fn rename(&self, state: &mut Game, seat: usize, name: &str) {
         state.rename_player(seat, name);
+    }
+
+    fn table_ruling(&self) -> &'static str {
+        "ruling 27"
     }
 }
 

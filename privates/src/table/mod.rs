@@ -229,7 +229,7 @@ impl TableGame for Privates {
                 args: DEAL_ARGS,
                 summary:
                     "a round's 7 cards in dealt order and its chips in letter order (manual dice)",
-                example: "deal 10 5 25 50 10 35 40 chips:red,blue,green,red,black,yellow,red",
+                example: "deal 10 5 25 50 10 35 40 chips:red,blue,green,red,black,yellow,blue",
                 game: Some(KIND),
             },
         ]
@@ -337,6 +337,18 @@ impl TableGame for Privates {
                 .any(|w| MOVE_WORDS.contains(&w.to_lowercase().as_str())),
             _ => false,
         }
+    }
+
+    fn is_attempt(&self, text: &str) -> bool {
+        // A near miss (`byu`) is an attempt; otherwise only what starts as a move (`bid x`).
+        matches!(
+            parse_action(text),
+            Ok(_)
+                | Err(NotationError::UnknownCommand {
+                    suggestion: Some(_),
+                    ..
+                })
+        ) || gaugebot_table::game::starts_with_move_word(&self.commands(), text)
     }
 
     fn apply(&self, state: &mut Game, seat: usize, action: &Action) -> Result<Vec<Event>, Refusal> {
@@ -474,6 +486,19 @@ impl TableGame for Privates {
 
     fn example_refusals(&self) -> Vec<Example<Refusal>> {
         refusal::examples()
+    }
+
+    fn rename(&self, state: &mut Game, seat: usize, name: &str) {
+        state.rename_player(seat, name);
+    }
+
+    fn table_ruling(&self) -> &'static str {
+        "P17"
+    }
+
+    fn unused_table_commands(&self) -> &'static [&'static str] {
+        // No board to draw, no secret auction orders.
+        &["map", "preset"]
     }
 
     fn describe_draw(&self, draw: &RoundDraw) -> String {

@@ -588,6 +588,14 @@ pub trait TableGame: Send + Sync + Sized + 'static {
         let _ = text;
         false
     }
+    /// Whether bold text that does not read as a whole move is still clearly an attempt at
+    /// one when the player to act writes it (refused with the reason, rather than taken as
+    /// chat): by default, when it starts with one of the game's move words (`bid x`); a game
+    /// adds its near misses (`bdi 8`). From anyone else such text is chat unless it starts
+    /// with a move word.
+    fn is_attempt(&self, text: &str) -> bool {
+        starts_with_move_word(&self.commands(), text)
+    }
     /// Whether the game is over. By default: when nobody is to act.
     fn is_finished(&self, state: &Self::State) -> bool {
         self.to_act(state) == ToAct::Nobody
@@ -696,6 +704,45 @@ pub trait TableGame: Send + Sync + Sized + 'static {
     fn rename(&self, state: &mut Self::State, seat: usize, name: &str) {
         let _ = (state, seat, name);
     }
+
+    // ----- the table's conventions, as this game's documents number them -----
+
+    /// The reference the table's own refusals cite for this game (a finished game, a player
+    /// without a seat, a draw nobody waits for, a moderator's command): Irish Gauge "ruling
+    /// 27", Privates "P17". Empty (the default): they cite nothing.
+    fn table_ruling(&self) -> &'static str {
+        ""
+    }
+    /// The table's commands this game has no use for (Privates: `map`, `preset`): left out of
+    /// `!help` while it is played. The default: none.
+    fn unused_table_commands(&self) -> &'static [&'static str] {
+        &[]
+    }
+}
+
+/// Whether `text` starts with one of the move words (name or alias) of `commands`: `bid x`,
+/// `special interest …`; case and trailing punctuation do not matter.
+pub fn starts_with_move_word(commands: &[CommandSpec], text: &str) -> bool {
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .collect();
+    commands
+        .iter()
+        .filter(|c| c.form == crate::commands::spec::Form::Move)
+        .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()))
+        .any(|name| {
+            let name: Vec<&str> = name.split_whitespace().collect();
+            !name.is_empty()
+                && words.len() >= name.len()
+                && name
+                    .iter()
+                    .zip(&words)
+                    .all(|(a, b)| a.eq_ignore_ascii_case(b))
+        })
 }
 
 /// Why a picture could not be drawn.

@@ -142,6 +142,8 @@ pub trait Session: Send + Sync {
     fn is_finished(&self) -> bool;
     /// Reads and applies a move in notation by `seat`.
     fn play(&mut self, seat: usize, text: &str, render: &Render<'_>) -> Result<Played, Refusal>;
+    /// Whether `text` reads as a whole move in the position (legal or not).
+    fn reads(&self, text: &str) -> bool;
     /// Makes and applies a move for `seat` from `source`, narrated with the proxy's note.
     /// `played: None` when the source has no move for the seat now.
     fn play_proxy(
@@ -286,6 +288,10 @@ pub trait Plugin: Send + Sync {
     fn commands(&self) -> Vec<CommandSpec>;
     /// Whether bold text is chat for this game (no game running needed).
     fn is_chat(&self, text: &str) -> bool;
+    /// Whether bold text that does not read is an attempt at a move ([`TableGame::is_attempt`]).
+    fn is_attempt(&self, text: &str) -> bool;
+    /// Whether bold text starts with one of the game's move words.
+    fn starts_as_move(&self, text: &str) -> bool;
     /// Sets up a new game; returns the stored setup and the session.
     fn create(
         &self,
@@ -308,6 +314,10 @@ pub trait Plugin: Send + Sync {
     /// The game's example refusals with the ruling each must cite (see
     /// [`TableGame::example_refusals`]), for the suite over every registered game.
     fn example_refusals(&self) -> Vec<(Refusal, String)>;
+    /// The reference the table's own refusals cite ([`TableGame::table_ruling`]).
+    fn table_ruling(&self) -> &'static str;
+    /// The table's commands the game has no use for ([`TableGame::unused_table_commands`]).
+    fn unused_table_commands(&self) -> &'static [&'static str];
 }
 
 impl dyn Plugin + '_ {
@@ -469,6 +479,10 @@ impl<G: TableGame> Session for GameSession<G> {
 
     fn is_finished(&self) -> bool {
         self.game.is_finished(&self.state)
+    }
+
+    fn reads(&self, text: &str) -> bool {
+        self.game.parse_move(&self.state, text).is_ok()
     }
 
     fn play(&mut self, seat: usize, text: &str, render: &Render<'_>) -> Result<Played, Refusal> {
@@ -659,6 +673,14 @@ impl<G: TableGame> Plugin for PluginOf<G> {
         self.0.is_chat(text)
     }
 
+    fn is_attempt(&self, text: &str) -> bool {
+        self.0.is_attempt(text)
+    }
+
+    fn starts_as_move(&self, text: &str) -> bool {
+        crate::game::starts_with_move_word(&self.0.commands(), text)
+    }
+
     fn create(
         &self,
         players: Vec<PlayerInfo>,
@@ -694,6 +716,14 @@ impl<G: TableGame> Plugin for PluginOf<G> {
         source: DrawSource<'_>,
     ) -> Option<Result<Value, DiceError>> {
         self.0.recompute(record, source)
+    }
+
+    fn table_ruling(&self) -> &'static str {
+        self.0.table_ruling()
+    }
+
+    fn unused_table_commands(&self) -> &'static [&'static str] {
+        self.0.unused_table_commands()
     }
 
     fn example_refusals(&self) -> Vec<(Refusal, String)> {

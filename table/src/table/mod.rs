@@ -87,6 +87,21 @@ impl Host {
         self.templates.say(&msg, &self.settings.prefix)
     }
 
+    /// The rule reference the table's own refusals cite: the game's of `kind`, or with no
+    /// game every game's (`ruling 27, P17`).
+    pub fn table_ruling(&self, kind: Option<&str>) -> String {
+        match kind.and_then(|k| self.game(k)) {
+            Some(game) => game.table_ruling().to_string(),
+            None => self
+                .games
+                .iter()
+                .map(|g| g.table_ruling())
+                .filter(|r| !r.is_empty())
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
+    }
+
     /// The game of a stored kind, or named after `!setup`.
     pub fn game(&self, name: &str) -> Option<&SharedPlugin> {
         self.games.iter().find(|g| g.info().is_named(name))
@@ -335,12 +350,21 @@ impl Cx {
         self.host.templates.say(&msg, &self.host.settings.prefix)
     }
 
+    /// The rule reference the table's own refusals cite here ([`Host::table_ruling`]).
+    pub(crate) fn table_ruling(&self) -> String {
+        self.host
+            .table_ruling(self.loaded.row().map(|r| r.kind.as_str()))
+    }
+
     /// A refusal's reason in words.
     pub(crate) fn refusal_text(&self, refusal: &Refusal) -> String {
         match refusal {
-            Refusal::GameOver => self.say(messages::GameOver {}),
+            Refusal::GameOver => self.say(messages::GameOver {
+                ruling: self.table_ruling(),
+            }),
             Refusal::NotSeated { players } => self.say(messages::NotSeated {
                 players: players.clone(),
+                ruling: self.table_ruling(),
             }),
             Refusal::NoMessageKey => self.say(messages::NoMessageKey {}),
             Refusal::Game(reason) => reason.clone(),

@@ -17,20 +17,30 @@ impl Cx {
             }
         }
         let Loaded::Running(current) = &self.loaded else {
-            // Without a game, bold chat (as the default game reads it) is nobody's business.
-            let default_game = self.host.games.first();
-            if segments
+            // Without a game, bold text is chat unless it starts with a move word of a game.
+            if !segments
                 .iter()
-                .all(|s| default_game.is_some_and(|g| g.is_chat(s)))
+                .any(|s| self.host.games.iter().any(|g| g.starts_as_move(s)))
             {
                 return Response::new(Verdict::Ignored);
             }
             return self.no_game();
         };
-        // Bold text that does not read as a command is chat: no reply at all.
+        // Bold text that does not read as a whole move is chat (no reply at all), unless it is
+        // clearly an attempt at one: a near miss or a move word of the player to act, a move
+        // word of anyone else.
+        let acting = match current.session.to_act() {
+            crate::game::ToAct::Player { seat, .. } => current.seat_of(&msg.author) == Some(seat),
+            _ => false,
+        };
         let segments: Vec<&String> = segments
             .iter()
-            .filter(|s| !current.plugin.is_chat(s))
+            .filter(|s| {
+                !current.plugin.is_chat(s)
+                    && (current.session.reads(s)
+                        || current.plugin.starts_as_move(s)
+                        || (acting && current.plugin.is_attempt(s)))
+            })
             .collect();
         if segments.is_empty() {
             return Response::new(Verdict::Ignored);
@@ -85,14 +95,6 @@ impl Cx {
         }
         self.save_spent(&game_id, &proxied).await;
         let Loaded::Running(current) = &self.loaded else {
-            // Without a game, bold chat (as the default game reads it) is nobody's business.
-            let default_game = self.host.games.first();
-            if segments
-                .iter()
-                .all(|s| default_game.is_some_and(|g| g.is_chat(s)))
-            {
-                return Response::new(Verdict::Ignored);
-            }
             return self.no_game();
         };
         let mut text = narration.join("\n");
