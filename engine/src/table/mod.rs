@@ -335,14 +335,17 @@ impl TableGame for IrishGauge {
 
     fn is_attempt(&self, text: &str) -> bool {
         // A near miss (`bdi 8`) or a text that reads several ways is an attempt; a malformed
-        // command only when it starts as a move (`build WLW N7`, not `Nice build!`).
+        // command only when it starts as a move (`build WLW N7`, `place track`, not `Nice
+        // build!`).
         match read(text) {
             Reading::Move { .. } | Reading::NearMiss { .. } | Reading::Ambiguous { .. } => true,
             Reading::Chat => false,
-            Reading::Malformed(_) => {
-                gaugebot_table::game::starts_with_move_word(&self.commands(), text)
-            }
+            Reading::Malformed(_) => self.starts_as_move(text),
         }
+    }
+
+    fn starts_as_move(&self, text: &str) -> bool {
+        crate::notation::starts_as_move(text)
     }
 
     fn apply(&self, state: &mut Game, seat: usize, action: &Action) -> Result<Vec<Event>, Refusal> {

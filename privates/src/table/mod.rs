@@ -348,7 +348,7 @@ impl TableGame for Privates {
                     suggestion: Some(_),
                     ..
                 })
-        ) || gaugebot_table::game::starts_with_move_word(&self.commands(), text)
+        ) || self.starts_as_move(text)
     }
 
     fn apply(&self, state: &mut Game, seat: usize, action: &Action) -> Result<Vec<Event>, Refusal> {

@@ -594,6 +594,13 @@ pub trait TableGame: Send + Sync + Sized + 'static {
     /// adds its near misses (`bdi 8`). From anyone else such text is chat unless it starts
     /// with a move word.
     fn is_attempt(&self, text: &str) -> bool {
+        self.starts_as_move(text)
+    }
+    /// Whether bold text starts as a move: by default, its first words are one of the game's
+    /// move words or aliases ([`starts_with_move_word`]). Such text is refused with the reason
+    /// whoever writes it; other text that does not read is chat unless [`TableGame::is_attempt`]
+    /// says the player to act meant a move.
+    fn starts_as_move(&self, text: &str) -> bool {
         starts_with_move_word(&self.commands(), text)
     }
     /// Whether the game is over. By default: when nobody is to act.

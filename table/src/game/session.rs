@@ -290,7 +290,7 @@ pub trait Plugin: Send + Sync {
     fn is_chat(&self, text: &str) -> bool;
     /// Whether bold text that does not read is an attempt at a move ([`TableGame::is_attempt`]).
     fn is_attempt(&self, text: &str) -> bool;
-    /// Whether bold text starts with one of the game's move words.
+    /// Whether bold text starts as a move ([`TableGame::starts_as_move`]).
     fn starts_as_move(&self, text: &str) -> bool;
     /// Sets up a new game; returns the stored setup and the session.
     fn create(
@@ -678,7 +678,7 @@ impl<G: TableGame> Plugin for PluginOf<G> {
     }
 
     fn starts_as_move(&self, text: &str) -> bool {
-        crate::game::starts_with_move_word(&self.0.commands(), text)
+        self.0.starts_as_move(text)
     }
 
     fn create(
