@@ -106,6 +106,18 @@ pub struct GameRef {
     pub title: String,
 }
 
+/// One line of a recap: summaries of one kind, seat and subject, grouped
+/// ([`crate::game::Summary`]; `who` is the seat's name).
+#[derive(Debug, Clone, Default, Serialize)]
+#[allow(missing_docs)]
+pub struct RecapLine {
+    pub kind: String,
+    pub who: Option<String>,
+    pub subject: String,
+    pub amounts: Vec<String>,
+    pub detail: Vec<String>,
+}
+
 /// A game waiting for a player (`!waiting`).
 #[derive(Debug, Clone, Default, Serialize)]
 #[allow(missing_docs)]
@@ -299,6 +311,19 @@ catalogue! {
     DmHelp = "dm_help" { command: String }
     /// `!waiting`.
     Waiting = "waiting" { player: String, games: Vec<WaitingGame> }
+    /// What happened since a player's last move (or since a time): at most six lines.
+    /// `since` is a time stamp, `mine` whether it is since the player's own last move;
+    /// `more` lines left out; `money` the player's cash change (`+£6`) and cash now.
+    Recap = "recap" {
+        player: Option<String>,
+        since: String,
+        mine: bool,
+        lines: Vec<RecapLine>,
+        more: usize,
+        money: Option<String>,
+        cash: Option<String>,
+        pressure: Option<RecapLine>,
+    }
     /// A table entry in `!log`: `event` is `clock`, `away`, `back`, `sub` or `reminded`.
     LogEvent = "log_event" {
         event: String,

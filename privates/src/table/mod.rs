@@ -17,8 +17,8 @@ pub mod report;
 use gaugebot_table::commands::registry::{arg, Access, ArgKind, ArgSpec, CommandSpec, Form};
 use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource};
 use gaugebot_table::game::{
-    Ctx, Decision, Example, GameInfo, Marks, ReadMove, SetupDice, SetupOptions, TableGame, Text,
-    ToAct,
+    Ctx, Decision, Example, GameInfo, Marks, ReadMove, SetupDice, SetupOptions, Summary, TableGame,
+    Text, ToAct, Worth,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -494,6 +494,72 @@ impl TableGame for Privates {
 
     fn table_ruling(&self) -> &'static str {
         "P17"
+    }
+
+    fn summarize(&self, state: &Game, events: &Vec<Event>) -> Vec<Summary> {
+        let taken = |player: &usize, letter: &crate::card::Letter, price: &u32| Summary {
+            kind: "card_taken".into(),
+            seat: Some(*player),
+            detail: vec![format!("{letter} for ${price}")],
+            ..Summary::default()
+        };
+        events
+            .iter()
+            .filter_map(|event| match event {
+                Event::CardBought {
+                    player,
+                    letter,
+                    price,
+                    ..
+                }
+                | Event::WonByBid {
+                    player,
+                    letter,
+                    price,
+                    ..
+                }
+                | Event::BidOffWon {
+                    player,
+                    letter,
+                    price,
+                    ..
+                } => Some(taken(player, letter, price)),
+                Event::TakenFree { player, letter, .. } => Some(taken(player, letter, &0)),
+                Event::PriceDropped { letter, to, .. } => Some(Summary {
+                    kind: "price_drop".into(),
+                    detail: vec![format!("{letter} to ${to}")],
+                    ..Summary::default()
+                }),
+                Event::RoundEnded { round, income, .. } => Some(Summary {
+                    kind: "revenue".into(),
+                    detail: vec![format!(
+                        "round {round}: {}",
+                        income
+                            .iter()
+                            .map(|i| format!("{} ${}", state.name(i.player), i.amount))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )],
+                    ..Summary::default()
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn worth(&self, state: &Game, seat: usize) -> Option<Worth> {
+        state.players().get(seat).map(|p| Worth {
+            cash: i64::from(p.cash),
+            currency: "$",
+        })
+    }
+
+    fn pressure(&self, state: &Game) -> Option<Summary> {
+        Some(Summary {
+            kind: "round".into(),
+            subject: format!("{} of {}", state.round(), state.rounds()),
+            ..Summary::default()
+        })
     }
 
     fn unused_table_commands(&self) -> &'static [&'static str] {

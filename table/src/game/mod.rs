@@ -725,6 +725,63 @@ pub trait TableGame: Send + Sync + Sized + 'static {
     fn unused_table_commands(&self) -> &'static [&'static str] {
         &[]
     }
+
+    // ----- catching up (`!recap`, the turn ping) -----
+
+    /// What the events of one move or draw come to for a player catching up: shares won,
+    /// builds, cards taken, dividends, revenue ([`Summary`]). The table groups them and its
+    /// recap template words them. The default: nothing to say.
+    fn summarize(&self, state: &Self::State, events: &Self::Events) -> Vec<Summary> {
+        let _ = (state, events);
+        Vec::new()
+    }
+    /// A seat's money now, for the recap's money line. The default: the game does not say.
+    fn worth(&self, state: &Self::State, seat: usize) -> Option<Worth> {
+        let _ = (state, seat);
+        None
+    }
+    /// How near the end is, for the recap (Irish Gauge: cubes left; Privates: the round).
+    fn pressure(&self, state: &Self::State) -> Option<Summary> {
+        let _ = state;
+        None
+    }
+}
+
+/// One thing that happened, as a recap tells it: data the table groups by kind, seat and
+/// subject, worded by `templates/table/messages/recap.md.j2`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Summary {
+    /// What happened: `share_won`, `build`, `interest`, `dividends`, `cubes_left` (Irish
+    /// Gauge); `card_taken`, `price_drop`, `revenue`, `round` (Privates).
+    pub kind: String,
+    /// The seat who did it, if a player did.
+    pub seat: Option<usize>,
+    /// What it concerned (a railway), or empty when the details say it.
+    pub subject: String,
+    /// Sums of money, written with their currency (`£8`).
+    pub amounts: Vec<String>,
+    /// Details: the towns a build reached, the cards taken, each railway's pay.
+    pub detail: Vec<String>,
+}
+
+/// A seat's money: cash, written with the game's currency by [`Worth::money`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Worth {
+    /// Cash in hand.
+    pub cash: i64,
+    /// The currency sign (`£`, `$`).
+    pub currency: &'static str,
+}
+
+impl Worth {
+    /// An amount in this currency: `£8`, `-£3`.
+    pub fn money(&self, amount: i64) -> String {
+        if amount < 0 {
+            format!("-{}{}", self.currency, -amount)
+        } else {
+            format!("{}{amount}", self.currency)
+        }
+    }
 }
 
 /// Whether `text` starts with one of the move words (name or alias) of `commands`: `bid x`,

@@ -15,7 +15,7 @@ use crate::commands::spec::CommandSpec;
 use crate::dice::{DiceError, DrawRecord, DrawSource};
 use crate::game::{
     Ctx, GameInfo, Names, PictureError, PlayerInfo, Preset, Proxy, Query, QuickMove, SetupDice,
-    SetupOptions, Suggestion, TableGame, Text, ToAct,
+    SetupOptions, Suggestion, Summary, TableGame, Text, ToAct, Worth,
 };
 use crate::record::log::Entry;
 
@@ -163,6 +163,12 @@ pub trait Session: Send + Sync {
     ) -> Result<Option<Drawn>, Refusal>;
     /// Applies a stored entry again (replay).
     fn replay(&mut self, entry: &Entry) -> Result<(), ReplayError>;
+    /// Applies a stored entry again and says what it came to ([`TableGame::summarize`]).
+    fn replay_summaries(&mut self, entry: &Entry) -> Result<Vec<Summary>, ReplayError>;
+    /// A seat's money now ([`TableGame::worth`]).
+    fn worth(&self, seat: usize) -> Option<Worth>;
+    /// How near the end is ([`TableGame::pressure`]).
+    fn pressure(&self) -> Option<Summary>;
     /// A text of the game.
     fn text(&self, show: Show<'_>, render: &Render<'_>) -> Option<String>;
     /// The `--dump-state` JSON.
@@ -380,6 +386,34 @@ impl<G: TableGame> Clone for GameSession<G> {
 }
 
 impl<G: TableGame> GameSession<G> {
+    /// Applies a stored entry again; with `summarize`, says what it came to.
+    fn replay_summaries_of(
+        &mut self,
+        entry: &Entry,
+        summarize: bool,
+    ) -> Result<Vec<Summary>, ReplayError> {
+        let events = match entry {
+            Entry::Action { seat, action } => {
+                let action: G::Move = serde_json::from_value(action.clone())
+                    .map_err(|error| ReplayError::unreadable(Stored::Move, error))?;
+                self.game.apply(&mut self.state, *seat, &action)
+            }
+            Entry::Draw { draw, .. } => {
+                let draw = Self::draw_from_map(draw)
+                    .map_err(|error| ReplayError::unreadable(Stored::Draw, error))?;
+                self.game.apply_draw(&mut self.state, &draw)
+            }
+            Entry::Undo | Entry::Reveal | Entry::Table(_) => return Ok(Vec::new()),
+        };
+        let events = events.map_err(|r| ReplayError::Refused(self.refusal(r)))?;
+        self.note(&events);
+        Ok(if summarize {
+            self.game.summarize(&self.state, &events)
+        } else {
+            Vec::new()
+        })
+    }
+
     fn ctx<'a>(&'a self, render: &Render<'a>) -> Ctx<'a> {
         render.ctx(&self.seated)
     }
@@ -540,22 +574,19 @@ impl<G: TableGame> Session for GameSession<G> {
     }
 
     fn replay(&mut self, entry: &Entry) -> Result<(), ReplayError> {
-        let events = match entry {
-            Entry::Action { seat, action } => {
-                let action: G::Move = serde_json::from_value(action.clone())
-                    .map_err(|error| ReplayError::unreadable(Stored::Move, error))?;
-                self.game.apply(&mut self.state, *seat, &action)
-            }
-            Entry::Draw { draw, .. } => {
-                let draw = Self::draw_from_map(draw)
-                    .map_err(|error| ReplayError::unreadable(Stored::Draw, error))?;
-                self.game.apply_draw(&mut self.state, &draw)
-            }
-            Entry::Undo | Entry::Reveal | Entry::Table(_) => return Ok(()),
-        };
-        let events = events.map_err(|r| ReplayError::Refused(self.refusal(r)))?;
-        self.note(&events);
-        Ok(())
+        self.replay_summaries_of(entry, false).map(|_| ())
+    }
+
+    fn replay_summaries(&mut self, entry: &Entry) -> Result<Vec<Summary>, ReplayError> {
+        self.replay_summaries_of(entry, true)
+    }
+
+    fn worth(&self, seat: usize) -> Option<Worth> {
+        self.game.worth(&self.state, seat)
+    }
+
+    fn pressure(&self) -> Option<Summary> {
+        self.game.pressure(&self.state)
     }
 
     fn text(&self, show: Show<'_>, render: &Render<'_>) -> Option<String> {

@@ -9,6 +9,7 @@
 pub mod extract;
 pub mod play;
 pub mod prompt;
+pub mod recap;
 pub mod tables;
 
 pub use crate::record::StoredSetup;

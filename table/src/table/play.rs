@@ -112,6 +112,15 @@ impl Cx {
         };
         text.push('\n');
         text.push_str(&body);
+        // The player pinged back after a while is told what happened since their last move.
+        if let (true, crate::game::ToAct::Player { seat, .. }) = (ping, current.session.to_act()) {
+            if Some(seat) != author_seat {
+                if let Some(recap) = current.ping_recap(seat, now) {
+                    text.push('\n');
+                    text.push_str(&self.say(recap));
+                }
+            }
+        }
         if current.session.is_finished() {
             text.push('\n');
             text.push_str(&self.reveal_text(current));
