@@ -4,6 +4,7 @@
 
 use gaugebot::table::{Response, Table, Verdict};
 
+mod binary;
 mod common;
 
 struct At {
@@ -166,5 +167,72 @@ async fn privates_the_ping_and_recap_tell_cards_taken_and_prices() {
             "· end in sight: round 1 of 7"
         ],
         "{all}"
+    );
+}
+
+/// The attachments of a response.
+fn pngs(response: &Response) -> Vec<(String, Vec<u8>)> {
+    response
+        .replies
+        .iter()
+        .filter_map(|r| r.attachment.as_ref())
+        .map(|a| (a.filename.clone(), a.bytes.clone()))
+        .collect()
+}
+
+#[tokio::test]
+async fn the_net_worth_chart_is_a_png_anytime_and_with_the_final_report() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut at = At::new(dir.path(), "chart").await;
+    at.say("mod", "!setup privates ann bob cat dice:manual dealer:1")
+        .await;
+    at.say(
+        "mod",
+        "!deal 10 5 25 50 10 35 40 chips:red,blue,green,red,black,yellow,blue",
+    )
+    .await;
+    at.say("ann", "**buy**").await;
+    let chart = at.send("zed", "!chart").await;
+    assert!(
+        chart.text().contains(
+            "net worth in Privates chart-1, move by move; now bob $120, cat $120, ann $115"
+        ),
+        "{}",
+        chart.text()
+    );
+    let files = pngs(&chart);
+    assert_eq!(files.len(), 1);
+    assert_eq!(files[0].0, "chart-chart-1.png");
+    assert_eq!(&files[0].1[1..4], b"PNG");
+    // The final report carries the chart: the hand-scored game through the binary.
+    let attachments = dir.path().join("files");
+    std::fs::create_dir_all(&attachments).expect("a folder");
+    let folder = attachments.to_string_lossy().to_string();
+    let (out, _) = binary::play(
+        &dir.path().join("whole.db"),
+        &binary::transcript("privates_manual.txt"),
+        &["--attachments", &folder],
+    );
+    let over = out.find("**Game over.** bob wins.").expect("the game ends");
+    assert!(
+        out[over..].contains("chart-console-1.png"),
+        "{}",
+        &out[over..]
+    );
+    let png = std::fs::read(attachments.join("chart-console-1.png")).expect("the chart");
+    assert_eq!(&png[1..4], b"PNG");
+    let (out, _) = binary::play(
+        &dir.path().join("ig.db"),
+        &format!(
+            "{}\nzed: !chart\n",
+            binary::transcript("complete_manual.txt")
+        ),
+        &[],
+    );
+    // The chart ends where the final scores are (the last dividend draw included).
+    assert!(
+        out.contains("move by move; now cat £59, bob £35, ann £27."),
+        "{}",
+        &out[out.len().saturating_sub(800)..]
     );
 }

@@ -311,6 +311,10 @@ catalogue! {
     DmHelp = "dm_help" { command: String }
     /// `!waiting`.
     Waiting = "waiting" { player: String, games: Vec<WaitingGame> }
+    /// `!chart`: the net-worth chart is attached.
+    ChartPosted = "chart_posted" { title: String, game_id: String, now: Vec<String> }
+    /// A game that does not say what its players are worth.
+    NoChart = "no_chart" { title: String }
     /// What happened since a player's last move (or since a time): at most six lines.
     /// `since` is a time stamp, `mine` whether it is since the player's own last move;
     /// `more` lines left out; `money` the player's cash change (`+£6`) and cash now.

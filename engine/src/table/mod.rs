@@ -578,6 +578,7 @@ impl TableGame for IrishGauge {
     fn worth(&self, state: &Game, seat: usize) -> Option<Worth> {
         state.players().get(seat).map(|p| Worth {
             cash: i64::from(p.cash),
+            total: i64::from(state.score(seat)),
             currency: "£",
         })
     }

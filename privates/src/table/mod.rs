@@ -548,8 +548,14 @@ impl TableGame for Privates {
     }
 
     fn worth(&self, state: &Game, seat: usize) -> Option<Worth> {
+        let score = crate::scoring::score(
+            seat,
+            state.players().get(seat)?.cash,
+            &state.players().get(seat)?.cards,
+        );
         state.players().get(seat).map(|p| Worth {
             cash: i64::from(p.cash),
+            total: i64::from(score.cash + score.set_points + score.sequence_points),
             currency: "$",
         })
     }

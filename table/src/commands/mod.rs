@@ -111,6 +111,7 @@ pub(crate) fn table_handlers() -> Vec<Box<dyn Command>> {
         Box::new(presets::Preset),
         Box::new(presets::Waiting),
         Box::new(recap::RecapCommand),
+        Box::new(recap::Chart),
     ]
 }
 

@@ -62,3 +62,37 @@ impl Command for RecapCommand {
         }
     }
 }
+
+/// `!chart`: every player's net worth move by move, as a picture.
+pub(crate) struct Chart;
+
+#[async_trait]
+impl Command for Chart {
+    fn spec(&self) -> CommandSpec {
+        table_command(
+            "chart",
+            &["graph"],
+            Access::Anyone,
+            &[],
+            "every player's net worth move by move, as a picture",
+        )
+    }
+
+    async fn run(&self, cx: &mut Cx, _args: &str, _msg: &Incoming) -> Response {
+        let Loaded::Running(current) = &cx.loaded else {
+            return cx.no_game();
+        };
+        match current.chart_attachment() {
+            Some(chart) => Response::new(Verdict::Answered)
+                .say(cx.say(messages::ChartPosted {
+                    title: current.plugin.info().title.to_string(),
+                    game_id: current.row.id.clone(),
+                    now: current.net_worth_now(),
+                }))
+                .attach(Some(chart)),
+            None => cx.refuse(cx.say(messages::NoChart {
+                title: current.plugin.info().title.to_string(),
+            })),
+        }
+    }
+}

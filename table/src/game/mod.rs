@@ -735,7 +735,8 @@ pub trait TableGame: Send + Sync + Sized + 'static {
         let _ = (state, events);
         Vec::new()
     }
-    /// A seat's money now, for the recap's money line. The default: the game does not say.
+    /// A seat's money now, for the recap's money line and the net-worth chart (`!chart`).
+    /// The default: the game does not say (no money line, no chart).
     fn worth(&self, state: &Self::State, seat: usize) -> Option<Worth> {
         let _ = (state, seat);
         None
@@ -764,11 +765,13 @@ pub struct Summary {
     pub detail: Vec<String>,
 }
 
-/// A seat's money: cash, written with the game's currency by [`Worth::money`].
+/// A seat's money: cash and net worth, written with the game's currency by [`Worth::money`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Worth {
     /// Cash in hand.
     pub cash: i64,
+    /// Net worth: cash and holdings at face value (Irish Gauge), the running score (Privates).
+    pub total: i64,
     /// The currency sign (`£`, `$`).
     pub currency: &'static str,
 }

@@ -6,6 +6,7 @@
 //! *frozen* — it says why in its channel, refuses moves, and lets moderators export the record
 //! or start a new game with `!setup force`.
 
+pub mod chart;
 pub mod extract;
 pub mod play;
 pub mod prompt;

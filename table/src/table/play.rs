@@ -132,7 +132,10 @@ impl Cx {
         };
         // Something was stored, so the message counts as accepted; a later refused command in
         // it is explained in the text.
-        let mut response = Response::new(Verdict::Accepted).say(text).attach(picture);
+        let mut response = Response::new(Verdict::Accepted)
+            .say(text)
+            .attach(picture)
+            .attach(crate::table::prompt::final_chart(current));
         response.moves = canonical;
         response
     }

@@ -135,6 +135,79 @@ impl Current {
             .filter(|recap| !recap.lines.is_empty() || recap.money.is_some())
     }
 
+    /// Every player's net worth from the start and after each move in force, and the
+    /// currency; `None` when the game does not say what its players are worth.
+    pub(crate) fn net_worth(&self) -> Option<(Vec<crate::table::chart::Series>, &'static str)> {
+        let names: Vec<String> = self
+            .session
+            .seated()
+            .iter()
+            .map(|p| p.name.clone())
+            .collect();
+        let mut session = self
+            .plugin
+            .load(&self.stored.setup, self.stored.players.clone())
+            .ok()?;
+        let currency = session.worth(0)?.currency;
+        let sample = |session: &dyn crate::game::session::Session| -> Option<Vec<i64>> {
+            (0..names.len())
+                .map(|seat| session.worth(seat).map(|w| w.total))
+                .collect()
+        };
+        let mut points = vec![sample(&*session)?];
+        for item in &self.stack {
+            session.replay(&item.entry).ok()?;
+            match item.entry {
+                Entry::Action { .. } => points.push(sample(&*session)?),
+                // A draw belongs to the move that called for it (the dividends it pays).
+                Entry::Draw { .. } => {
+                    let now = sample(&*session)?;
+                    if points.len() > 1 {
+                        if let Some(last) = points.last_mut() {
+                            *last = now;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let series = names
+            .into_iter()
+            .enumerate()
+            .map(|(seat, name)| crate::table::chart::Series {
+                name,
+                values: points.iter().map(|p| p[seat]).collect(),
+            })
+            .collect();
+        Some((series, currency))
+    }
+
+    /// Every player's net worth now, highest first (`cat £59`).
+    pub(crate) fn net_worth_now(&self) -> Vec<String> {
+        let Some((series, currency)) = self.net_worth() else {
+            return Vec::new();
+        };
+        let mut now: Vec<(i64, String)> = series
+            .into_iter()
+            .map(|s| (s.values.last().copied().unwrap_or(0), s.name))
+            .collect();
+        now.sort_by(|a, b| b.0.cmp(&a.0));
+        now.into_iter()
+            .map(|(v, name)| format!("{name} {currency}{v}"))
+            .collect()
+    }
+
+    /// The net-worth chart as a PNG attachment, if the game says what its players are worth.
+    pub(crate) fn chart_attachment(&self) -> Option<crate::input::Attachment> {
+        let (series, currency) = self.net_worth()?;
+        let title = format!("{} {} — net worth", self.plugin.info().title, self.row.id);
+        let bytes = crate::table::chart::chart_png(&title, currency, &series).ok()?;
+        Some(crate::input::Attachment {
+            filename: format!("chart-{}.png", self.row.id),
+            bytes,
+        })
+    }
+
     /// When the entry `seq` was stored.
     fn time_of(&self, seq: i64) -> DateTime<Utc> {
         self.log
