@@ -191,7 +191,7 @@ impl Current {
             .into_iter()
             .map(|s| (s.values.last().copied().unwrap_or(0), s.name))
             .collect();
-        now.sort_by(|a, b| b.0.cmp(&a.0));
+        now.sort_by_key(|entry| std::cmp::Reverse(entry.0));
         now.into_iter()
             .map(|(v, name)| format!("{name} {currency}{v}"))
             .collect()
