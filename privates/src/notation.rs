@@ -497,7 +497,7 @@ mod tests {
         ));
         assert!(matches!(
             parse_action("bid 99999999999999 on C"),
-            Err(NotationError::BadAmount { .. })
+            Err(NotationError::TooLarge { .. })
         ));
         assert!(matches!(
             parse_action("pass now"),

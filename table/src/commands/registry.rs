@@ -145,7 +145,7 @@ mod tests {
             .filter(|c| registry.answers_privately(c))
             .map(|c| c.name)
             .collect();
-        assert_eq!(private, ["moves", "help"]);
+        assert_eq!(private, ["moves", "help", "recap"]);
     }
 
     #[test]

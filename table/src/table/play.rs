@@ -17,10 +17,12 @@ impl Cx {
             }
         }
         let Loaded::Running(current) = &self.loaded else {
-            // Without a game, bold text is chat unless it starts with a move word of a game.
-            if !segments
-                .iter()
-                .any(|s| self.host.games.iter().any(|g| g.starts_as_move(s)))
+            // Without a game, bold text is chat unless it starts with a move word of a game; a
+            // frozen game refuses moves.
+            if matches!(self.loaded, Loaded::Empty)
+                && !segments
+                    .iter()
+                    .any(|s| self.host.games.iter().any(|g| g.starts_as_move(s)))
             {
                 return Response::new(Verdict::Ignored);
             }
