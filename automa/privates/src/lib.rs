@@ -23,6 +23,8 @@ pub mod players;
 pub mod rng;
 pub mod search;
 pub mod value;
+#[cfg(feature = "table")]
+pub mod table;
 
 use privates::{Action, Actor, Game, Seat};
 
