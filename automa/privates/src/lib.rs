@@ -22,9 +22,9 @@ pub mod candidates;
 pub mod players;
 pub mod rng;
 pub mod search;
-pub mod value;
 #[cfg(feature = "table")]
 pub mod table;
+pub mod value;
 
 use privates::{Action, Actor, Game, Seat};
 

@@ -157,7 +157,15 @@ async fn automa_moves(shared: &Shared, state: &mut ChannelState) {
         let after = After::of(shared, &table, &response);
         drop(table);
         let components = after.components();
-        let posted = reply::post(http, state.channel, None, nonce, &response.replies, components).await;
+        let posted = reply::post(
+            http,
+            state.channel,
+            None,
+            nonce,
+            &response.replies,
+            components,
+        )
+        .await;
         settle(shared, state, after, posted).await;
     }
 }

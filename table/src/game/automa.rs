@@ -118,7 +118,10 @@ impl PlayerInfo {
 /// The smallest automa number not taken by any of `taken`.
 pub fn next_automa(taken: &[PlayerInfo]) -> PlayerInfo {
     let mut n = 1;
-    while taken.iter().any(|p| p.id == format!("{AUTOMA_ID_PREFIX}{n}")) {
+    while taken
+        .iter()
+        .any(|p| p.id == format!("{AUTOMA_ID_PREFIX}{n}"))
+    {
         n += 1;
     }
     PlayerInfo::automa(n)

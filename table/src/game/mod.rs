@@ -440,12 +440,9 @@ pub fn render_template<G: TableGame>(game: &G, ctx: &Ctx<'_>, text: Text<'_, G>)
             context! { refusal => V::from_serialize(refusal), text => refusal.to_string() },
         ),
         Text::Preset(order) => order.to_string(),
-        Text::Reason(reason) => data(
-            "automa",
-            context! { reason => V::from_serialize(reason) },
-        )
-        .trim()
-        .to_string(),
+        Text::Reason(reason) => data("automa", context! { reason => V::from_serialize(reason) })
+            .trim()
+            .to_string(),
     }
 }
 

@@ -764,7 +764,11 @@ impl<G: TableGame> Plugin for PluginOf<G> {
             .map_err(|error| ReplayError::unreadable(Stored::Setup, error))?;
         match self.session(setup, players) {
             Ok(session) => Ok(Box::new(session)),
-            Err((seated, r)) => Err(ReplayError::Refused(Refusal::of(self.game.clone(), r, seated))),
+            Err((seated, r)) => Err(ReplayError::Refused(Refusal::of(
+                self.game.clone(),
+                r,
+                seated,
+            ))),
         }
     }
 
