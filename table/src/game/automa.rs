@@ -164,7 +164,10 @@ mod tests {
     fn automa_names_and_words() {
         let one = PlayerInfo::automa(1);
         assert!(one.is_automa() && one.name == "Automa 1" && one.mention == "Automa 1");
-        assert_eq!(next_automa(std::slice::from_ref(&one)), PlayerInfo::automa(2));
+        assert_eq!(
+            next_automa(std::slice::from_ref(&one)),
+            PlayerInfo::automa(2)
+        );
         assert_eq!(automa_word("automa"), Some(None));
         assert_eq!(automa_word("@Automa2"), Some(Some(2)));
         assert_eq!(automa_word("automa:3"), Some(Some(3)));
