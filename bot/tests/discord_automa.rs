@@ -100,7 +100,11 @@ async fn an_automa_moves_after_the_reply_to_the_move_before_and_takes_a_seat_by_
     let post = &posts[0];
     assert!(post.id > reply.id, "the automa posts after the reply");
     assert_eq!(post.referenced_message, None, "a post of its own");
-    assert!(!post.content.contains("<@"), "{}", post.content);
+    assert!(
+        post.content.contains("<@1>"),
+        "the person to act next is pinged: {}",
+        post.content
+    );
     assert!(
         post.content
             .lines()
