@@ -55,7 +55,8 @@ impl After {
         let accepted = response.verdict == Verdict::Accepted;
         After {
             accepted,
-            prompt: (accepted && shared.settings.buttons)
+            // No buttons for an automa's decision: it moves at once.
+            prompt: (accepted && shared.settings.buttons && !table.automa_to_act())
                 .then(|| table.prompt())
                 .flatten(),
             status: (accepted && shared.settings.pinned_status)
