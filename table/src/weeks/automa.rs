@@ -157,8 +157,9 @@ impl Cx {
             notation: pick.notation,
             reason: (!reason.trim().is_empty()).then(|| reason.trim().to_string()),
         });
-        let turn_ended = done.ends_turn;
-        let body = self.after_moves(std::mem::take(&mut done.texts), before, turn_ended);
+        // The full report after a turn, unless the bot posts compact reports.
+        let full = done.ends_turn && self.host.settings.report == crate::table::Report::Full;
+        let body = self.after_moves(std::mem::take(&mut done.texts), before, full);
         let picture = match (&self.loaded, done.changes_picture) {
             (Loaded::Running(current), true) if self.host.settings.map_after_build => {
                 self.picture_attachment(current).and_then(Result::ok)
