@@ -400,3 +400,21 @@ async fn an_automa_in_a_clocked_game_is_never_on_a_clock_nor_reminded() {
     assert!(r.text().contains("🤖 Automa seats"), "{}", r.text());
     assert!(matches!(w.to_act().await, ToAct::Player { .. }));
 }
+
+#[test]
+fn in_privates_the_automa_takes_the_seat_under_its_own_name() {
+    let (out, dump) = console(
+        "pv-sub",
+        "[1300000000000000001] mod: !setup privates ann bob cat\n[1300000000000000002] mod: !sub @bob automa\n",
+    );
+    let after = out
+        .split("🔁 Automa 1 takes bob's seat")
+        .nth(1)
+        .expect("the substitution");
+    assert!(after.contains("Automa 1"), "{after}");
+    assert!(
+        !after.contains("bob:") && !after.contains("bob ("),
+        "{after}"
+    );
+    assert!(dump.to_string().contains("Automa 1"), "{dump}");
+}

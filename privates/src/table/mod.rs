@@ -480,6 +480,10 @@ impl TableGame for Privates {
         refusal::examples()
     }
 
+    fn rename(&self, state: &mut Game, seat: usize, name: &str) {
+        state.rename_player(seat, name);
+    }
+
     fn describe_draw(&self, draw: &RoundDraw) -> String {
         let chips: Vec<&str> = draw.chips.iter().map(|c| c.name()).collect();
         match &draw.cards {
