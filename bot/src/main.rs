@@ -60,6 +60,10 @@ enum Command {
         /// Print this line after the replies to every input line (for driving programs).
         #[arg(long)]
         end_marker: Option<String>,
+        /// How hard automa seats think: `cheap` (a few simulations, for quick scripted games),
+        /// `standard` or a number of simulations (default: the configuration's `automa`).
+        #[arg(long)]
+        automa: Option<gaugebot_table::game::automa::AutomaLevel>,
         /// Transcript file (default: standard input).
         transcript: Option<PathBuf>,
     },
@@ -176,6 +180,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     templates_dir: config.templates_dir.clone(),
                     map_after_build: config.map.after_build,
                     end_marker: None,
+                    automa: config.automa,
                 }))?;
                 Ok(ExitCode::SUCCESS)
             }
@@ -188,6 +193,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             attachments,
             no_map,
             end_marker,
+            automa,
             transcript,
         }) => {
             runtime.block_on(console::play(PlayOptions {
@@ -201,6 +207,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 templates_dir: config.templates_dir.clone(),
                 map_after_build: config.map.after_build && !no_map,
                 end_marker,
+                automa: automa.unwrap_or(config.automa),
             }))?;
             Ok(ExitCode::SUCCESS)
         }
