@@ -24,7 +24,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::owners::{Claim, Owners};
-use crate::sql::queries::{failed, Dump, Queries};
+use crate::sql::queries::failed;
 use crate::sql::{Backend, SqlStore};
 
 /// How often the liveness session is checked (and reconnected when it broke).
@@ -141,20 +141,6 @@ impl PostgresStore {
                 .map(|r| (r.get(0), r.get(1)))
                 .collect(),
         )
-    }
-
-    /// Copies a whole database into this one, verbatim, in one transaction. Refused unless
-    /// this database has no game yet.
-    pub async fn import(&self, dump: &Dump) -> Result<(), StoreError> {
-        let mut tx = self.backend.begin(None).await?;
-        let result = Postgres::import(&mut tx, dump).await;
-        self.backend.finish(tx, result).await
-    }
-
-    /// The whole database, in insertion order (for `gaugebot migrate` and its checks).
-    pub async fn export(&self) -> Result<Dump, StoreError> {
-        let mut conn = self.backend.pool.acquire().await.map_err(failed)?;
-        Postgres::export(&mut conn).await
     }
 }
 
