@@ -181,9 +181,9 @@ pub const TABLES: [&str; 7] = [
     "status_message",
 ];
 
-/// Tables of a schema that are not the bot's data: the migrations' own bookkeeping and the
-/// ownership of channels between processes.
-pub const NOT_DATA: [&str; 2] = ["_sqlx_migrations", "channel_owners"];
+/// Tables of a schema that are not the bot's data: the migrations' own bookkeeping, the
+/// ownership of channels between processes and their leases.
+pub const NOT_DATA: [&str; 3] = ["_sqlx_migrations", "channel_owners", "process_leases"];
 
 /// An import into a database that has data already.
 #[derive(Debug, thiserror::Error)]
