@@ -122,6 +122,11 @@ impl PostgresStore {
         // and the process is alive before it claims anything.
         let mut first = options.connect().await.map_err(failed)?;
         renew(&mut first, &token).await.map_err(failed)?;
+        // The leases of processes gone for a day are of no use to anyone.
+        sqlx::query("DELETE FROM process_leases WHERE expires < now() - interval '1 day'")
+            .execute(&mut first)
+            .await
+            .map_err(failed)?;
         let (tx, connected) = watch::channel(true);
         let hung = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let keeper = tokio::spawn(keep_alive(options, first, token.clone(), tx, hung.clone()));
