@@ -10,6 +10,8 @@
 //! interrupted after it finds its copy and checks it again, so a migration can always be re-run
 //! and never doubles a row.
 
+use std::collections::HashMap;
+
 use gaugebot_table::record::{self, RecordEntry};
 use gaugebot_table::store::StoreError;
 use serde_json::Value;
@@ -197,9 +199,10 @@ fn replay_both(
     let plugins = games::registry();
     let mut frozen = 0;
     let total = source.games.len();
+    let (source_logs, copy_logs) = (logs_by_game(source), logs_by_game(copy));
     for (i, (a, b)) in source.games.iter().zip(&copy.games).enumerate() {
-        let left = position(a, logs_of(source, &a.id), &plugins);
-        let right = position(b, logs_of(copy, &b.id), &plugins);
+        let left = position(a, log_of(&source_logs, &a.id), &plugins);
+        let right = position(b, log_of(&copy_logs, &b.id), &plugins);
         if left != right {
             return Err(MigrateError::Differs(format!(
                 "game {} replays differently: {} in SQLite, {} in PostgreSQL",
@@ -228,13 +231,18 @@ fn describe(position: &Result<Value, String>) -> String {
     }
 }
 
-/// A game's log entries in a dump (they are stored by game, in order).
-fn logs_of<'a>(dump: &'a Dump, game_id: &str) -> Vec<&'a LogRecord> {
-    dump.logs
-        .iter()
-        .filter(|(id, _)| id == game_id)
-        .map(|(_, row)| row)
-        .collect()
+/// A game's log entries (none if it has none).
+fn log_of<'a>(logs: &HashMap<&str, Vec<&'a LogRecord>>, id: &str) -> Vec<&'a LogRecord> {
+    logs.get(id).cloned().unwrap_or_default()
+}
+
+/// Each game's log entries in a dump, by game id, in order.
+fn logs_by_game(dump: &Dump) -> HashMap<&str, Vec<&LogRecord>> {
+    let mut logs: HashMap<&str, Vec<&LogRecord>> = HashMap::new();
+    for (id, row) in &dump.logs {
+        logs.entry(id.as_str()).or_default().push(row);
+    }
+    logs
 }
 
 /// The position of a stored game after every entry in force, as its dump; or why it does not
