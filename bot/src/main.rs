@@ -77,7 +77,8 @@ enum Command {
         export: PathBuf,
     },
     /// Copy every game (Irish Gauge and Privates) of a SQLite database into an empty PostgreSQL
-    /// database, verbatim.
+    /// database, verbatim: every table, checked row by row and game by game; re-run it after an
+    /// interruption.
     Migrate {
         /// The SQLite database: `sqlite:PATH`.
         #[arg(long)]
@@ -226,8 +227,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             runtime.block_on(gaugebot::records::import(&record, &db, &channel))
         }
         Some(Command::Migrate { from, to }) => {
-            let report = runtime.block_on(gaugebot::migrate::migrate(&from, &to))?;
-            println!("migrated {report}; the copy matches the source");
+            let report = runtime.block_on(gaugebot::migrate::migrate(&from, &to, &mut |step| {
+                eprintln!("gaugebot migrate: {step}")
+            }))?;
+            println!("migrated {report}");
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Render { state, out }) => {

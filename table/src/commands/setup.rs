@@ -224,8 +224,8 @@ impl Command for Setup {
                 game_id: game_id.to_string(),
             }));
         }
-        let game_id = match cx.store.game_count(&cx.channel).await {
-            Ok(n) => format!("{}-{}", cx.channel, n + 1),
+        let game_id = match cx.store.next_game_id(&cx.channel).await {
+            Ok(id) => id,
             Err(e) => return cx.storage_refusal(&e),
         };
         let seed = match parsed.dice {
