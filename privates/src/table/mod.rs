@@ -69,6 +69,10 @@ pub struct Privates;
 
 const TEMPLATES: &[(&str, &str)] = &[
     (
+        "automa.md.j2",
+        include_str!("../../../templates/privates/automa.md.j2"),
+    ),
+    (
         "setup.md.j2",
         include_str!("../../../templates/privates/setup.md.j2"),
     ),
