@@ -56,8 +56,12 @@ EXIT_VERIFIED = 0
 EXIT_MISMATCH = 1
 EXIT_INVALID = 2
 EXIT_STATUS = """exit status:
-  0  the commitment matches the revealed seed and every draw matches
-  1  the commitment does not match the seed, or at least one draw does not match
+  0  the commitment matches the revealed seed and every draw matches (a game
+     record: also complete, its hash chain whole and every --witness matching;
+     a record of a game with manual dice: no seed or commitment, its chain whole
+     and its moderator's draws listed)
+  1  the commitment does not match the seed, or at least one draw does not match,
+     or a game record is incomplete, its chain broken or a witness differs
   2  the file cannot be read or parsed, or is invalid: not an export, an unknown
      version, a seed not yet revealed, a malformed draw record (unknown purpose,
      missing or out-of-range inputs, a v2 record without a decimal message_id);
@@ -235,6 +239,143 @@ def signup_pick(seed, game_id, signups, picks, version=VERSION_V1, message_id=No
     drawn order."""
     stream = draw_stream(seed, game_id, 0, PURPOSE_SIGNUP_PICK, version, message_id)
     return stream.pick_without_replacement(range(1, signups + 1), picks)
+
+
+# --------------------------------------------------------------------------- hash chain
+
+FORMAT_V1 = "gaugebot-record-v1"
+FORMAT_V2 = "gaugebot-record-v2"
+CHAIN = "gaugebot-chain-v1"
+SHORT_HEAD = 12
+HEXDIGITS = re.compile(r"\A[0-9a-fA-F]+\Z")
+
+
+def canonical(value):
+    """The canonical bytes of a JSON value (docs/DICE.md section 8.2): keys sorted, no
+    whitespace, strings escaped only where JSON requires it, UTF-8."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode(
+        "utf-8")
+
+
+def chain_body(link):
+    """A link without the fields its hash leaves out (prev, undone)."""
+    if not isinstance(link, dict):
+        return link
+    return {k: v for k, v in link.items() if k not in ("prev", "undone")}
+
+
+def link_hash(prev, link):
+    """SHA-256("gaugebot-chain-v1" || 0x00 || prev (32 bytes) || canonical(body))."""
+    return hashlib.sha256(CHAIN.encode("ascii") + b"\x00" + prev + canonical(chain_body(link))) \
+        .digest()
+
+
+def chain_header(export):
+    return {
+        "chain": CHAIN,
+        "version": export.get("version"),
+        "game_id": export.get("game_id"),
+        "kind": export.get("kind"),
+        "commitment": export.get("commitment"),
+        "setup": export.get("setup"),
+    }
+
+
+def parse_witness(text):
+    """SEQ:HEAD (SEQ an entry number or `setup`); argparse type."""
+    seq, sep, head = text.partition(":")
+    seq = seq.strip().lstrip("#")
+    head = head.strip().lower()
+    if not sep or not HEXDIGITS.match(head or "x") or not SHORT_HEAD <= len(head) <= 64:
+        raise argparse.ArgumentTypeError("a witness is SEQ:HEAD with 12 to 64 hex digits, not %r"
+                                         % text)
+    if seq == "setup":
+        return (None, head)
+    if not DECIMAL.match(seq):
+        raise argparse.ArgumentTypeError("a witness's SEQ is an entry number, not %r" % seq)
+    return (int(seq), head)
+
+
+def _seq_name(seq):
+    return "the setup" if seq is None else "#%d" % seq
+
+
+def _draw_name(position, record):
+    seq = record.get("seq") if isinstance(record, dict) else None
+    purpose = record.get("purpose") if isinstance(record, dict) else None
+    if seq is None:
+        return "setup draw record %d (%s)" % (position, purpose)
+    return "the draw record for #%s (%s)" % (seq, purpose)
+
+
+def check_chain(export, witnesses=()):
+    """The hash chain of a gaugebot-record-v2 (docs/DICE.md section 8.2): return the problems
+    found, the first bad record named (empty when the chain, its order, counts, head and every
+    witness agree)."""
+    summary = export.get("chain")
+    if not isinstance(summary, dict):
+        return ["the record has no chain summary"]
+    if summary.get("algorithm") != CHAIN:
+        return ["unknown chain algorithm %r" % (summary.get("algorithm"),)]
+    log = export.get("log") if isinstance(export.get("log"), list) else []
+    draws = export.get("draws") if isinstance(export.get("draws"), list) else []
+    head = link_hash(b"\x00" * 32, chain_header(export))
+    heads = []
+
+    def link(item, name):
+        nonlocal head
+        prev = item.get("prev") if isinstance(item, dict) else None
+        if prev != head.hex():
+            return ["the chain breaks at %s: its prev is not the hash of the record before it "
+                    "(a record before it was dropped, moved, added or changed, or this one was "
+                    "moved)" % name]
+        head = link_hash(head, item)
+        return []
+
+    cursor = 0
+    while cursor < len(draws) and isinstance(draws[cursor], dict) \
+            and draws[cursor].get("seq") is None:
+        problems = link(draws[cursor], _draw_name(cursor, draws[cursor]))
+        if problems:
+            return problems
+        cursor += 1
+    heads.append((None, head.hex()))
+    for item in log:
+        if not isinstance(item, dict):
+            return ["a log entry is not an object"]
+        problems = link(item, "entry #%s" % (item.get("seq"),))
+        if problems:
+            return problems
+        if cursor < len(draws) and isinstance(draws[cursor], dict) \
+                and draws[cursor].get("seq") == item.get("seq"):
+            problems = link(draws[cursor], _draw_name(cursor, draws[cursor]))
+            if problems:
+                return problems
+            cursor += 1
+        heads.append((item.get("seq"), head.hex()))
+    if cursor < len(draws):
+        return ["%s is out of order: draw records come in the order of the log, each right "
+                "after its entry" % _draw_name(cursor, draws[cursor])]
+    last = log[-1].get("seq") if log else None
+    if summary.get("entries") != len(log) or summary.get("draws") != len(draws):
+        return ["the chain summary counts %s entries and %s draw records, the record holds %d "
+                "and %d" % (summary.get("entries"), summary.get("draws"), len(log), len(draws))]
+    if summary.get("seq") != last:
+        return ["the chain summary's head covers %s, the record ends at %s"
+                % (_seq_name(summary.get("seq")), _seq_name(last))]
+    if not isinstance(summary.get("head"), str) or summary["head"].lower() != head.hex():
+        return ["the record up to its last record (%s) does not hash to the chain's head: the "
+                "last record was changed, or records after it were cut" % _seq_name(last)]
+    for seq, short in witnesses:
+        found = [h for s, h in heads if s == seq]
+        name = "setup:%s" % short if seq is None else "#%d:%s" % (seq, short)
+        if not found:
+            return ["witness %s: the record ends at %s, before the witnessed entry: its tail "
+                    "was cut" % (name, _seq_name(last))]
+        if not found[0].startswith(short):
+            return ["witness %s: the record's head after %s is %s: the record up to there is "
+                    "not the one players saw" % (name, _seq_name(seq), found[0][:SHORT_HEAD])]
+    return []
 
 
 # --------------------------------------------------------------------------- verification
@@ -434,13 +575,70 @@ def check_record(export):
     return problems
 
 
-def verify_export(export, out=None):
+def _record_checks(export, witnesses, out):
+    """The checks of a game record (an export with a `format`): completeness and, for
+    gaugebot-record-v2, the hash chain. Prints and returns the problems."""
+    problems = check_record(export)
+    fmt = export.get("format")
+    if fmt == FORMAT_V2:
+        chain = check_chain(export, witnesses)
+        problems = chain + problems
+        if not chain:
+            summary = export["chain"]
+            print("chain whole: %d links, head %s after %s%s" % (
+                1 + len(export.get("log") or []) + len(export.get("draws") or []),
+                summary["head"][:SHORT_HEAD], _seq_name(summary.get("seq")),
+                ", %d witness(es) match" % len(witnesses) if witnesses else ""), file=out)
+    elif fmt == FORMAT_V1:
+        if witnesses:
+            problems = ["a gaugebot-record-v1 has no chain to check witnesses against"] + problems
+    else:
+        raise CannotVerify("unknown record format %r (expected %s or %s)"
+                           % (fmt, FORMAT_V1, FORMAT_V2))
+    for problem in problems:
+        print("INCOMPLETE %s" % problem, file=out)
+    if not problems:
+        log = export.get("log") or []
+        print("record complete: %d log entries numbered 0-%d, every audited draw recorded"
+              % (len(log), max(len(log) - 1, 0)), file=out)
+    return problems
+
+
+def verify_manual(export, witnesses, out):
+    """A record of a game with manual dice: no seed and no commitment; its chain and
+    completeness are checked and the moderator's draws listed."""
+    if export.get("seed") is not None:
+        raise CannotVerify("a record without a commitment has a seed")
+    print("game %s: manual dice: no seed, no commitment; the moderator entered every draw"
+          % (export.get("game_id"),), file=out)
+    count = 0
+    for item in export.get("log") or []:
+        entry = item.get("entry") if isinstance(item, dict) else None
+        if isinstance(entry, dict) and entry.get("entry") == "draw":
+            count += 1
+            fields = {k: v for k, v in entry.items() if k != "entry"}
+            print("MANUAL   #%s %s%s" % (item.get("seq"), _fmt(fields),
+                                       " (undone)" if item.get("undone") else ""), file=out)
+    problems = _record_checks(export, witnesses, out)
+    print("summary: %d manual draws listed, nothing to recompute" % count, file=out)
+    if problems:
+        print("VERIFICATION FAILED", file=out)
+        return EXIT_MISMATCH
+    print("RECORD VERIFIED (manual dice)", file=out)
+    return EXIT_VERIFIED
+
+
+def verify_export(export, out=None, witnesses=()):
     """Print one line per draw and a summary (to out, by default standard output); return the
     exit status (0, 1 or 2). Raises CannotVerify when the export as a whole is invalid (2)."""
     if out is None:
         out = sys.stdout
     if not isinstance(export, dict):
         raise CannotVerify("the export is not a JSON object")
+    if witnesses and "format" not in export:
+        raise CannotVerify("witnesses are checked against a game record (from !export)")
+    if "format" in export and export.get("commitment") is None:
+        return verify_manual(export, witnesses, out)
     version = export.get("version")
     if version not in VERSIONS:
         raise CannotVerify(
@@ -499,13 +697,12 @@ def verify_export(export, out=None):
             )
     total = len(draws)
     incomplete = []
-    if "log" in export:
+    if "format" in export:
+        incomplete = _record_checks(export, witnesses, out)
+    elif "log" in export:
         incomplete = check_record(export)
         for problem in incomplete:
             print("INCOMPLETE %s" % problem, file=out)
-        if not incomplete:
-            print("record complete: %d log entries numbered 0-%d, every audited draw recorded"
-                  % (len(export["log"]), max(len(export["log"]) - 1, 0)), file=out)
     print(
         "summary: %d draws, %d OK, %d mismatched, %d malformed; commitment %s"
         % (total, ok, mismatched, malformed, "matches" if committed else "MISMATCHED"),
@@ -978,6 +1175,15 @@ def main(argv=None):
     )
     parser.add_argument("export", nargs="?", help="path to the AuditExport JSON file")
     parser.add_argument(
+        "--witness",
+        action="append",
+        default=[],
+        type=parse_witness,
+        metavar="SEQ:HEAD",
+        help="a head players saw under a report (entry number and the 12 hex digits shown; "
+        "setup:HEAD for the setup's); repeatable",
+    )
+    parser.add_argument(
         "--selftest",
         action="store_true",
         help="check the RFC 8439 ChaCha20 vector and the fixed test vectors of both versions "
@@ -995,7 +1201,7 @@ def main(argv=None):
         print("cannot read %s: %s" % (args.export, err), file=sys.stderr)
         return EXIT_INVALID
     try:
-        return verify_export(export)
+        return verify_export(export, witnesses=args.witness)
     except CannotVerify as err:
         print("CANNOT VERIFY: %s" % err, file=sys.stderr)
         return EXIT_INVALID

@@ -11,6 +11,7 @@ use crate::game::{DiceMode, PlayerInfo, SetupDice, SetupOptions};
 use crate::input::{Incoming, Mention, Response, Verdict};
 use crate::messages;
 use crate::record::log::effective;
+use crate::record::RunningHead;
 use crate::store::GameRow;
 use crate::table::{Current, Cx, Host, Loaded, StoredSetup};
 use async_trait::async_trait;
@@ -286,6 +287,7 @@ pub(crate) async fn start_game(
         draw_source: None,
         ping: true,
         skip: None,
+        head: None,
     };
     let (setup, session) = match parsed
         .game
@@ -325,6 +327,7 @@ pub(crate) async fn start_game(
     if let Err(e) = cx.store.create_game(&row, message_id).await {
         return cx.storage_refusal(&e);
     }
+    let head = RunningHead::of(&row, &stored, session.as_ref(), std::iter::empty());
     let current = Current {
         row,
         plugin: parsed.game.clone(),
@@ -333,6 +336,7 @@ pub(crate) async fn start_game(
         log: Vec::new(),
         stack: effective(std::iter::empty()),
         session,
+        head,
     };
     let draw_commands: Vec<String> = host
         .commands

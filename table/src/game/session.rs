@@ -86,6 +86,8 @@ pub struct Render<'a> {
     pub ping: bool,
     /// A seat not to mention (the author).
     pub skip: Option<usize>,
+    /// The record's chain head, shown under every report (none offline).
+    pub head: Option<&'a crate::record::RunningHead>,
 }
 
 impl<'a> Render<'a> {
@@ -99,6 +101,23 @@ impl<'a> Render<'a> {
             draw_source: self.draw_source,
             names: Names::new(seated, self.ping, self.skip),
         }
+    }
+}
+
+/// A report with the record's head line under it (when the table keeps one).
+fn with_head(text: String, render: &Render<'_>) -> String {
+    match render.head {
+        Some(head) => {
+            let line = render.templates.say(
+                &crate::messages::RecordHead {
+                    seq: head.seq(),
+                    head: head.short(),
+                },
+                render.prefix,
+            );
+            format!("{text}\n{line}")
+        }
+        None => text,
     }
 }
 
@@ -560,13 +579,19 @@ impl<G: TableGame> Session for GameSession<G> {
                     notes: &self.notes,
                 };
                 let notes = self.game.render(&ctx, notes);
-                return Some(if notes.is_empty() {
+                let status = if notes.is_empty() {
                     status
                 } else {
                     format!("{status}\n{notes}")
-                });
+                };
+                return Some(with_head(status, render));
             }
-            Show::Prompt => Text::Prompt { state },
+            Show::Prompt => {
+                return Some(with_head(
+                    self.game.render(&ctx, Text::Prompt { state }),
+                    render,
+                ))
+            }
             Show::Moves => Text::Moves { state },
             Show::Preset(order) => Text::Preset(order),
             Show::Answer { command, args } => return self.game.answer(&ctx, state, command, args),

@@ -7,6 +7,7 @@
 //! [`check`] replays a record with its game and checks it; [`replay`] rebuilds the position at
 //! any entry, offline.
 
+pub mod chain;
 pub mod log;
 
 use std::collections::HashSet;
@@ -17,6 +18,7 @@ use serde_json::Value;
 use crate::dice::{DrawRecord, Spec};
 use crate::game::session::{Session, SharedPlugin};
 use crate::game::{DiceMode, PlayerInfo};
+use crate::record::chain::{Chain, ChainSummary, Witness, CHAIN};
 use crate::record::log::{effective, Entry};
 use crate::store::{time_text, GameRow, LogRow};
 
@@ -41,8 +43,11 @@ pub struct StoredSetup {
     pub signup: Option<DrawRecord>,
 }
 
-/// The record format's name.
-pub const FORMAT: &str = "gaugebot-record-v1";
+/// The first record format's name (no hash chain; such records still verify).
+pub const FORMAT_V1: &str = "gaugebot-record-v1";
+/// The record format's name: every log entry and draw record carries `prev`, the hash of the
+/// link before it, and the record ends with its chain's head (docs/DICE.md §8.2).
+pub const FORMAT: &str = "gaugebot-record-v2";
 
 /// One log entry of the record.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -63,6 +68,9 @@ pub struct RecordEntry {
     pub at: String,
     /// Whether an undo took it back.
     pub undone: bool,
+    /// The hash of the chain's link before this one (records of format v2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prev: Option<String>,
 }
 
 /// A whole game, for keeping, checking, replaying and moving elsewhere.
@@ -93,6 +101,9 @@ pub struct GameRecord {
     /// Every audited draw: setup draws (no `seq`), then one per audited draw entry of the log,
     /// with its `seq` and `undone` flag.
     pub draws: Vec<DrawRecord>,
+    /// The hash chain's head and counts (format v2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<ChainSummary>,
 }
 
 /// Why a record is incomplete or inconsistent.
@@ -114,6 +125,147 @@ fn in_force(log: &[RecordEntry], until: Option<i64>) -> Result<Vec<(i64, Entry)>
         .collect())
 }
 
+/// Whether a game's draws are made by the audited dice (and so have draw records).
+fn audited(row: &GameRow, stored: &StoredSetup) -> bool {
+    stored.dice == DiceMode::Audited && row.commitment.is_some()
+}
+
+/// The chain's header of a stored game.
+fn chain_header(row: &GameRow, stored: &StoredSetup) -> Value {
+    chain::header(
+        stored.spec.name(),
+        &row.id,
+        &row.kind,
+        row.commitment.as_deref(),
+        &serde_json::to_value(stored).unwrap_or(Value::Null),
+    )
+}
+
+/// The setup draw records of a stored game, in the order they were drawn (the signup pick
+/// first), keyed under v2 by the setup message.
+fn setup_draws(row: &GameRow, stored: &StoredSetup, session: &dyn Session) -> Vec<DrawRecord> {
+    if !audited(row, stored) {
+        return Vec::new();
+    }
+    let mut draws = Vec::new();
+    for mut record in stored.signup.iter().cloned().chain(session.setup_records()) {
+        if let (Spec::V2, Some(message)) = (stored.spec, &stored.setup_message) {
+            // The signup pick keeps the key it was drawn with (the `!signup open` message).
+            if !record.inputs.contains_key("message_id") {
+                record
+                    .inputs
+                    .insert("message_id".into(), Value::from(message.clone()));
+            }
+        }
+        draws.push(record);
+    }
+    draws
+}
+
+/// A log row as a record entry (not yet marked undone, not yet linked).
+fn record_entry(r: &LogRow, value: Value) -> RecordEntry {
+    RecordEntry {
+        seq: r.seq,
+        entry: value,
+        message_id: r.message_id.clone(),
+        author_id: r.author_id.clone(),
+        author_name: r.author_name.clone(),
+        text: r.text.clone(),
+        at: time_text(r.at),
+        undone: false,
+        prev: None,
+    }
+}
+
+/// The draw record of a log entry, if it is an audited draw.
+fn log_draw(
+    row: &GameRow,
+    stored: &StoredSetup,
+    session: &dyn Session,
+    entry: &Entry,
+    seq: i64,
+) -> Option<DrawRecord> {
+    if !audited(row, stored) {
+        return None;
+    }
+    let mut record = session.draw_record(entry)?;
+    record.inputs.insert("seq".into(), Value::from(seq));
+    Some(record)
+}
+
+/// Links a draw record: sets its `prev`.
+fn link_draw(chain: &mut Chain, record: &mut DrawRecord) {
+    record.inputs.remove("prev");
+    let value = serde_json::to_value(&*record).unwrap_or(Value::Null);
+    let prev = chain.link(&value);
+    record.inputs.insert("prev".into(), Value::from(prev));
+}
+
+/// Links a record entry: sets its `prev`.
+fn link_entry(chain: &mut Chain, item: &mut RecordEntry) {
+    item.prev = None;
+    let value = serde_json::to_value(&*item).unwrap_or(Value::Null);
+    item.prev = Some(chain.link(&value));
+    chain.seq = Some(item.seq);
+}
+
+/// The running head of a game's record, kept by the table as entries are stored: it is the head
+/// the game's record will show for the same entries.
+#[derive(Debug, Clone)]
+pub struct RunningHead {
+    chain: Chain,
+}
+
+impl RunningHead {
+    /// The head after the setup and `log` (stored rows with their entries).
+    pub fn of<'a>(
+        row: &GameRow,
+        stored: &StoredSetup,
+        session: &dyn Session,
+        log: impl IntoIterator<Item = (&'a Entry, &'a LogRow)>,
+    ) -> RunningHead {
+        let mut chain = Chain::start(&chain_header(row, stored));
+        for mut record in setup_draws(row, stored, session) {
+            link_draw(&mut chain, &mut record);
+        }
+        let mut head = RunningHead { chain };
+        head.extend(row, stored, session, log);
+        head
+    }
+
+    /// Links more stored rows.
+    pub fn extend<'a>(
+        &mut self,
+        row: &GameRow,
+        stored: &StoredSetup,
+        session: &dyn Session,
+        log: impl IntoIterator<Item = (&'a Entry, &'a LogRow)>,
+    ) {
+        for (entry, r) in log {
+            let mut item = record_entry(r, entry.to_json());
+            link_entry(&mut self.chain, &mut item);
+            if let Some(mut record) = log_draw(row, stored, session, entry, r.seq) {
+                link_draw(&mut self.chain, &mut record);
+            }
+        }
+    }
+
+    /// The last entry covered (`None`: the setup only).
+    pub fn seq(&self) -> Option<i64> {
+        self.chain.seq
+    }
+
+    /// The head's first 12 hex digits, as reports show them.
+    pub fn short(&self) -> String {
+        self.chain.short_head()
+    }
+
+    /// The whole head.
+    pub fn head(&self) -> String {
+        self.chain.head()
+    }
+}
+
 impl GameRecord {
     /// The record of a stored game; the seed only if revealed. `session` is the game loaded
     /// from the same setup (for the draw records).
@@ -131,16 +283,7 @@ impl GameRecord {
             let entry = Entry::from_json(&value)
                 .map_err(|e| RecordError(format!("entry #{}: {e}", r.seq)))?;
             entries.push((r.seq, entry));
-            log.push(RecordEntry {
-                seq: r.seq,
-                entry: value,
-                message_id: r.message_id.clone(),
-                author_id: r.author_id.clone(),
-                author_name: r.author_name.clone(),
-                text: r.text.clone(),
-                at: time_text(r.at),
-                undone: false,
-            });
+            log.push(record_entry(r, value));
         }
         let kept: HashSet<i64> = effective(entries.iter().map(|(s, e)| (*s, e)))
             .iter()
@@ -149,29 +292,29 @@ impl GameRecord {
         for (item, (_, entry)) in log.iter_mut().zip(&entries) {
             item.undone = entry.is_play() && !kept.contains(&item.seq);
         }
-        let audited = stored.dice == DiceMode::Audited && row.commitment.is_some();
+        let mut chain = Chain::start(&chain_header(row, stored));
         let mut draws = Vec::new();
-        if audited {
-            // The signup pick (if the players were drawn) first: it was drawn first.
-            let setup_draws = stored.signup.iter().cloned().chain(session.setup_records());
-            for mut record in setup_draws {
-                if let (Spec::V2, Some(message)) = (stored.spec, &stored.setup_message) {
-                    record
-                        .inputs
-                        .insert("message_id".into(), Value::from(message.clone()));
-                }
+        for mut record in setup_draws(row, stored, session) {
+            link_draw(&mut chain, &mut record);
+            draws.push(record);
+        }
+        for (item, (_, entry)) in log.iter_mut().zip(&entries) {
+            link_entry(&mut chain, item);
+            if let Some(mut record) = log_draw(row, stored, session, entry, item.seq) {
+                link_draw(&mut chain, &mut record);
+                record
+                    .inputs
+                    .insert("undone".into(), Value::from(item.undone));
                 draws.push(record);
             }
-            for (item, (_, entry)) in log.iter().zip(&entries) {
-                if let Some(mut record) = session.draw_record(entry) {
-                    record.inputs.insert("seq".into(), Value::from(item.seq));
-                    record
-                        .inputs
-                        .insert("undone".into(), Value::from(item.undone));
-                    draws.push(record);
-                }
-            }
         }
+        let summary = ChainSummary {
+            algorithm: CHAIN.to_string(),
+            head: chain.head(),
+            seq: chain.seq,
+            entries: log.len(),
+            draws: draws.len(),
+        };
         Ok(GameRecord {
             format: FORMAT.to_string(),
             version: stored.spec.name().to_string(),
@@ -189,6 +332,7 @@ impl GameRecord {
             },
             log,
             draws,
+            chain: Some(summary),
         })
     }
 
@@ -231,12 +375,184 @@ pub fn replay(
 /// exactly one draw record with the same index and result, and every record of a draw points to
 /// such an entry. (The draws' values are the dice verifier's business.) Returns what it checked.
 pub fn check(record: &GameRecord, games: &[SharedPlugin]) -> Result<String, RecordError> {
-    if record.format != FORMAT {
-        return Err(RecordError(format!(
-            "not a game record of format {FORMAT} (found '{}')",
-            record.format
-        )));
+    check_with(record, games, &[])
+}
+
+/// What a draw record is called in messages: `the draw record for #SEQ (purpose)` or `setup draw
+/// record N (purpose)`.
+fn draw_name(position: usize, record: &DrawRecord) -> String {
+    match record.input("seq").and_then(Value::as_i64) {
+        Some(seq) => format!("the draw record for #{seq} ({})", record.purpose),
+        None => format!("setup draw record {position} ({})", record.purpose),
     }
+}
+
+/// Checks a record's hash chain (format v2): every link's `prev` is the hash of the link before
+/// it, the draw records come in chain order (setup draws, then each right after its entry), the
+/// counts and the head are the summary's, and each witness (a head players saw) is the head
+/// after its entry. The error names the first bad record.
+pub fn check_chain(record: &GameRecord, witnesses: &[Witness]) -> Result<String, RecordError> {
+    let bad = |what: String| Err(RecordError(what));
+    let Some(summary) = &record.chain else {
+        return bad("the record has no chain summary (`chain`)".into());
+    };
+    if summary.algorithm != CHAIN {
+        return bad(format!(
+            "unknown chain algorithm '{}' (this build checks {CHAIN})",
+            summary.algorithm
+        ));
+    }
+    let mut chain = Chain::start(&chain::header(
+        &record.version,
+        &record.game_id,
+        &record.kind,
+        record.commitment.as_deref(),
+        &record.setup,
+    ));
+    let mut heads: Vec<(Option<i64>, String)> = Vec::new();
+    let broken = |name: String| {
+        RecordError(format!(
+            "the chain breaks at {name}: its prev is not the hash of the record before it \
+             (a record before it was dropped, moved, added or changed, or this one was moved)"
+        ))
+    };
+    let link = |chain: &mut Chain, value: Value, prev: Option<&str>, name: String| {
+        let expected = chain.link(&value);
+        if prev != Some(expected.as_str()) {
+            return Err(broken(name));
+        }
+        Ok(())
+    };
+    let mut cursor = 0;
+    while let Some(draw) = record.draws.get(cursor) {
+        if draw.input("seq").is_some() {
+            break;
+        }
+        let value = serde_json::to_value(draw).unwrap_or(Value::Null);
+        link(
+            &mut chain,
+            value,
+            draw.input("prev").and_then(Value::as_str),
+            draw_name(cursor, draw),
+        )?;
+        cursor += 1;
+    }
+    heads.push((None, chain.head()));
+    for item in &record.log {
+        let value = serde_json::to_value(item).unwrap_or(Value::Null);
+        link(
+            &mut chain,
+            value,
+            item.prev.as_deref(),
+            format!("entry #{}", item.seq),
+        )?;
+        chain.seq = Some(item.seq);
+        if let Some(draw) = record.draws.get(cursor) {
+            if draw.input("seq").and_then(Value::as_i64) == Some(item.seq) {
+                let value = serde_json::to_value(draw).unwrap_or(Value::Null);
+                link(
+                    &mut chain,
+                    value,
+                    draw.input("prev").and_then(Value::as_str),
+                    draw_name(cursor, draw),
+                )?;
+                cursor += 1;
+            }
+        }
+        heads.push((Some(item.seq), chain.head()));
+    }
+    if let Some(draw) = record.draws.get(cursor) {
+        return bad(format!(
+            "{} is out of order: draw records come in the order of the log, each right after its entry",
+            draw_name(cursor, draw)
+        ));
+    }
+    let last = record.log.last().map(|e| e.seq);
+    if summary.entries != record.log.len() || summary.draws != record.draws.len() {
+        return bad(format!(
+            "the chain summary counts {} entries and {} draw records, the record holds {} and {}",
+            summary.entries,
+            summary.draws,
+            record.log.len(),
+            record.draws.len()
+        ));
+    }
+    if summary.seq != last {
+        return bad(format!(
+            "the chain summary's head covers {}, the record ends at {}",
+            seq_name(summary.seq),
+            seq_name(last)
+        ));
+    }
+    if !summary.head.eq_ignore_ascii_case(&chain.head()) {
+        return bad(format!(
+            "the record up to its last record ({}) does not hash to the chain's head: \
+             the last record was changed, or records after it were cut",
+            match record.draws.last() {
+                Some(d) if d.input("seq").and_then(Value::as_i64) == last && last.is_some() =>
+                    draw_name(record.draws.len() - 1, d),
+                _ => seq_name(last),
+            }
+        ));
+    }
+    for witness in witnesses {
+        let Some((_, head)) = heads.iter().find(|(seq, _)| *seq == witness.seq) else {
+            return bad(format!(
+                "witness {witness}: the record ends at {}, before the witnessed entry: its tail was cut",
+                seq_name(last)
+            ));
+        };
+        if !head.starts_with(&witness.head) {
+            return bad(format!(
+                "witness {witness}: the record's head after {} is {}: the record up to there \
+                 is not the one players saw",
+                seq_name(witness.seq),
+                &head[..chain::SHORT_HEAD]
+            ));
+        }
+    }
+    Ok(format!(
+        "chain of {} links checked, head {} after {}{}",
+        1 + record.log.len() + record.draws.len(),
+        &summary.head[..chain::SHORT_HEAD.min(summary.head.len())],
+        seq_name(last),
+        match witnesses.len() {
+            0 => String::new(),
+            1 => ", 1 witness matches".to_string(),
+            n => format!(", {n} witnesses match"),
+        }
+    ))
+}
+
+/// `#N`, or `the setup` for `None`.
+fn seq_name(seq: Option<i64>) -> String {
+    match seq {
+        Some(seq) => format!("#{seq}"),
+        None => "the setup".to_string(),
+    }
+}
+
+/// [`check`] with witnesses: heads that players saw (`gaugebot verify --witness SEQ:HEAD`).
+pub fn check_with(
+    record: &GameRecord,
+    games: &[SharedPlugin],
+    witnesses: &[Witness],
+) -> Result<String, RecordError> {
+    let chained = match record.format.as_str() {
+        FORMAT => Some(check_chain(record, witnesses)?),
+        FORMAT_V1 if witnesses.is_empty() => None,
+        FORMAT_V1 => {
+            return Err(RecordError(
+                "a record of format gaugebot-record-v1 has no chain to check witnesses against"
+                    .into(),
+            ))
+        }
+        other => {
+            return Err(RecordError(format!(
+                "not a game record of format {FORMAT} or {FORMAT_V1} (found '{other}')"
+            )))
+        }
+    };
     for (i, item) in record.log.iter().enumerate() {
         if item.seq != i as i64 {
             return Err(RecordError(format!(
@@ -292,12 +608,28 @@ pub fn check(record: &GameRecord, games: &[SharedPlugin]) -> Result<String, Reco
         if !seen.insert(seq) {
             return Err(RecordError(format!("entry #{seq} has two draw records")));
         }
+        let inputs = |d: &DrawRecord| {
+            let mut inputs = d.inputs.clone();
+            for field in ["seq", "undone", "prev"] {
+                inputs.remove(field);
+            }
+            inputs
+        };
         if made.index != record_draw.index
             || made.purpose != record_draw.purpose
             || made.result != record_draw.result
+            || inputs(made) != inputs(record_draw)
         {
             return Err(RecordError(format!(
                 "the draw record at #{seq} differs from its log entry"
+            )));
+        }
+        let undone = !kept.contains(&seq);
+        if record_draw.input("undone").and_then(Value::as_bool) != Some(undone) {
+            return Err(RecordError(format!(
+                "the draw record at #{seq} is marked {} but its undos make it {}",
+                if undone { "in force" } else { "undone" },
+                if undone { "undone" } else { "in force" }
             )));
         }
     }
@@ -317,11 +649,12 @@ pub fn check(record: &GameRecord, games: &[SharedPlugin]) -> Result<String, Reco
         )));
     }
     Ok(format!(
-        "{} log entries numbered 0–{} ({} undone), {} draw records for {} audited draws and the setup; the game replays",
+        "{} log entries numbered 0–{} ({} undone), {} draw records for {} audited draws and the setup; the game replays{}",
         record.log.len(),
         record.log.len().saturating_sub(1),
         record.log.iter().filter(|e| e.undone).count(),
         record.draws.len(),
-        expected.len()
+        expected.len(),
+        chained.map(|c| format!("; {c}")).unwrap_or_default()
     ))
 }
