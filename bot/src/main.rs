@@ -243,7 +243,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 /// `gaugebot verify`: the same exit codes as `tools/verify_draws.py` — 0 every draw matches (and
 /// a game record is complete), 1 the seed does not match its commitment, a draw does not match, or
 /// a game record is incomplete, 2 the file cannot be read or is not a valid export.
-fn verify(path: &std::path::Path, witnesses: &[gaugebot_table::record::chain::Witness]) -> ExitCode {
+fn verify(
+    path: &std::path::Path,
+    witnesses: &[gaugebot_table::record::chain::Witness],
+) -> ExitCode {
     gaugebot::records::verify(path, witnesses)
 }
 

@@ -71,7 +71,10 @@ pub fn verify(path: &Path, witnesses: &[Witness]) -> ExitCode {
             };
         }
     } else if !witnesses.is_empty() {
-        return invalid("witnesses are checked against a game record (from !export), not an audit export".into());
+        return invalid(
+            "witnesses are checked against a game record (from !export), not an audit export"
+                .into(),
+        );
     }
     let export: AuditExport = match serde_json::from_value(value) {
         Ok(export) => export,

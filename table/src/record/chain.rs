@@ -184,7 +184,9 @@ impl std::str::FromStr for Witness {
             ),
         };
         let head = head.trim().to_ascii_lowercase();
-        if head.len() < SHORT_HEAD || head.len() > 64 || !head.bytes().all(|b| b.is_ascii_hexdigit())
+        if head.len() < SHORT_HEAD
+            || head.len() > 64
+            || !head.bytes().all(|b| b.is_ascii_hexdigit())
         {
             return Err(format!(
                 "a witness's HEAD is {SHORT_HEAD} to 64 hex digits, not '{head}'"
