@@ -378,6 +378,69 @@ def check_chain(export, witnesses=()):
     return []
 
 
+def check_keys(export):
+    """The key of every draw record of a gaugebot-dice-v2 record of format v2 (docs/DICE.md
+    section 8.3): return the problems, the first bad record named."""
+    if export.get("version") != VERSION_V2 or export.get("format") != FORMAT_V2:
+        return []
+    setup = export.get("setup") if isinstance(export.get("setup"), dict) else {}
+    setup_message = setup.get("setup_message")
+    log = export.get("log") if isinstance(export.get("log"), list) else []
+    draws = export.get("draws") if isinstance(export.get("draws"), list) else []
+
+    def entry(seq):
+        if _is_int(seq) and 0 <= seq < len(log) and isinstance(log[seq], dict):
+            return log[seq].get("entry") if isinstance(log[seq].get("entry"), dict) else {}
+        return None
+
+    for position, draw in enumerate(draws):
+        if not isinstance(draw, dict):
+            return ["draw record %d is not an object" % position]
+        key = draw.get("message_id")
+        name = _draw_name(position, draw)
+        seq = draw.get("seq")
+        if seq is None:
+            if key != setup_message:
+                return ["%s is keyed by message %s, not by the setup message %s"
+                        % (name, key, setup_message)]
+            continue
+        if entry(seq) is None:
+            return ["%s has no entry" % name]
+        before = entry(seq - 1) if seq > 0 else None
+        trigger = seq - 1 if before is not None and before.get("entry") == "action" else None
+        bot_made = None
+        if trigger is not None and trigger > 0:
+            marker = entry(trigger - 1)
+            if marker.get("entry") == "table" and marker.get("event") == "proxy":
+                bot_made = {"why": marker.get("why"), "marker": trigger - 1}
+        if draw.get("trigger") != trigger:
+            return ["%s names %s as the move that triggered it; the log says %s"
+                    % (name, draw.get("trigger"), trigger)]
+        if draw.get("bot_made") != bot_made:
+            return ["%s is marked %s but the log says %s"
+                    % (name, draw.get("bot_made") or "made by a player",
+                       bot_made or "a player made its move")]
+        by_itself = bot_made is not None and bot_made["why"] != "moderator"
+        made_by = log[seq].get("message_id")
+        own = setup_message if by_itself or not (isinstance(made_by, str)
+                                                 and DECIMAL.match(made_by)) else made_by
+        if key == own:
+            continue
+        redone = any(
+            isinstance(e, dict) and e.get("undone") is True and e.get("purpose") ==
+            draw.get("purpose") and e.get("index") == draw.get("index")
+            and e.get("message_id") == key
+            for e in draws[:position])
+        if not redone:
+            return ["%s is keyed by message %s, but %s (and no undone draw of the same purpose "
+                    "and index had that key)" % (
+                        name, key,
+                        "its move was made by the table itself, so the setup message %s keys "
+                        "it" % setup_message if by_itself
+                        else "the message that made its move is %s" % own)]
+    return []
+
+
 # --------------------------------------------------------------------------- verification
 
 
@@ -470,6 +533,50 @@ def _expected_for(record, seed, game_id, version=VERSION_V1):
     raise BadRecord("unknown purpose %r" % (purpose,))
 
 
+MAX_POPULATION = 1 << 20
+
+
+def _described(record, seed, game_id, version, key_message):
+    """The draw of a self-described record (docs/DICE.md section 7.1): `count` items of
+    `population` without replacement, from the stream of (index, purpose); None when the record
+    does not describe itself. Needs no knowledge of the purpose."""
+    if "population" not in record and "count" not in record:
+        return None
+    population, count = record.get("population"), record.get("count")
+    if not isinstance(population, list) or len(population) > MAX_POPULATION:
+        raise BadRecord("population is not a list (of at most %d items)" % MAX_POPULATION)
+    if not _is_int(count) or count < 0:
+        raise BadRecord("count is not a non-negative integer")
+    stream = draw_stream(seed, game_id, record["index"], record["purpose"], version, key_message)
+    return stream.pick_without_replacement(population, count)
+
+
+def _expected(record, seed, game_id, version=VERSION_V1):
+    """What a record should hold: by its purpose when this script knows it (and then its
+    population, if it describes one, must give the same draw), else from its own description."""
+    try:
+        specific = _expected_for(record, seed, game_id, version)
+    except BadRecord as err:
+        if not str(err).startswith("unknown purpose") or not isinstance(record, dict):
+            raise
+        specific = None
+    message_id = record.get("message_id") if version == VERSION_V2 else None
+    if specific is None:
+        if not isinstance(record.get("purpose"), str):
+            raise BadRecord("purpose is not a string")
+        described = _described(record, seed, game_id, version, message_id)
+        if described is None:
+            raise BadRecord("unknown purpose %r and no population to draw from"
+                            % (record.get("purpose"),))
+        return described
+    if "population" in record or "count" in record:
+        described = _described(record, seed, game_id, version, message_id)
+        if not _same(specific, described):
+            raise BadRecord("its population and count do not give the draw its purpose's inputs "
+                            "give")
+    return specific
+
+
 def _same(expected, recorded):
     if not isinstance(recorded, list) or len(recorded) != len(expected):
         return False
@@ -545,6 +652,9 @@ def check_record(export):
         if entry.get("index") != record.get("index"):
             problems.append("the draw record at #%s has index %s but its entry %s"
                             % (seq, record.get("index"), entry.get("index")))
+        if entry.get("message_id") != record.get("message_id"):
+            problems.append("the draw record at #%s is keyed by %s but its entry by %s"
+                            % (seq, record.get("message_id"), entry.get("message_id")))
         for field in ("cubes", "chips"):
             if field in entry and entry[field] != record.get("result"):
                 problems.append("the draw record at #%s differs from its log entry" % seq)
@@ -582,7 +692,7 @@ def _record_checks(export, witnesses, out):
     fmt = export.get("format")
     if fmt == FORMAT_V2:
         chain = check_chain(export, witnesses)
-        problems = chain + problems
+        problems = chain + check_keys(export) + problems
         if not chain:
             summary = export["chain"]
             print("chain whole: %d links, head %s after %s%s" % (
@@ -680,7 +790,7 @@ def verify_export(export, out=None, witnesses=()):
             if version == VERSION_V2:
                 label += " message=%s" % (record.get("message_id"),)
         try:
-            expected = _expected_for(record, seed, game_id, version)
+            expected = _expected(record, seed, game_id, version)
         except BadRecord as err:
             malformed += 1
             print("ERROR    %s: %s" % (label, err), file=out)

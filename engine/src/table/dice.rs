@@ -76,11 +76,13 @@ pub fn player_order_record(order: &[u8]) -> DrawRecord {
         [("players", Value::from(order.len()))],
         numbers_value(order),
     )
+    .with_population((1..=order.len()).map(Value::from).collect(), order.len())
 }
 
 /// The audit record of the city-cube roll.
 pub fn city_cubes_record(cities: &[u8]) -> DrawRecord {
     DrawRecord::new(0, PURPOSE_CITY_CUBES, [], numbers_value(cities))
+        .with_population((1..=12).map(Value::from).collect(), 8)
 }
 
 /// The audit record of a dividend draw.
@@ -93,6 +95,14 @@ pub fn dividend_record(index: u64, supply: CubeCounts, cubes: &[Colour]) -> Draw
             serde_json::to_value(supply).unwrap_or(Value::Null),
         )],
         colours_value(cubes),
+    )
+    .with_population(
+        Colour::ALL
+            .into_iter()
+            .flat_map(|colour| std::iter::repeat_n(colour, usize::from(supply.get(colour))))
+            .map(|c| Value::from(c.name()))
+            .collect(),
+        DIVIDEND_DRAW_SIZE.min(usize::from(supply.total())),
     )
 }
 

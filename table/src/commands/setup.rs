@@ -240,6 +240,7 @@ impl Command for Setup {
             game_id,
             seed,
             &msg.message_id,
+            &msg.message_id,
             msg.stored_time(),
             None,
         )
@@ -257,13 +258,15 @@ impl Command for Setup {
     }
 }
 
-/// Sets up a game with these players (already checked), id and seed, stored as made by
-/// message `message_id` at time `at`; `signup` is the draw that picked the players.
+/// Sets up a game with these players (already checked), id and seed, at time `at`: its setup
+/// draws keyed by message `message_id` (the `!setup`, or the `!signup open` message), message
+/// `seen` marked handled; `signup` is the draw that picked the players.
 pub(crate) async fn start_game(
     cx: &mut Cx,
     parsed: SetupArgs,
     game_id: String,
     seed: Option<Seed>,
+    seen: &str,
     message_id: &str,
     at: DateTime<Utc>,
     signup: Option<DrawRecord>,
@@ -324,7 +327,7 @@ pub(crate) async fn start_game(
         revealed: false,
         active: true,
     };
-    if let Err(e) = cx.store.create_game(&row, message_id).await {
+    if let Err(e) = cx.store.create_game(&row, seen).await {
         return cx.storage_refusal(&e);
     }
     let head = RunningHead::of(&row, &stored, session.as_ref(), std::iter::empty());

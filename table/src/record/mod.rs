@@ -21,6 +21,7 @@ use crate::game::{DiceMode, PlayerInfo};
 use crate::record::chain::{Chain, ChainSummary, Witness, CHAIN};
 use crate::record::log::{effective, Entry};
 use crate::store::{time_text, GameRow, LogRow};
+use crate::weeks::events::{ProxyWhy, TableEvent};
 
 /// The setup as stored with the game: the players in sign-up order, the game's own setup, and
 /// how draws are made. The layout of the first version.
@@ -177,19 +178,32 @@ fn record_entry(r: &LogRow, value: Value) -> RecordEntry {
     }
 }
 
-/// The draw record of a log entry, if it is an audited draw.
+/// The draw record of a log entry, if it is an audited draw, with its `seq` and what triggered
+/// it (`trigger`, and `bot_made` for a move the table made for a seat: docs/DICE.md §8.3).
 fn log_draw(
     row: &GameRow,
     stored: &StoredSetup,
     session: &dyn Session,
     entry: &Entry,
     seq: i64,
+    trigger: Option<&Trigger>,
 ) -> Option<DrawRecord> {
     if !audited(row, stored) {
         return None;
     }
     let mut record = session.draw_record(entry)?;
     record.inputs.insert("seq".into(), Value::from(seq));
+    if let Some(trigger) = trigger {
+        record
+            .inputs
+            .insert("trigger".into(), Value::from(trigger.seq));
+        if let Some((marker, why)) = trigger.proxy {
+            record.inputs.insert(
+                "bot_made".into(),
+                serde_json::json!({ "why": why.name(), "marker": marker }),
+            );
+        }
+    }
     Some(record)
 }
 
@@ -209,11 +223,23 @@ fn link_entry(chain: &mut Chain, item: &mut RecordEntry) {
     chain.seq = Some(item.seq);
 }
 
+/// The move right before a draw: its entry number and, if the table made it for a seat, the
+/// proxy marker before it and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Trigger {
+    seq: i64,
+    proxy: Option<(i64, ProxyWhy)>,
+}
+
 /// The running head of a game's record, kept by the table as entries are stored: it is the head
 /// the game's record will show for the same entries.
 #[derive(Debug, Clone)]
 pub struct RunningHead {
     chain: Chain,
+    /// The entry just linked, if it is a move (a draw right after it was triggered by it).
+    last_move: Option<Trigger>,
+    /// A proxy marker just linked: the move after it is the table's.
+    marker: Option<(i64, ProxyWhy)>,
 }
 
 impl RunningHead {
@@ -224,13 +250,55 @@ impl RunningHead {
         session: &dyn Session,
         log: impl IntoIterator<Item = (&'a Entry, &'a LogRow)>,
     ) -> RunningHead {
-        let mut chain = Chain::start(&chain_header(row, stored));
-        for mut record in setup_draws(row, stored, session) {
-            link_draw(&mut chain, &mut record);
-        }
-        let mut head = RunningHead { chain };
+        let (mut head, _) = RunningHead::start(row, stored, session);
         head.extend(row, stored, session, log);
         head
+    }
+
+    /// The chain of the header and the setup draws (returned, linked).
+    fn start(
+        row: &GameRow,
+        stored: &StoredSetup,
+        session: &dyn Session,
+    ) -> (RunningHead, Vec<DrawRecord>) {
+        let mut chain = Chain::start(&chain_header(row, stored));
+        let mut draws = setup_draws(row, stored, session);
+        for record in &mut draws {
+            link_draw(&mut chain, record);
+        }
+        let head = RunningHead {
+            chain,
+            last_move: None,
+            marker: None,
+        };
+        (head, draws)
+    }
+
+    /// Links one entry (and its draw record, returned).
+    fn push(
+        &mut self,
+        row: &GameRow,
+        stored: &StoredSetup,
+        session: &dyn Session,
+        entry: &Entry,
+        item: &mut RecordEntry,
+    ) -> Option<DrawRecord> {
+        link_entry(&mut self.chain, item);
+        let trigger = self.last_move.take();
+        let marker = self.marker.take();
+        match entry {
+            Entry::Action { .. } => {
+                self.last_move = Some(Trigger {
+                    seq: item.seq,
+                    proxy: marker,
+                });
+            }
+            Entry::Table(TableEvent::Proxy { why, .. }) => self.marker = Some((item.seq, *why)),
+            _ => {}
+        }
+        let mut record = log_draw(row, stored, session, entry, item.seq, trigger.as_ref())?;
+        link_draw(&mut self.chain, &mut record);
+        Some(record)
     }
 
     /// Links more stored rows.
@@ -243,10 +311,7 @@ impl RunningHead {
     ) {
         for (entry, r) in log {
             let mut item = record_entry(r, entry.to_json());
-            link_entry(&mut self.chain, &mut item);
-            if let Some(mut record) = log_draw(row, stored, session, entry, r.seq) {
-                link_draw(&mut self.chain, &mut record);
-            }
+            self.push(row, stored, session, entry, &mut item);
         }
     }
 
@@ -292,16 +357,9 @@ impl GameRecord {
         for (item, (_, entry)) in log.iter_mut().zip(&entries) {
             item.undone = entry.is_play() && !kept.contains(&item.seq);
         }
-        let mut chain = Chain::start(&chain_header(row, stored));
-        let mut draws = Vec::new();
-        for mut record in setup_draws(row, stored, session) {
-            link_draw(&mut chain, &mut record);
-            draws.push(record);
-        }
+        let (mut head, mut draws) = RunningHead::start(row, stored, session);
         for (item, (_, entry)) in log.iter_mut().zip(&entries) {
-            link_entry(&mut chain, item);
-            if let Some(mut record) = log_draw(row, stored, session, entry, item.seq) {
-                link_draw(&mut chain, &mut record);
+            if let Some(mut record) = head.push(row, stored, session, entry, item) {
                 record
                     .inputs
                     .insert("undone".into(), Value::from(item.undone));
@@ -310,8 +368,8 @@ impl GameRecord {
         }
         let summary = ChainSummary {
             algorithm: CHAIN.to_string(),
-            head: chain.head(),
-            seq: chain.seq,
+            head: head.head(),
+            seq: head.seq(),
             entries: log.len(),
             draws: draws.len(),
         };
@@ -524,6 +582,109 @@ pub fn check_chain(record: &GameRecord, witnesses: &[Witness]) -> Result<String,
     ))
 }
 
+/// Checks the key of every draw record of a v2-dice record of format v2 (docs/DICE.md §8.3):
+/// a setup draw is keyed by the setup message; a draw in the log records the move right before
+/// it (`trigger`) and, if the table made that move for a seat, the proxy marker before it
+/// (`bot_made`); it is keyed by the message that made the move — by the setup message when the
+/// table made it by itself (a clock, a preset, an absence, an automa: no message of its own; a
+/// moderator's `!act` is a message) — or, after an undo, by the key of an undone draw of the
+/// same purpose and index (the draw everybody saw).
+pub fn check_keys(record: &GameRecord) -> Result<(), RecordError> {
+    if Spec::of(&record.version) != Some(Spec::V2) || record.format != FORMAT {
+        return Ok(());
+    }
+    let setup_message = record
+        .setup
+        .get("setup_message")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let kind_of = |seq: i64| -> Option<&Value> {
+        usize::try_from(seq)
+            .ok()
+            .and_then(|i| record.log.get(i))
+            .map(|e| &e.entry)
+    };
+    for (position, draw) in record.draws.iter().enumerate() {
+        let key = draw
+            .input("message_id")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let name = draw_name(position, draw);
+        let Some(seq) = draw.input("seq").and_then(Value::as_i64) else {
+            if key != setup_message {
+                return Err(RecordError(format!(
+                    "{name} is keyed by message {key}, not by the setup message {setup_message}"
+                )));
+            }
+            continue;
+        };
+        let Some(item) = usize::try_from(seq).ok().and_then(|i| record.log.get(i)) else {
+            return Err(RecordError(format!("{name} has no entry")));
+        };
+        // What triggered it: the move right before it, and whether the table made that move.
+        let trigger = (seq > 0
+            && kind_of(seq - 1).and_then(|e| e.get("entry")) == Some(&Value::from("action")))
+        .then_some(seq - 1);
+        let bot_made = trigger.and_then(|t| {
+            let marker = kind_of(t - 1).filter(|_| t > 0)?;
+            (marker.get("entry") == Some(&Value::from("table"))
+                && marker.get("event") == Some(&Value::from("proxy")))
+            .then(|| serde_json::json!({ "why": marker.get("why"), "marker": t - 1 }))
+        });
+        if draw.input("trigger").and_then(Value::as_i64) != trigger {
+            return Err(RecordError(format!(
+                "{name} names {} as the move that triggered it; the log says {}",
+                draw.input("trigger")
+                    .map_or("nothing".to_string(), |t| format!("#{t}")),
+                trigger.map_or("none".to_string(), |t| format!("#{t}"))
+            )));
+        }
+        if draw.input("bot_made") != bot_made.as_ref() {
+            return Err(RecordError(format!(
+                "{name} is marked {} but the log says {}",
+                draw.input("bot_made")
+                    .map_or("made by a player".to_string(), |b| format!(
+                        "bot-made ({b})"
+                    )),
+                bot_made
+                    .as_ref()
+                    .map_or("a player made its move".to_string(), |b| format!(
+                        "the table made its move ({b})"
+                    ))
+            )));
+        }
+        let by_itself = bot_made
+            .as_ref()
+            .is_some_and(|b| b.get("why") != Some(&Value::from(ProxyWhy::Moderator.name())));
+        let own = if by_itself || !crate::dice::is_message_id(&item.message_id) {
+            setup_message
+        } else {
+            item.message_id.as_str()
+        };
+        if key == own {
+            continue;
+        }
+        let redone = record.draws[..position].iter().any(|earlier| {
+            earlier.input("undone").and_then(Value::as_bool) == Some(true)
+                && earlier.purpose == draw.purpose
+                && earlier.index == draw.index
+                && earlier.input("message_id").and_then(Value::as_str) == Some(key)
+        });
+        if !redone {
+            return Err(RecordError(format!(
+                "{name} is keyed by message {key}, but {} (and no undone draw of the same \
+                 purpose and index had that key)",
+                if by_itself {
+                    format!("its move was made by the table itself, so the setup message {setup_message} keys it")
+                } else {
+                    format!("the message that made its move is {own}")
+                }
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// `#N`, or `the setup` for `None`.
 fn seq_name(seq: Option<i64>) -> String {
     match seq {
@@ -539,7 +700,11 @@ pub fn check_with(
     witnesses: &[Witness],
 ) -> Result<String, RecordError> {
     let chained = match record.format.as_str() {
-        FORMAT => Some(check_chain(record, witnesses)?),
+        FORMAT => {
+            let chained = check_chain(record, witnesses)?;
+            check_keys(record)?;
+            Some(chained)
+        }
         FORMAT_V1 if witnesses.is_empty() => None,
         FORMAT_V1 => {
             return Err(RecordError(
@@ -610,7 +775,7 @@ pub fn check_with(
         }
         let inputs = |d: &DrawRecord| {
             let mut inputs = d.inputs.clone();
-            for field in ["seq", "undone", "prev"] {
+            for field in ["seq", "undone", "prev", "trigger", "bot_made"] {
                 inputs.remove(field);
             }
             inputs
