@@ -512,3 +512,111 @@ fn a_witness_from_a_posted_report_catches_a_cut_tail() {
         assert_eq!(python.0, 1, "{}", python.1);
     }
 }
+
+/// A scripted game of `bot/tests/games/`.
+fn game_transcript(name: &str) -> String {
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games");
+    std::fs::read_to_string(games.join(name)).expect("transcript exists")
+}
+
+#[test]
+fn manual_dice_records_verify_with_both_verifiers() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (name, file) in [
+        ("ig-manual", "complete_manual.txt"),
+        ("privates-manual", "privates_manual.txt"),
+    ] {
+        let input = format!("{}\nann: !export\n", game_transcript(file));
+        let (stdout, record) = play(dir.path(), name, &input);
+        assert_eq!(record["commitment"], Value::Null, "{name}");
+        assert_eq!(record["seed"], Value::Null, "{name}");
+        assert!(
+            stdout.contains("-# Record #"),
+            "manual games show the head too"
+        );
+        let path = dir.path().join(format!("{name}.json"));
+        std::fs::write(&path, serde_json::to_vec_pretty(&record).expect("json")).expect("written");
+        let heads: Vec<String> = posted_heads(&stdout)
+            .iter()
+            .map(|(s, h)| format!("{s}:{h}"))
+            .collect();
+        let (rust, python) = verdicts(&path, &heads);
+        assert_eq!(rust.0, 0, "{name}: {}", rust.1);
+        assert!(
+            rust.1.contains("manual dice (no seed, no commitment)"),
+            "{}",
+            rust.1
+        );
+        assert!(
+            rust.1.contains("MANUAL #"),
+            "the draws are listed: {}",
+            rust.1
+        );
+        if let Some(python) = python {
+            assert_eq!(python.0, 0, "{name}: {}", python.1);
+            assert!(
+                python.1.contains("RECORD VERIFIED (manual dice)"),
+                "{}",
+                python.1
+            );
+            assert!(python.1.contains("MANUAL   #"), "{}", python.1);
+        }
+        // Its chain is checked like any other: a dropped entry is caught.
+        let mut cut = record.clone();
+        drop_entry(&mut cut, 5);
+        std::fs::write(&path, serde_json::to_vec_pretty(&cut).expect("json")).expect("written");
+        let (rust, python) = verdicts(&path, &[]);
+        assert_eq!(rust.0, 1, "{name}: {}", rust.1);
+        if let Some(python) = python {
+            assert_eq!(python.0, 1, "{name}: {}", python.1);
+        }
+    }
+}
+
+#[test]
+fn records_of_the_first_format_still_verify() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/records");
+    for name in ["irish-gauge-record-v1.json", "privates-record-v1.json"] {
+        let path = fixtures.join(name);
+        let (rust, python) = verdicts(&path, &[]);
+        assert_eq!(rust.0, 0, "{name}: {}", rust.1);
+        if let Some(python) = python {
+            assert_eq!(python.0, 0, "{name}: {}", python.1);
+        }
+        // A witness needs a chain: a record of the first format has none.
+        let (rust, python) = verdicts(&path, &["3:0123456789ab".to_string()]);
+        assert_eq!(rust.0, 1, "{name}: {}", rust.1);
+        if let Some(python) = python {
+            assert_eq!(python.0, 1, "{name}: {}", python.1);
+        }
+    }
+}
+
+#[test]
+fn a_game_keyed_by_its_signup_open_message_is_of_the_current_version() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = "@2025-03-01T12:00:00Z\n\
+        [1187000000000000100] mod: !signup open players:3-3 closes:24h\n\
+        [1187000000000000101] ann: **sign up**\n\
+        [1187000000000000102] bob: **sign up**\n\
+        [1187000000000000103] cat: **sign up**\n\
+        [1187000000000000104] dan: **sign up**\n\
+        @+25h\n\
+        [1187000000000000105] mod: !reveal confirm\n\
+        [1187000000000000106] ann: !export\n";
+    let (_, record) = play(dir.path(), "signup", input);
+    assert_eq!(record["version"], "gaugebot-dice-v2");
+    assert_eq!(record["setup"]["setup_message"], "1187000000000000100");
+    let draws = record["draws"].as_array().expect("draws");
+    assert_eq!(draws[0]["purpose"], "signup-pick");
+    for draw in draws {
+        assert_eq!(draw["message_id"], "1187000000000000100", "{draw}");
+    }
+    let path = dir.path().join("signup.json");
+    std::fs::write(&path, serde_json::to_vec_pretty(&record).expect("json")).expect("written");
+    let (rust, python) = verdicts(&path, &[]);
+    assert_eq!(rust.0, 0, "{}", rust.1);
+    if let Some(python) = python {
+        assert_eq!(python.0, 0, "{}", python.1);
+    }
+}
