@@ -1031,6 +1031,83 @@ def _selftest_exit_status(out):
     return failures
 
 
+# The hash chain (docs/DICE.md section 9.5).
+TEST_CHAIN_SETUP = {"players": [], "setup": {}, "dice": "audited", "spec": VERSION_V2}
+TEST_CHAIN_ENTRY = {
+    "seq": 0, "entry": {"entry": "action", "seat": 0, "action": {"action": "bid", "amount": 7}},
+    "message_id": "1187654321098765436", "author_id": "1", "author_name": "ann",
+    "text": "**bid 7**", "at": "2026-01-01T00:00:00Z", "undone": True,
+}
+EXPECTED_CHAIN_HEADER = "08ec27565372d7b3395c6f943c8fee0e644b938738a7541c3efe2172a17042db"
+EXPECTED_CHAIN_ENTRY_0 = "4cb463913a798df42a43b2a0c2c90fff931facda933502c434047db1203992ed"
+
+
+def _selftest_chain(out):
+    """The chain's test vectors, a whole chained record of a purpose this script does not know
+    (recomputed from its description), and that tampering with it is caught."""
+    failures = 0
+
+    def check(name, ok):
+        nonlocal failures
+        failures += 0 if ok else 1
+        print("%-48s %s" % (name, "OK" if ok else "FAILED"), file=out)
+
+    print("== %s" % CHAIN, file=out)
+    header = {"chain": CHAIN, "version": VERSION_V2, "game_id": TEST_GAME_ID,
+              "kind": "irish-gauge", "commitment": EXPECTED_COMMITMENT,
+              "setup": TEST_CHAIN_SETUP}
+    head = link_hash(bytes(32), header)
+    print("header    %s" % head.hex(), file=out)
+    check("chain header hash", head.hex() == EXPECTED_CHAIN_HEADER)
+    entry = dict(TEST_CHAIN_ENTRY, prev="not hashed")
+    after = link_hash(head, entry)
+    print("entry #0  %s" % after.hex(), file=out)
+    check("chain entry #0 hash", after.hex() == EXPECTED_CHAIN_ENTRY_0)
+
+    # A record of an unknown game: one setup draw that describes itself.
+    seed = bytes.fromhex(TEST_SEED_HEX)
+    message = TEST_V2_SETUP_MESSAGE
+    draw = {"index": 0, "purpose": "test-unknown-game", "population": ["a", "b", "c", "d", "e"],
+            "count": 3, "message_id": message}
+    draw["result"] = draw_stream(seed, TEST_GAME_ID, 0, draw["purpose"], VERSION_V2,
+                                 message).pick_without_replacement(draw["population"], 3)
+    record = {"format": FORMAT_V2, "version": VERSION_V2, "game_id": TEST_GAME_ID,
+              "kind": "test-unknown-game", "commitment": EXPECTED_COMMITMENT,
+              "seed": TEST_SEED_HEX, "setup": {"setup_message": message}, "log": [],
+              "draws": [draw]}
+    h = link_hash(bytes(32), chain_header(record))
+    draw["prev"] = h.hex()
+    h = link_hash(h, draw)
+    log = []
+    for seq in range(2):
+        item = {"seq": seq, "entry": {"entry": "table", "event": "reminded"},
+                "message_id": "clock", "author_id": "", "author_name": "", "text": "",
+                "at": "2026-01-01T00:00:00Z", "undone": False, "prev": h.hex()}
+        h = link_hash(h, item)
+        log.append(item)
+    record["log"] = log
+    record["chain"] = {"algorithm": CHAIN, "head": h.hex(), "seq": 1, "entries": 2, "draws": 1}
+
+    class Null:
+        def write(self, _text):
+            pass
+
+    witness = [(1, h.hex()[:SHORT_HEAD])]
+    check("unknown game, described draw: verified (0)",
+          verify_export(record, Null(), witness) == EXIT_VERIFIED)
+    cut = json.loads(json.dumps(record))
+    cut["log"].pop()
+    check("a dropped last entry: rejected (1)", verify_export(cut, Null()) == EXIT_MISMATCH)
+    check("a cut tail against a witness: rejected (1)",
+          verify_export(dict(cut, chain=dict(cut["chain"], seq=0, entries=1,
+                                             head=log[1]["prev"])), Null(), witness)
+          == EXIT_MISMATCH)
+    edited = json.loads(json.dumps(record))
+    edited["draws"][0]["population"] = ["a", "b", "c", "d", "f"]
+    check("an edited population: rejected", verify_export(edited, Null()) != EXIT_VERIFIED)
+    return failures
+
+
 def selftest(out=None):
     global _STREAM_LOG
     if out is None:
@@ -1267,6 +1344,7 @@ def selftest(out=None):
     failures += differ
 
     failures += _selftest_exit_status(out)
+    failures += _selftest_chain(out)
 
     if failures:
         print("SELFTEST FAILED (%d)" % failures, file=out)

@@ -1008,4 +1008,43 @@ mod tests {
         assert!(is_message_id("1187654321098765435"));
         assert!(!is_message_id("abc") && !is_message_id(""));
     }
+
+    /// A record that describes itself (§7.1) is recomputed with no game knowing its purpose.
+    #[test]
+    fn a_described_record_of_an_unknown_purpose_is_recomputed() {
+        struct NoGame;
+        impl Recompute for NoGame {
+            fn recompute(
+                &self,
+                _: &DrawRecord,
+                _: DrawSource<'_>,
+            ) -> Option<Result<Value, DiceError>> {
+                None
+            }
+        }
+        let seed = test_seed();
+        let population: Vec<Value> = ["a", "b", "c", "d", "e"]
+            .into_iter()
+            .map(Value::from)
+            .collect();
+        let source = DrawSource::v1(&seed, "test-game");
+        let drawn = source
+            .stream(4, "test-unknown")
+            .pick_without_replacement(population.clone(), 3);
+        let record = DrawRecord::new(4, "test-unknown", [], Value::Array(drawn))
+            .with_population(population, 3);
+        let mut export = AuditExport::revealed("test-game", &seed, vec![record.clone()]);
+        let report = verify(&export, &NoGame).expect("verifies");
+        assert!(report.is_ok(), "{report:?}");
+        export.draws[0].result = Value::Array(vec![Value::from("a")]);
+        assert_eq!(
+            verify(&export, &NoGame).expect("verifies").mismatches.len(),
+            1
+        );
+        export.draws[0].inputs.remove("population");
+        assert!(
+            verify(&export, &NoGame).is_err(),
+            "no description: unknown purpose"
+        );
+    }
 }

@@ -155,8 +155,9 @@ impl Current {
             .draws
             .into_iter()
             .map(|mut d| {
-                d.inputs.remove("seq");
-                d.inputs.remove("undone");
+                for field in ["seq", "undone", "prev", "trigger", "bot_made"] {
+                    d.inputs.remove(field);
+                }
                 d
             })
             .collect();
