@@ -78,6 +78,19 @@ enum Command {
         #[arg(long = "witness", value_name = "SEQ:HEAD")]
         witnesses: Vec<gaugebot_table::record::chain::Witness>,
     },
+    /// Copy the SQLite database (every game of Irish Gauge and Privates), while the bot runs,
+    /// into a new file readable by its owner only.
+    ///
+    /// The copy is consistent (`VACUUM INTO`) and holds the unrevealed dice seeds, like the
+    /// database: keep it private. An existing file is never overwritten. For PostgreSQL, use
+    /// pg_dump (docs/DEPLOY.md, "Backups").
+    Backup {
+        /// The new file.
+        path: PathBuf,
+        /// The database (default: the configured one).
+        #[arg(long)]
+        db: Option<String>,
+    },
     /// Copy every game (Irish Gauge and Privates) of a SQLite database into an empty PostgreSQL
     /// database, verbatim.
     Migrate {
@@ -211,6 +224,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Verify { export, witnesses }) => Ok(verify(&export, &witnesses)),
+        Some(Command::Backup { path, db }) => {
+            let db = db.unwrap_or_else(|| config.database.to_string_lossy().into_owned());
+            let said = runtime.block_on(gaugebot::backup::backup(&db, &path))?;
+            println!("{said}");
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Replay {
             record,
             until,
@@ -295,8 +314,8 @@ mod tests {
         }
         assert_eq!(
             seen.len(),
-            7,
-            "run, play, verify, migrate, replay, import, render"
+            8,
+            "run, play, verify, backup, migrate, replay, import, render"
         );
     }
 }
