@@ -620,3 +620,76 @@ fn a_game_keyed_by_its_signup_open_message_is_of_the_current_version() {
         assert_eq!(python.0, 0, "{}", python.1);
     }
 }
+
+#[test]
+fn a_move_made_for_a_seat_is_marked_and_its_key_checked() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut lines = vec!["mod: !setup ann bob cat".to_string()];
+    for _ in 0..20 {
+        for p in ["ann", "bob", "cat"] {
+            lines.push(format!("{p}: **pass**"));
+        }
+    }
+    // A moderator's `!act` calls for dividends for whoever is to act.
+    for p in ["ann", "bob", "cat"] {
+        lines.push(format!("mod: !act @{p} **dividends**"));
+    }
+    lines.push("mod: !reveal confirm".into());
+    lines.push("ann: !export".into());
+    let (_, record) = play(
+        dir.path(),
+        "act",
+        &transcript(1_187_000_000_000_000_000, &lines),
+    );
+    let at = *log_draws(&record).last().expect("a dividend draw");
+    let draw = &record["draws"][at];
+    let seq = draw["seq"].as_i64().expect("seq");
+    assert_eq!(draw["trigger"], json!(seq - 1));
+    assert_eq!(
+        draw["bot_made"],
+        json!({"why": "moderator", "marker": seq - 2}),
+        "marked as made for the seat, with the marker entry"
+    );
+    assert_eq!(
+        draw["message_id"], record["log"][seq as usize]["message_id"],
+        "keyed by the moderator's message"
+    );
+    let path = dir.path().join("act.json");
+    let check = |value: &Value| {
+        std::fs::write(&path, serde_json::to_vec_pretty(value).expect("json")).expect("written");
+        verdicts(&path, &[])
+    };
+    let (rust, python) = check(&record);
+    assert_eq!(rust.0, 0, "{}", rust.1);
+    if let Some(python) = python {
+        assert_eq!(python.0, 0, "{}", python.1);
+    }
+    // Rewritten consistently (chain recomputed): the mark removed, or the draw re-keyed to the
+    // setup message with its result recomputed — both verifiers still reject it.
+    let mut unmarked = record.clone();
+    unmarked["draws"][at]
+        .as_object_mut()
+        .expect("record")
+        .remove("bot_made");
+    rechain(&mut unmarked);
+    let mut rekeyed = record.clone();
+    let setup_message = record["setup"]["setup_message"].clone();
+    rekeyed["draws"][at]["message_id"] = setup_message.clone();
+    rekeyed["log"][seq as usize]["entry"]["message_id"] = setup_message;
+    let result = recomputed(&rekeyed, &rekeyed["draws"][at]);
+    rekeyed["draws"][at]["result"] = result.clone();
+    rekeyed["log"][seq as usize]["entry"]["cubes"] = result;
+    rechain(&mut rekeyed);
+    for (what, value) in [("unmarked", unmarked), ("re-keyed", rekeyed)] {
+        let (rust, python) = check(&value);
+        assert_eq!(rust.0, 1, "{what}: {}", rust.1);
+        assert!(
+            rust.1.contains("the draw record for #"),
+            "{what}: {}",
+            rust.1
+        );
+        if let Some(python) = python {
+            assert_eq!(python.0, 1, "{what}: {}", python.1);
+        }
+    }
+}

@@ -86,8 +86,9 @@ pub struct Render<'a> {
     pub ping: bool,
     /// A seat not to mention (the author).
     pub skip: Option<usize>,
-    /// The record's chain head, shown under every report (none offline).
-    pub head: Option<&'a crate::record::RunningHead>,
+    /// The record's chain head, shown under every report (none offline): the last entry it
+    /// covers (`None`: the setup) and its first 12 hex digits.
+    pub head: Option<(Option<i64>, &'a str)>,
 }
 
 impl<'a> Render<'a> {
@@ -107,11 +108,11 @@ impl<'a> Render<'a> {
 /// A report with the record's head line under it (when the table keeps one).
 fn with_head(text: String, render: &Render<'_>) -> String {
     match render.head {
-        Some(head) => {
+        Some((seq, head)) => {
             let line = render.templates.say(
                 &crate::messages::RecordHead {
-                    seq: head.seq(),
-                    head: head.short(),
+                    seq,
+                    head: head.to_string(),
                 },
                 render.prefix,
             );

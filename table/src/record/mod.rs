@@ -236,6 +236,8 @@ struct Trigger {
 #[derive(Debug, Clone)]
 pub struct RunningHead {
     chain: Chain,
+    /// The head's first 12 hex digits.
+    short: String,
     /// The entry just linked, if it is a move (a draw right after it was triggered by it).
     last_move: Option<Trigger>,
     /// A proxy marker just linked: the move after it is the table's.
@@ -267,6 +269,7 @@ impl RunningHead {
             link_draw(&mut chain, record);
         }
         let head = RunningHead {
+            short: chain.short_head(),
             chain,
             last_move: None,
             marker: None,
@@ -313,6 +316,7 @@ impl RunningHead {
             let mut item = record_entry(r, entry.to_json());
             self.push(row, stored, session, entry, &mut item);
         }
+        self.short = self.chain.short_head();
     }
 
     /// The last entry covered (`None`: the setup only).
@@ -321,8 +325,8 @@ impl RunningHead {
     }
 
     /// The head's first 12 hex digits, as reports show them.
-    pub fn short(&self) -> String {
-        self.chain.short_head()
+    pub fn short(&self) -> &str {
+        &self.short
     }
 
     /// The whole head.

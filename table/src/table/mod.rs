@@ -416,7 +416,7 @@ impl Cx {
             draw_source: current.audited().then_some("audited dice"),
             ping,
             skip,
-            head: Some(&current.head),
+            head: Some((current.head.seq(), current.head.short())),
         }
     }
 
