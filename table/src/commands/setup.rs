@@ -261,6 +261,7 @@ impl Command for Setup {
 /// Sets up a game with these players (already checked), id and seed, at time `at`: its setup
 /// draws keyed by message `message_id` (the `!setup`, or the `!signup open` message), message
 /// `seen` marked handled; `signup` is the draw that picked the players.
+#[allow(clippy::too_many_arguments)]
 pub(crate) async fn start_game(
     cx: &mut Cx,
     parsed: SetupArgs,
