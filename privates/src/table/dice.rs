@@ -320,7 +320,8 @@ mod tests {
             .collect();
         assert_eq!(
             json[0],
-            serde_json::json!({"index": 0, "purpose": "privates-dealer", "players": 5, "result": [3]})
+            serde_json::json!({"index": 0, "purpose": "privates-dealer", "players": 5, "result": [3],
+                "population": [1, 2, 3, 4, 5], "count": 1})
         );
         assert_eq!(json[1]["copies"], 6);
         assert_eq!(json[1]["result"], serde_json::json!(TEST_DECK_6.to_vec()));
@@ -329,7 +330,10 @@ mod tests {
             serde_json::json!({
                 "index": 1, "purpose": "privates-chips",
                 "bag": {"red": 2, "yellow": 2, "green": 2, "blue": 2, "black": 2},
-                "result": ["green", "red", "red", "blue", "black", "blue", "yellow"]
+                "result": ["green", "red", "red", "blue", "black", "blue", "yellow"],
+                "population": ["red", "red", "yellow", "yellow", "green", "green", "blue",
+                               "blue", "black", "black"],
+                "count": 7
             })
         );
         assert_eq!(
