@@ -693,6 +693,14 @@ def _record_checks(export, witnesses, out):
     if fmt == FORMAT_V2:
         chain = check_chain(export, witnesses)
         problems = chain + check_keys(export) + problems
+        # The seed is revealed exactly when the log has a reveal entry.
+        log = export.get("log") if isinstance(export.get("log"), list) else []
+        reveals = [e.get("seq") for e in log if isinstance(e, dict)
+                   and isinstance(e.get("entry"), dict) and e["entry"].get("entry") == "reveal"]
+        if export.get("commitment") is not None:
+            if export.get("seed") is not None and not reveals:
+                problems.append("the seed is revealed but the log has no reveal entry (was its "
+                                "tail cut?)")
         if not chain:
             summary = export["chain"]
             print("chain whole: %d links, head %s after %s%s" % (
@@ -1080,7 +1088,8 @@ def _selftest_chain(out):
     h = link_hash(h, draw)
     log = []
     for seq in range(2):
-        item = {"seq": seq, "entry": {"entry": "table", "event": "reminded"},
+        kind = {"entry": "table", "event": "reminded"} if seq == 0 else {"entry": "reveal"}
+        item = {"seq": seq, "entry": kind,
                 "message_id": "clock", "author_id": "", "author_name": "", "text": "",
                 "at": "2026-01-01T00:00:00Z", "undone": False, "prev": h.hex()}
         h = link_hash(h, item)

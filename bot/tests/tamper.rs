@@ -466,9 +466,17 @@ fn a_witness_from_a_posted_report_catches_a_cut_tail() {
     let (stdout, record) = play(dir.path(), "cut", &input);
     let heads = posted_heads(&stdout);
     let (seq, head) = heads.last().expect("a posted head").clone();
-    // The forger cuts the record after an earlier entry and recomputes its chain: the record is
-    // whole and complete again, so without witnesses both verifiers accept it …
+    // The forger cuts the record after an earlier entry, keeps the reveal (renumbered) and
+    // recomputes its chain: the record is whole and complete again, so without witnesses both
+    // verifiers accept it …
     let mut cut = record.clone();
+    let reveal = record["log"]
+        .as_array()
+        .expect("log")
+        .iter()
+        .find(|e| e["entry"]["entry"] == "reveal")
+        .cloned()
+        .expect("a reveal entry");
     // (right after a draw, so that no call is left without its draw)
     let keep = (0..(seq - 2) as usize)
         .rev()
@@ -476,6 +484,9 @@ fn a_witness_from_a_posted_report_catches_a_cut_tail() {
         .expect("a draw before the end")
         + 1;
     cut["log"].as_array_mut().expect("log").truncate(keep);
+    let mut reveal = reveal;
+    reveal["seq"] = json!(keep);
+    cut["log"].as_array_mut().expect("log").push(reveal);
     cut["draws"]
         .as_array_mut()
         .expect("draws")

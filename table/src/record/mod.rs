@@ -689,6 +689,47 @@ pub fn check_keys(record: &GameRecord) -> Result<(), RecordError> {
     Ok(())
 }
 
+/// The seed of an audited record is revealed exactly when its log has a `reveal` entry, and up
+/// to that entry every draw the game asked for is in the record (an audited draw answers its
+/// move at once): a record cut between a move and its draw, or with its reveal cut off, is not
+/// whole.
+fn check_reveal(record: &GameRecord, games: &[SharedPlugin]) -> Result<(), RecordError> {
+    let reveal = record
+        .log
+        .iter()
+        .find(|e| e.entry.get("entry") == Some(&Value::from("reveal")))
+        .map(|e| e.seq);
+    match (reveal, &record.seed) {
+        (None, Some(_)) => {
+            return Err(RecordError(
+                "the seed is revealed but the log has no reveal entry (was its tail cut?)".into(),
+            ))
+        }
+        (Some(seq), None) => {
+            return Err(RecordError(format!(
+                "entry #{seq} reveals the seed but the record has none"
+            )))
+        }
+        (None, None) => return Ok(()),
+        (Some(_), Some(_)) => {}
+    }
+    let until = reveal.map(|seq| seq - 1);
+    let session = replay(record, games, until)?;
+    if session.to_act() == crate::game::ToAct::Draw {
+        let last = record
+            .log
+            .iter()
+            .rev()
+            .find(|e| until.is_none_or(|u| e.seq <= u))
+            .map(|e| e.seq);
+        return Err(RecordError(format!(
+            "the game waits for an audited draw after {} that is not in the record",
+            seq_name(last)
+        )));
+    }
+    Ok(())
+}
+
 /// `#N`, or `the setup` for `None`.
 fn seq_name(seq: Option<i64>) -> String {
     match seq {
@@ -811,6 +852,9 @@ pub fn check_with(
         return Err(RecordError(format!(
             "the audited draw at #{seq} has no draw record"
         )));
+    }
+    if audited && record.format == FORMAT {
+        check_reveal(record, games)?;
     }
     let want_setup = if audited {
         session.setup_records().len() + usize::from(stored.signup.is_some())
