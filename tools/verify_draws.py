@@ -346,12 +346,20 @@ def check_chain(export, witnesses=()):
         problems = link(item, "entry #%s" % (item.get("seq"),))
         if problems:
             return problems
+        entry = item.get("entry") if isinstance(item.get("entry"), dict) else {}
         if cursor < len(draws) and isinstance(draws[cursor], dict) \
                 and draws[cursor].get("seq") == item.get("seq"):
             problems = link(draws[cursor], _draw_name(cursor, draws[cursor]))
             if problems:
                 return problems
             cursor += 1
+        elif export.get("commitment") is not None and entry.get("entry") == "draw" \
+                and entry.get("manual") is False:
+            return ["the draw record for #%s is missing or out of order (draw records come in the "
+                    "order of the log, each right after its entry)%s" % (
+                        item.get("seq"),
+                        "; %s is in its place" % _draw_name(cursor, draws[cursor])
+                        if cursor < len(draws) else "")]
         heads.append((item.get("seq"), head.hex()))
     if cursor < len(draws):
         return ["%s is out of order: draw records come in the order of the log, each right "

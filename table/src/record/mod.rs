@@ -509,17 +509,29 @@ pub fn check_chain(record: &GameRecord, witnesses: &[Witness]) -> Result<String,
             format!("entry #{}", item.seq),
         )?;
         chain.seq = Some(item.seq);
-        if let Some(draw) = record.draws.get(cursor) {
-            if draw.input("seq").and_then(Value::as_i64) == Some(item.seq) {
-                let value = serde_json::to_value(draw).unwrap_or(Value::Null);
-                link(
-                    &mut chain,
-                    value,
-                    draw.input("prev").and_then(Value::as_str),
-                    draw_name(cursor, draw),
-                )?;
-                cursor += 1;
-            }
+        let next = record.draws.get(cursor);
+        if let Some(draw) =
+            next.filter(|d| d.input("seq").and_then(Value::as_i64) == Some(item.seq))
+        {
+            let value = serde_json::to_value(draw).unwrap_or(Value::Null);
+            link(
+                &mut chain,
+                value,
+                draw.input("prev").and_then(Value::as_str),
+                draw_name(cursor, draw),
+            )?;
+            cursor += 1;
+        } else if record.commitment.is_some()
+            && item.entry.get("entry") == Some(&Value::from("draw"))
+            && item.entry.get("manual") == Some(&Value::Bool(false))
+        {
+            return bad(format!(
+                "the draw record for #{} is missing or out of order (draw records come in the \
+                 order of the log, each right after its entry){}",
+                item.seq,
+                next.map(|d| format!("; {} is in its place", draw_name(cursor, d)))
+                    .unwrap_or_default()
+            ));
         }
         heads.push((Some(item.seq), chain.head()));
     }
