@@ -221,6 +221,7 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
             fixed_seed: None,
             moderator_name: "the moderator".to_string(),
             report: config.report.into(),
+            automa: config.automa,
         },
     )?;
     let tables = Tables::new(store, host);

@@ -9,7 +9,7 @@ use serenity::model::id::ChannelId;
 use gaugebot_table::Store;
 use gaugebot_table::{Templates, MESSAGE_LIMIT};
 
-use crate::discord::retry::retry;
+use crate::discord::retry::deliver;
 use crate::discord::text::Text;
 
 /// The status message's text: a title, then the status report, cut to one message.
@@ -52,7 +52,7 @@ pub(crate) async fn update_status(
         let edit = EditMessage::new()
             .content(content.clone())
             .allowed_mentions(CreateAllowedMentions::new());
-        match retry("edit the status message", channel, || {
+        match deliver("edit the status message", channel, || {
             channel.edit_message(http, MessageId::new(id), edit.clone())
         })
         .await
@@ -65,7 +65,7 @@ pub(crate) async fn update_status(
     let post = CreateMessage::new()
         .content(content)
         .allowed_mentions(CreateAllowedMentions::new());
-    let Ok(message) = retry("post the status message", channel, || {
+    let Ok(message) = deliver("post the status message", channel, || {
         channel.send_message(http, post.clone())
     })
     .await
@@ -79,7 +79,7 @@ pub(crate) async fn update_status(
         tracing::warn!(%channel, %error, "cannot store the status message id");
     }
     // Without Manage Messages the pin fails: the message is still the live status.
-    let _ = retry("pin the status message", channel, || {
+    let _ = deliver("pin the status message", channel, || {
         http.pin_message(channel, message.id, None)
     })
     .await;
