@@ -403,7 +403,7 @@ fn readme_sample(readme: &str, marker: &str) -> Vec<String> {
 fn readmes_sample_transcripts_are_what_the_bot_says() {
     let readme = read("README.md");
     let dir = tempfile::tempdir().expect("temp dir");
-    let seed = "0000000000000000000000000000000000000000000000000000000000000002";
+    let seed = "0000000000000000000000000000000000000000000000000000000000000001";
     assert!(readme.contains(&format!(
         "play --no-map --seed {seed} bot/tests/games/weeks.txt"
     )));
