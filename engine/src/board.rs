@@ -343,9 +343,31 @@ impl Board {
         &self.railways[railway.index()]
     }
 
-    /// The closest hex id or name to a misspelt one, if any is close.
+    /// The closest hex id or name to a misspelt one, if any is close. A hex id that does not
+    /// exist (`N7`) gets the nearest id that does in the same column (`N6`) or row (`M7`,
+    /// `O7`), one column or two rows away at most — never a hex across the board.
     pub fn suggest(&self, text: &str) -> Option<&'static str> {
         let board = Board::get();
+        if let Some((column, row)) = split_id(text.trim()) {
+            let mut best: Option<(u32, &'static str)> = None;
+            for hex in &board.hexes {
+                let Some((c, r)) = split_id(&hex.label) else {
+                    continue;
+                };
+                let distance = if c == column {
+                    r.abs_diff(row) * 2
+                } else if r == row && column.len() == 1 && c.len() == 1 {
+                    let (a, b) = (column.as_bytes()[0], c.as_bytes()[0]);
+                    u32::from(a.abs_diff(b)) * 3
+                } else {
+                    continue;
+                };
+                if (1..=4).contains(&distance) && best.is_none_or(|(d, _)| distance < d) {
+                    best = Some((distance, hex.label.as_str()));
+                }
+            }
+            return best.map(|(_, label)| label);
+        }
         let wanted = text.to_ascii_lowercase();
         let mut best: Option<(usize, &'static str)> = None;
         for hex in &board.hexes {
@@ -367,6 +389,16 @@ impl Board {
         }
         best.map(|(_, name)| name)
     }
+}
+
+/// A hex id's column letters (upper case) and row number: `n7` → (`N`, 7).
+fn split_id(text: &str) -> Option<(String, u32)> {
+    let digits = text.find(|c: char| c.is_ascii_digit())?;
+    let (column, row) = text.split_at(digits);
+    if column.is_empty() || column.len() > 2 || !column.chars().all(|c| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    Some((column.to_ascii_uppercase(), row.parse().ok()?))
 }
 
 /// Levenshtein distance, for "did you mean" suggestions.
@@ -444,6 +476,17 @@ mod tests {
         assert_eq!(board.find("SHANNON").map(|h| h.label()), Some("K3"));
         assert_eq!(board.suggest("Shanon"), Some("Shannon"));
         assert_eq!(board.suggest("Zzzzzz"), None);
+        // A hex id that does not exist: the nearest in its column or row, or nothing.
+        let near = board.suggest("N7").expect("a hex near N7");
+        let (column, row) = split_id(near).expect("an id");
+        assert!(
+            (column == "N" && row.abs_diff(7) <= 2)
+                || (row == 7 && (column == "M" || column == "O")),
+            "{near} is not near N7"
+        );
+        assert_ne!(near, "A7");
+        assert_eq!(board.suggest("A99"), None);
+        assert_eq!(board.suggest("Z1"), None);
     }
 
     #[test]

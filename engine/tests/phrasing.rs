@@ -56,6 +56,11 @@ fn parse_expect(phrasing: &str, text: &str) -> Result<Expect, String> {
     if text == "chat" {
         return Ok(Expect::Chat);
     }
+    // Chat at the table that the reader alone refuses: it does not start as a move, so the
+    // table takes it as chat (docs/PHRASING.md); the reader's refusal is still checked.
+    if let Some(rest) = text.strip_prefix("aside ") {
+        return parse_expect(phrasing, &format!("refuse {rest}"));
+    }
     if let Some(rest) = text.strip_prefix("accept ") {
         let mut rest = rest.trim().to_string();
         let mut canonical = false;

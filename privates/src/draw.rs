@@ -40,7 +40,7 @@ pub fn dealer_seat(drawn: u32, players: usize) -> Result<Seat, SetupError> {
     match (drawn as usize).checked_sub(1) {
         Some(seat) if seat < players => Ok(seat),
         _ => Err(SetupError::Dealer {
-            dealer: (drawn as usize).saturating_sub(1),
+            number: u64::from(drawn),
             players,
             ruling: Ruling::P4,
         }),

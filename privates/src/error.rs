@@ -591,8 +591,8 @@ pub enum SetupError {
     },
     /// The first dealer is not a seat at the table (P4).
     Dealer {
-        /// As given.
-        dealer: Seat,
+        /// The first dealer's sign-up number as given (seat + 1).
+        number: u64,
         /// Players at the table.
         players: usize,
         /// P4.
@@ -657,11 +657,10 @@ impl fmt::Display for SetupError {
                 "the deck has 6 copies of each card (5 in the variant), not {copies}"
             ),
             SetupError::Dealer {
-                dealer, players, ..
+                number, players, ..
             } => write!(
                 f,
-                "the dealer must be one of the {players} seats, not seat {}",
-                dealer + 1
+                "the dealer must be one of the {players} seats, not seat {number}"
             ),
             SetupError::DeckSize {
                 given, expected, ..

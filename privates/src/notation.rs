@@ -1,6 +1,6 @@
 //! The players' notation: `buy`, `buy A`, `bid 17 on C` (or `bid C 17`, `bid $17 on C`),
 //! `pass`; in a bid-off `raise 19` (or `bid 19`) and `drop`. And the moderator's manual deal:
-//! `10 5 25 50 10 35 40 chips:red,blue,green,red,black,yellow,red`.
+//! `10 5 25 50 10 35 40 chips:red,blue,green,red,black,yellow,blue`.
 //!
 //! Parsing knows nothing of the position: whether an action is legal is the game's business.
 
@@ -31,6 +31,13 @@ pub enum NotationError {
     },
     /// A word that should be a whole number of dollars is not.
     BadAmount {
+        /// The command.
+        command: String,
+        /// The word.
+        given: String,
+    },
+    /// A whole number of dollars too large to be any amount of money in the game.
+    TooLarge {
         /// The command.
         command: String,
         /// The word.
@@ -81,7 +88,7 @@ pub const FORMS: [(&str, &str); 5] = [
 ];
 
 /// The form of the moderator's manual deal.
-pub const DEAL_FORM: &str = "10 5 25 50 10 35 40 chips:red,blue,green,red,black,yellow,red";
+pub const DEAL_FORM: &str = "10 5 25 50 10 35 40 chips:red,blue,green,red,black,yellow,blue";
 
 /// The commands, as the parser knows them.
 const COMMANDS: [&str; 5] = ["buy", "bid", "pass", "raise", "drop"];
@@ -115,6 +122,10 @@ impl fmt::Display for NotationError {
                 f,
                 "'{given}' is not a whole number of dollars; write it as: {}",
                 form(command)
+            ),
+            NotationError::TooLarge { given, .. } => write!(
+                f,
+                "{given} is too large: no player has that much money (P3)"
             ),
             NotationError::MissingCard { command } => {
                 write!(f, "name the card; write it as: {}", form(command))
@@ -230,7 +241,11 @@ fn amount(command: &str, word: &str) -> Result<u32, NotationError> {
     if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
         return Err(bad());
     }
-    digits.parse().map_err(|_| bad())
+    // All digits: a number that does not fit is too large, not malformed.
+    digits.parse().map_err(|_| NotationError::TooLarge {
+        command: command.to_string(),
+        given: word.to_string(),
+    })
 }
 
 /// Reads a card letter, `A`…`G` in either case.
@@ -482,7 +497,7 @@ mod tests {
         ));
         assert!(matches!(
             parse_action("bid 99999999999999 on C"),
-            Err(NotationError::BadAmount { .. })
+            Err(NotationError::TooLarge { .. })
         ));
         assert!(matches!(
             parse_action("pass now"),
@@ -492,7 +507,7 @@ mod tests {
 
     #[test]
     fn reads_a_manual_deal() {
-        let deal = parse_deal("10 5 25 50 10 35 40 chips:red,blue,green,red,black,yellow,red")
+        let deal = parse_deal("10 5 25 50 10 35 40 chips:red,blue,green,red,black,yellow,blue")
             .expect("a deal");
         assert_eq!(deal.cards, vec![10, 5, 25, 50, 10, 35, 40]);
         assert_eq!(
@@ -504,7 +519,7 @@ mod tests {
                 Chip::Red,
                 Chip::Black,
                 Chip::Yellow,
-                Chip::Red
+                Chip::Blue
             ]
         );
         assert_eq!(parse_deal(&deal.to_string()), Ok(deal));

@@ -95,7 +95,7 @@ impl Setup {
         }
         if self.dealer >= count {
             return Err(SetupError::Dealer {
-                dealer: self.dealer,
+                number: self.dealer as u64 + 1,
                 players: count,
                 ruling: Ruling::P4,
             });

@@ -227,7 +227,7 @@ fn p4_the_first_dealer_is_drawn_and_the_deal_passes_to_the_left() {
     assert_eq!(
         Game::new(&Setup::manual(&["ann", "bob"], 2)),
         Err(SetupError::Dealer {
-            dealer: 2,
+            number: 3,
             players: 2,
             ruling: Ruling::P4
         })

@@ -145,20 +145,37 @@ impl Response {
     }
 }
 
-/// Splits a long reply at line breaks into messages of at most `limit` characters.
+/// Splits a long reply at line breaks into messages of at most `limit` characters; a single
+/// line longer than that is cut between words (inside a word only when one word is longer
+/// than the limit).
 pub fn split_message(text: &str, limit: usize) -> Vec<String> {
     let mut parts = Vec::new();
     let mut current = String::new();
     for line in text.split('\n') {
         let mut line = line.to_string();
-        // A single line longer than the limit is cut at character boundaries.
         while line.chars().count() > limit {
             if !current.is_empty() {
                 parts.push(std::mem::take(&mut current));
             }
-            let cut: String = line.chars().take(limit).collect();
-            line = line.chars().skip(limit).collect();
-            parts.push(cut);
+            let chars: Vec<char> = line.chars().collect();
+            // The last space within the limit (a space at `limit` itself ends a full part).
+            let cut = (1..=limit.min(chars.len() - 1))
+                .rev()
+                .find(|&i| chars[i].is_whitespace())
+                .unwrap_or(limit)
+                .max(1);
+            parts.push(
+                chars[..cut]
+                    .iter()
+                    .collect::<String>()
+                    .trim_end()
+                    .to_string(),
+            );
+            line = chars[cut..]
+                .iter()
+                .collect::<String>()
+                .trim_start()
+                .to_string();
         }
         let needed =
             current.chars().count() + line.chars().count() + usize::from(!current.is_empty());
@@ -202,6 +219,17 @@ mod tests {
             assert!(!part.starts_with('\n'));
         }
         assert_eq!(parts.join("\n"), text);
+        // A long line is cut between words, never inside one.
+        let words = "word ".repeat(60) + "ends.";
+        let parts = split_message(&words, 100);
+        assert!(parts.len() > 1);
+        for part in &parts {
+            assert!(part.chars().count() <= 100);
+            for word in part.split(' ') {
+                assert!(word == "word" || word == "ends.", "{word:?} in {part:?}");
+            }
+        }
+        assert_eq!(parts.join(" "), words);
         let one_long_line = "x".repeat(250);
         let parts = split_message(&one_long_line, 100);
         assert_eq!(

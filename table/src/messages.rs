@@ -106,6 +106,18 @@ pub struct GameRef {
     pub title: String,
 }
 
+/// One line of a recap: summaries of one kind, seat and subject, grouped
+/// ([`crate::game::Summary`]; `who` is the seat's name).
+#[derive(Debug, Clone, Default, Serialize)]
+#[allow(missing_docs)]
+pub struct RecapLine {
+    pub kind: String,
+    pub who: Option<String>,
+    pub subject: String,
+    pub amounts: Vec<String>,
+    pub detail: Vec<String>,
+}
+
 /// A game waiting for a player (`!waiting`).
 #[derive(Debug, Clone, Default, Serialize)]
 #[allow(missing_docs)]
@@ -164,13 +176,13 @@ catalogue! {
     /// A v2 draw without a message id to key it.
     NoMessageKey = "no_message_key" {}
     /// The game is over (a move's refusal).
-    GameOver = "game_over" {}
+    GameOver = "game_over" { ruling: String }
     /// The author has no seat.
-    NotSeated = "not_seated" { players: Vec<String> }
+    NotSeated = "not_seated" { players: Vec<String>, ruling: String }
     /// Storage failed; nothing changed.
     Storage = "storage" { error: String }
     /// A command only moderators may run.
-    ModeratorOnly = "moderator_only" { author: String, command: String }
+    ModeratorOnly = "moderator_only" { author: String, command: String, ruling: String }
     /// No command of that name.
     UnknownCommand = "unknown_command" { command: String }
     /// A command of another game than the one here.
@@ -228,7 +240,7 @@ catalogue! {
     /// A manual draw while the dice are audited.
     DiceAreAudited = "dice_are_audited" {}
     /// A manual draw while none is pending.
-    NoDrawPending = "no_draw_pending" { command: String }
+    NoDrawPending = "no_draw_pending" { command: String, ruling: String }
     /// `!map`.
     Map = "map" {}
     /// The map failed to draw.
@@ -310,6 +322,23 @@ catalogue! {
     DmHelp = "dm_help" { command: String }
     /// `!waiting`.
     Waiting = "waiting" { player: String, games: Vec<WaitingGame> }
+    /// `!chart`: the net-worth chart is attached.
+    ChartPosted = "chart_posted" { title: String, game_id: String, now: Vec<String> }
+    /// A game that does not say what its players are worth.
+    NoChart = "no_chart" { title: String }
+    /// What happened since a player's last move (or since a time): at most six lines.
+    /// `since` is a time stamp, `mine` whether it is since the player's own last move;
+    /// `more` lines left out; `money` the player's cash change (`+£6`) and cash now.
+    Recap = "recap" {
+        player: Option<String>,
+        since: String,
+        mine: bool,
+        lines: Vec<RecapLine>,
+        more: usize,
+        money: Option<String>,
+        cash: Option<String>,
+        pressure: Option<RecapLine>,
+    }
     /// A table entry in `!log`: `event` is `clock`, `away`, `back`, `sub` or `reminded`.
     LogEvent = "log_event" {
         event: String,

@@ -169,10 +169,11 @@ mod tests {
             &messages::ModeratorOnly {
                 author: "ann".into(),
                 command: "undo".into(),
+                ruling: "ruling 27".into(),
             },
             "!",
         );
-        assert_eq!(text, "❌ ann: only a moderator may `!undo`.");
+        assert_eq!(text, "❌ ann: only a moderator may `!undo` (ruling 27).");
         assert!(templates
             .say(
                 &messages::Frozen {

@@ -24,7 +24,7 @@ mod words;
 
 pub use named::{check_named_share, read_in, share_under_auction, NamedShareError};
 pub use reading::{read, Ambiguity, Reading, HELP_PHRASING};
-pub use words::{LEADING_FILLER, TRAILING_FILLER};
+pub use words::{starts_as_move, LEADING_FILLER, TRAILING_FILLER};
 
 /// Why a text is not an action.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -331,6 +331,32 @@ pub fn parse_cubes(text: &str) -> Result<Vec<Colour>, NotationError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_starts_as_a_move_and_what_is_chat_at_the_table() {
+        for text in [
+            "bid x",
+            "I'll bid 7.5",
+            "raise 2",
+            "place track",
+            "pass the salt",
+            "build WLW N7",
+            "special interest",
+            "no bid",
+        ] {
+            assert!(starts_as_move(text), "{text}");
+        }
+        for text in [
+            "Nice build!",
+            "the opening bidder may pass",
+            "great bid, bob",
+            "should I pass?",
+            "I won't bid",
+            "",
+        ] {
+            assert!(!starts_as_move(text), "{text}");
+        }
+    }
 
     fn hex(label: &str) -> HexId {
         Board::get().find(label).expect("hex exists")

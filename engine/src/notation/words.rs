@@ -384,6 +384,31 @@ pub(super) fn command(lower: &str) -> Option<Command> {
     })
 }
 
+/// Whether a text starts as a move: after leading filler (`I'll`, `please`), its first word is
+/// a command word (`bid`, `raises`, `si`), a placing or laying word (`place track …`, `put a
+/// cube …`), `special`, `call` or `no` (`no bid`). `Nice build!` and `the opening bidder may
+/// pass` do not: at the table they are chat.
+pub fn starts_as_move(text: &str) -> bool {
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+    let skip = LEADING_FILLER
+        .iter()
+        .find(|filler| words.len() > filler.len() && filler.iter().zip(&words).all(|(f, w)| f == w))
+        .map_or(0, |filler| filler.len());
+    words.get(skip).is_some_and(|first| {
+        command(first).is_some()
+            || PLACING.contains(&first.as_str())
+            || LAYING.contains(&first.as_str())
+            || matches!(first.as_str(), "special" | "call" | "no")
+    })
+}
+
 /// Words that introduce a special interest when a cube is mentioned: `place a pink cube in Sligo`.
 pub(super) const PLACING: [&str; 4] = ["place", "put", "placing", "putting"];
 

@@ -15,7 +15,8 @@ use gaugebot_table::commands::registry::{arg, Access, ArgKind, CommandSpec, Form
 use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource};
 use gaugebot_table::game::{
     render_template, Ctx, Decision, Example, GameInfo, Marks, PictureError, Preset, PresetAnswer,
-    Query, QuickMove, ReadMove, SetupDice, SetupOptions, Suggestion, TableGame, Text, ToAct,
+    Query, QuickMove, ReadMove, SetupDice, SetupOptions, Suggestion, Summary, TableGame, Text,
+    ToAct, Worth,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -337,6 +338,21 @@ impl TableGame for IrishGauge {
         read(text).is_chat()
     }
 
+    fn is_attempt(&self, text: &str) -> bool {
+        // A near miss (`bdi 8`) or a text that reads several ways is an attempt; a malformed
+        // command only when it starts as a move (`build WLW N7`, `place track`, not `Nice
+        // build!`).
+        match read(text) {
+            Reading::Move { .. } | Reading::NearMiss { .. } | Reading::Ambiguous { .. } => true,
+            Reading::Chat => false,
+            Reading::Malformed(_) => self.starts_as_move(text),
+        }
+    }
+
+    fn starts_as_move(&self, text: &str) -> bool {
+        crate::notation::starts_as_move(text)
+    }
+
     fn apply(&self, state: &mut Game, seat: usize, action: &Action) -> Result<Vec<Event>, Refusal> {
         state.play(seat, action).map_err(Refusal::Play)
     }
@@ -502,6 +518,81 @@ impl TableGame for IrishGauge {
 
     fn rename(&self, state: &mut Game, seat: usize, name: &str) {
         state.rename_player(seat, name);
+    }
+
+    fn table_ruling(&self) -> &'static str {
+        "ruling 27"
+    }
+
+    fn summarize(&self, _state: &Game, events: &Vec<Event>) -> Vec<Summary> {
+        let money = |amount: u32| format!("£{amount}");
+        events
+            .iter()
+            .filter_map(|event| match event {
+                Event::ShareWon {
+                    player,
+                    railway,
+                    face,
+                    price,
+                } => Some(Summary {
+                    kind: "share_won".into(),
+                    seat: Some(*player),
+                    subject: format!("the {railway} {} share", money(*face)),
+                    amounts: vec![money(*price)],
+                    ..Summary::default()
+                }),
+                Event::LocomotivesPlaced { railway, hexes, .. } => Some(Summary {
+                    kind: "build".into(),
+                    subject: railway.to_string(),
+                    // The towns and cities reached, by name.
+                    detail: hexes
+                        .iter()
+                        .filter_map(|(hex, _)| hex.hex().name.clone())
+                        .collect(),
+                    ..Summary::default()
+                }),
+                Event::SpecialInterestPlaced {
+                    player,
+                    town,
+                    colour,
+                } => Some(Summary {
+                    kind: "interest".into(),
+                    seat: Some(*player),
+                    detail: vec![format!(
+                        "{} ({colour})",
+                        town.hex()
+                            .name
+                            .clone()
+                            .unwrap_or_else(|| town.label().to_string())
+                    )],
+                    ..Summary::default()
+                }),
+                Event::Dividend {
+                    railway, per_share, ..
+                } if *per_share > 0 => Some(Summary {
+                    kind: "dividends".into(),
+                    detail: vec![format!("{railway} {} a share", money(*per_share))],
+                    ..Summary::default()
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn worth(&self, state: &Game, seat: usize) -> Option<Worth> {
+        state.players().get(seat).map(|p| Worth {
+            cash: i64::from(p.cash),
+            total: i64::from(state.score(seat)),
+            currency: "£",
+        })
+    }
+
+    fn pressure(&self, state: &Game) -> Option<Summary> {
+        Some(Summary {
+            kind: "cubes_left".into(),
+            amounts: vec![state.supply().total().to_string()],
+            ..Summary::default()
+        })
     }
 }
 

@@ -17,8 +17,8 @@ pub mod report;
 use gaugebot_table::commands::registry::{arg, Access, ArgKind, ArgSpec, CommandSpec, Form};
 use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource};
 use gaugebot_table::game::{
-    Ctx, Decision, Example, GameInfo, Marks, ReadMove, SetupDice, SetupOptions, TableGame, Text,
-    ToAct,
+    Ctx, Decision, Example, GameInfo, Marks, ReadMove, SetupDice, SetupOptions, Summary, TableGame,
+    Text, ToAct, Worth,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -233,7 +233,7 @@ impl TableGame for Privates {
                 args: DEAL_ARGS,
                 summary:
                     "a round's 7 cards in dealt order and its chips in letter order (manual dice)",
-                example: "deal 10 5 25 50 10 35 40 chips:red,blue,green,red,black,yellow,red",
+                example: "deal 10 5 25 50 10 35 40 chips:red,blue,green,red,black,yellow,blue",
                 game: Some(KIND),
             },
         ]
@@ -341,6 +341,18 @@ impl TableGame for Privates {
                 .any(|w| MOVE_WORDS.contains(&w.to_lowercase().as_str())),
             _ => false,
         }
+    }
+
+    fn is_attempt(&self, text: &str) -> bool {
+        // A near miss (`byu`) is an attempt; otherwise only what starts as a move (`bid x`).
+        matches!(
+            parse_action(text),
+            Ok(_)
+                | Err(NotationError::UnknownCommand {
+                    suggestion: Some(_),
+                    ..
+                })
+        ) || self.starts_as_move(text)
     }
 
     fn apply(&self, state: &mut Game, seat: usize, action: &Action) -> Result<Vec<Event>, Refusal> {
@@ -482,6 +494,87 @@ impl TableGame for Privates {
 
     fn rename(&self, state: &mut Game, seat: usize, name: &str) {
         state.rename_player(seat, name);
+    }
+
+    fn table_ruling(&self) -> &'static str {
+        "P17"
+    }
+
+    fn summarize(&self, state: &Game, events: &Vec<Event>) -> Vec<Summary> {
+        let taken = |player: &usize, letter: &crate::card::Letter, price: &u32| Summary {
+            kind: "card_taken".into(),
+            seat: Some(*player),
+            detail: vec![format!("{letter} for ${price}")],
+            ..Summary::default()
+        };
+        events
+            .iter()
+            .filter_map(|event| match event {
+                Event::CardBought {
+                    player,
+                    letter,
+                    price,
+                    ..
+                }
+                | Event::WonByBid {
+                    player,
+                    letter,
+                    price,
+                    ..
+                }
+                | Event::BidOffWon {
+                    player,
+                    letter,
+                    price,
+                    ..
+                } => Some(taken(player, letter, price)),
+                Event::TakenFree { player, letter, .. } => Some(taken(player, letter, &0)),
+                Event::PriceDropped { letter, to, .. } => Some(Summary {
+                    kind: "price_drop".into(),
+                    detail: vec![format!("{letter} to ${to}")],
+                    ..Summary::default()
+                }),
+                Event::RoundEnded { round, income, .. } => Some(Summary {
+                    kind: "revenue".into(),
+                    detail: vec![format!(
+                        "round {round}: {}",
+                        income
+                            .iter()
+                            .map(|i| format!("{} ${}", state.name(i.player), i.amount))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )],
+                    ..Summary::default()
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn worth(&self, state: &Game, seat: usize) -> Option<Worth> {
+        let score = crate::scoring::score(
+            seat,
+            state.players().get(seat)?.cash,
+            &state.players().get(seat)?.cards,
+        );
+        state.players().get(seat).map(|p| Worth {
+            cash: i64::from(p.cash),
+            total: i64::from(score.cash + score.set_points + score.sequence_points),
+            currency: "$",
+        })
+    }
+
+    fn pressure(&self, state: &Game) -> Option<Summary> {
+        Some(Summary {
+            kind: "round".into(),
+            subject: format!("{} of {}", state.round(), state.rounds()),
+            ..Summary::default()
+        })
+    }
+
+    fn unused_table_commands(&self) -> &'static [&'static str] {
+        // No board to draw, no secret auction orders.
+        &["map", "preset"]
     }
 
     fn describe_draw(&self, draw: &RoundDraw) -> String {

@@ -39,11 +39,29 @@ pub enum OptionError {
     },
 }
 
+/// The ruling a notation refusal cites: the moves of a turn (P7), bids (P8), money (P3), the
+/// row's cards (P5), the deck (P1), the chips (P2), a deal (P5).
+pub fn notation_ruling(error: &NotationError) -> Ruling {
+    match error {
+        NotationError::Empty
+        | NotationError::UnknownCommand { .. }
+        | NotationError::Unexpected { .. } => Ruling::P7,
+        NotationError::MissingAmount { .. } | NotationError::BadAmount { .. } => Ruling::P8,
+        NotationError::TooLarge { .. } => Ruling::P3,
+        NotationError::MissingCard { .. }
+        | NotationError::UnknownCard { .. }
+        | NotationError::MissingChips => Ruling::P5,
+        NotationError::NotACard { .. } => Ruling::P1,
+        NotationError::UnknownChip { .. } => Ruling::P2,
+    }
+}
+
 impl OptionError {
     /// The ruling the refusal applies, if any.
     pub fn ruling(&self) -> Option<Ruling> {
         match self {
-            OptionError::Unknown { .. } => None,
+            // The options are those of a setup: the deck (P1) and the dealer (P4).
+            OptionError::Unknown { .. } => Some(Ruling::P4),
             OptionError::NotANumber { ruling, .. }
             | OptionError::DealerNeeded { ruling }
             | OptionError::DealerIsDrawn { ruling } => Some(*ruling),
@@ -94,7 +112,7 @@ impl Refusal {
             Refusal::Play(e) => Some(e.ruling()),
             Refusal::Setup(e) => Some(e.ruling()),
             Refusal::Option(e) => e.ruling(),
-            Refusal::Notation(_) => None,
+            Refusal::Notation(e) => Some(notation_ruling(e)),
         }
     }
 }
@@ -312,7 +330,7 @@ pub fn examples() -> Vec<(Refusal, String)> {
             ruling: Ruling::P1,
         },
         SetupError::Dealer {
-            dealer: 3,
+            number: 0,
             players: 3,
             ruling: Ruling::P4,
         },
@@ -338,6 +356,7 @@ pub fn examples() -> Vec<(Refusal, String)> {
         "bid",
         "bid C",
         "bid x on C",
+        "bid 4294967296 on C",
         "bid 17 on H",
         "pass now",
         "raise",

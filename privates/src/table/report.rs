@@ -461,6 +461,7 @@ pub fn refusal(ctx: &Ctx<'_>, refusal: &Refusal) -> String {
             let command = match error {
                 crate::NotationError::MissingAmount { command }
                 | crate::NotationError::BadAmount { command, .. }
+                | crate::NotationError::TooLarge { command, .. }
                 | crate::NotationError::MissingCard { command }
                 | crate::NotationError::Unexpected { command, .. } => Some(command.as_str()),
                 _ => None,
@@ -468,8 +469,9 @@ pub fn refusal(ctx: &Ctx<'_>, refusal: &Refusal) -> String {
             let form = command
                 .and_then(|c| FORMS.iter().find(|(name, _)| *name == c))
                 .map(|(_, form)| *form);
+            let ruling = super::refusal::notation_ruling(error).to_string();
             context! {
-                refusal => "notation", error => Value::from_serialize(error), form,
+                refusal => "notation", error => Value::from_serialize(error), form, ruling,
                 deal => DEAL_FORM, p => ctx.prefix,
             }
         }

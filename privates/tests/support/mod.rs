@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! let mut t = Table::manual(&["ann", "bob", "cat"], 0);   // ann deals first
-//! t.deal("10 5 25 50 10 35 40 chips:red,blue,green,red,black,yellow,red");
+//! t.deal("10 5 25 50 10 35 40 chips:red,blue,green,red,black,yellow,blue");
 //! t.play("ann", "bid 17 on C");
 //! let refusal = t.refused("bob", "bid 17 on C");           // checked to change nothing
 //! ```

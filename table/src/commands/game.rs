@@ -36,6 +36,7 @@ impl Command for GameCommand {
         if current.session.to_act() != ToAct::Draw {
             return cx.refuse(cx.say(messages::NoDrawPending {
                 command: self.0.name.to_string(),
+                ruling: cx.table_ruling(),
             }));
         }
         let mut render = cx.render(current, false, None);
@@ -47,6 +48,7 @@ impl Command for GameCommand {
             Ok(None) => {
                 return cx.refuse(cx.say(messages::NoDrawPending {
                     command: self.0.name.to_string(),
+                    ruling: cx.table_ruling(),
                 }))
             }
             Err(refusal) => {

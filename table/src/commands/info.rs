@@ -20,6 +20,16 @@ struct HelpCommand {
     usage: String,
     summary: &'static str,
     access: &'static str,
+    /// The game it belongs to, when help covers several.
+    game: Option<&'static str>,
+}
+
+/// One game's moves in `!help`.
+#[derive(Serialize)]
+struct MoveGroup {
+    /// The game's title, when help covers several.
+    title: Option<&'static str>,
+    moves: Vec<HelpCommand>,
 }
 
 /// `!status`: the status report.
@@ -289,33 +299,71 @@ impl Command for Help {
 
     async fn run(&self, cx: &mut Cx, args: &str, _msg: &Incoming) -> Response {
         let topic = args.trim().trim_start_matches(&*cx.host.settings.prefix);
-        let topic = topic.to_ascii_lowercase();
+        let mut topic = topic.to_ascii_lowercase();
         let prefix = &cx.host.settings.prefix;
         let running = match &cx.loaded {
             Loaded::Running(c) => Some(c.row.kind.clone()),
             _ => None,
         };
-        // With no game running, the help describes the default game's moves.
-        let game = running
-            .as_deref()
-            .and_then(|k| cx.host.game(k))
-            .or_else(|| cx.host.games.first());
-        let kind = game.map(|g| g.info().kind);
-        let visible: Vec<_> = cx.host.commands.for_game(kind).collect();
+        // The help of the game being played; `!help privates` asks for one game's overview;
+        // with no game running it covers every game.
+        let named = cx.host.game(&topic).cloned();
+        if named.is_some() {
+            topic = String::new();
+        }
+        let games: Vec<&crate::game::session::SharedPlugin> = match named
+            .as_ref()
+            .or_else(|| running.as_deref().and_then(|k| cx.host.game(k)))
+        {
+            Some(game) => vec![game],
+            None => cx.host.games.iter().collect(),
+        };
+        let one_game = games.len() == 1;
+        let kinds_shown: Vec<&str> = games.iter().map(|g| g.info().kind).collect();
+        let unused: Vec<&str> = if one_game {
+            games[0].unused_table_commands().to_vec()
+        } else {
+            Vec::new()
+        };
+        let visible: Vec<&CommandSpec> = cx
+            .host
+            .commands
+            .for_game(None)
+            .chain(kinds_shown.iter().flat_map(|k| {
+                cx.host
+                    .commands
+                    .for_game(Some(k))
+                    .filter(|c| c.game.is_some())
+            }))
+            .filter(|c| !(c.game.is_none() && unused.contains(&c.name)))
+            .collect();
         let access = |a: Access| match a {
             Access::Anyone => "anyone",
             Access::Player => "player",
             Access::Moderator => "moderator",
         };
-        let as_help = |c: &crate::commands::registry::CommandSpec| HelpCommand {
+        let title_of = |kind: Option<&str>| {
+            kind.filter(|_| !one_game)
+                .and_then(|k| cx.host.game(k))
+                .map(|g| g.info().title)
+        };
+        let as_help = |c: &CommandSpec| HelpCommand {
             usage: c.shown(prefix),
             summary: c.summary,
             access: access(c.access),
+            game: title_of(c.game),
         };
-        let moves: Vec<HelpCommand> = visible
+        let move_groups: Vec<MoveGroup> = games
             .iter()
-            .filter(|c| c.form == Form::Move)
-            .map(|c| as_help(c))
+            .map(|g| MoveGroup {
+                title: (!one_game).then(|| g.info().title),
+                moves: visible
+                    .iter()
+                    .filter(|c| c.form == Form::Move && c.game == Some(g.info().kind))
+                    .map(|c| as_help(c))
+                    .collect(),
+            })
+            .filter(|g| !g.moves.is_empty())
             .collect();
         let commands: Vec<HelpCommand> = visible
             .iter()
@@ -326,26 +374,43 @@ impl Command for Help {
             .iter()
             .find(|c| c.is_named(&topic))
             .map(|c| as_help(c));
-        let game_template = kind.map(|k| format!("{k}/help.md.j2"));
-        let game_help = match &game_template {
-            Some(name) if !topic.is_empty() && cx.host.templates.has(name) => cx
-                .host
-                .templates
-                .text(name, context! { topic, p => prefix }),
-            _ => String::new(),
-        };
+        let mut game_help = Vec::new();
+        if !topic.is_empty() {
+            for game in &games {
+                let name = format!("{}/help.md.j2", game.info().kind);
+                if !cx.host.templates.has(&name) {
+                    continue;
+                }
+                let text = cx
+                    .host
+                    .templates
+                    .text(&name, context! { topic, p => prefix });
+                if text.trim().is_empty() {
+                    continue;
+                }
+                game_help.push(if one_game {
+                    text
+                } else {
+                    format!("**{}**: {text}", game.info().title)
+                });
+            }
+        }
+        let game_help = game_help.join("\n");
         let mut topics = vec!["setup", "dice", "undo", "weeks"];
-        topics.extend(
-            visible
-                .iter()
-                .filter(|c| c.form == Form::Move)
-                .map(|c| c.name),
-        );
-        let games: Vec<&str> = cx.host.games.iter().map(|g| g.info().title).collect();
+        for c in visible.iter().filter(|c| c.form == Form::Move) {
+            if !topics.contains(&c.name) {
+                topics.push(c.name);
+            }
+        }
+        let titles: Vec<&str> = cx.host.games.iter().map(|g| g.info().title).collect();
         let kinds: Vec<&str> = cx.host.games.iter().map(|g| g.info().kind).collect();
+        let shown: Vec<&str> = games.iter().map(|g| g.info().title).collect();
         Response::new(Verdict::Answered).say(cx.host.templates.text(
             "table/help.md.j2",
-            context! { topic, p => prefix, moves, commands, command, game_help, topics, games, kinds },
+            context! {
+                topic, p => prefix, move_groups, commands, command, game_help, topics,
+                games => titles, kinds, shown,
+            },
         ))
     }
 }

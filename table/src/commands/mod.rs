@@ -22,6 +22,7 @@ mod game;
 mod info;
 mod moderation;
 mod presets;
+mod recap;
 pub mod registry;
 pub(crate) mod seats;
 pub mod setup;
@@ -109,6 +110,8 @@ pub(crate) fn table_handlers() -> Vec<Box<dyn Command>> {
         Box::new(seats::Back),
         Box::new(presets::Preset),
         Box::new(presets::Waiting),
+        Box::new(recap::RecapCommand),
+        Box::new(recap::Chart),
     ]
 }
 

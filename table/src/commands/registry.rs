@@ -99,6 +99,7 @@ impl Registry {
             return cx.refuse(cx.say(messages::ModeratorOnly {
                 author: msg.author.name.to_string(),
                 command: spec.name.to_string(),
+                ruling: cx.table_ruling(),
             }));
         }
         self.handlers[index].run(cx, args, msg).await
@@ -144,7 +145,7 @@ mod tests {
             .filter(|c| registry.answers_privately(c))
             .map(|c| c.name)
             .collect();
-        assert_eq!(private, ["moves", "help"]);
+        assert_eq!(private, ["moves", "help", "recap"]);
     }
 
     #[test]

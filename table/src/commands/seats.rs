@@ -45,7 +45,7 @@ pub(crate) struct Act;
 impl Command for Act {
     fn spec(&self) -> CommandSpec {
         CommandSpec {
-            example: "act @player **dividends**",
+            example: "act @player **move**",
             ..table_command(
                 "act",
                 &["actfor"],

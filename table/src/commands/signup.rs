@@ -51,6 +51,7 @@ impl Command for Signup {
             return cx.refuse(cx.say(messages::ModeratorOnly {
                 author: msg.author.name.to_string(),
                 command: format!("signup {sub}"),
+                ruling: cx.table_ruling(),
             }));
         }
         let state = match cx.signups().await {

@@ -595,6 +595,21 @@ pub trait TableGame: Send + Sync + Sized + 'static {
         let _ = text;
         false
     }
+    /// Whether bold text that does not read as a whole move is still clearly an attempt at
+    /// one when the player to act writes it (refused with the reason, rather than taken as
+    /// chat): by default, when it starts with one of the game's move words (`bid x`); a game
+    /// adds its near misses (`bdi 8`). From anyone else such text is chat unless it starts
+    /// with a move word.
+    fn is_attempt(&self, text: &str) -> bool {
+        self.starts_as_move(text)
+    }
+    /// Whether bold text starts as a move: by default, its first words are one of the game's
+    /// move words or aliases ([`starts_with_move_word`]). Such text is refused with the reason
+    /// whoever writes it; other text that does not read is chat unless [`TableGame::is_attempt`]
+    /// says the player to act meant a move.
+    fn starts_as_move(&self, text: &str) -> bool {
+        starts_with_move_word(&self.commands(), text)
+    }
     /// Whether the game is over. By default: when nobody is to act.
     fn is_finished(&self, state: &Self::State) -> bool {
         self.to_act(state) == ToAct::Nobody
@@ -703,6 +718,105 @@ pub trait TableGame: Send + Sync + Sized + 'static {
     fn rename(&self, state: &mut Self::State, seat: usize, name: &str) {
         let _ = (state, seat, name);
     }
+
+    // ----- the table's conventions, as this game's documents number them -----
+
+    /// The reference the table's own refusals cite for this game (a finished game, a player
+    /// without a seat, a draw nobody waits for, a moderator's command): Irish Gauge "ruling
+    /// 27", Privates "P17". Empty (the default): they cite nothing.
+    fn table_ruling(&self) -> &'static str {
+        ""
+    }
+    /// The table's commands this game has no use for (Privates: `map`, `preset`): left out of
+    /// `!help` while it is played. The default: none.
+    fn unused_table_commands(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    // ----- catching up (`!recap`, the turn ping) -----
+
+    /// What the events of one move or draw come to for a player catching up: shares won,
+    /// builds, cards taken, dividends, revenue ([`Summary`]). The table groups them and its
+    /// recap template words them. The default: nothing to say.
+    fn summarize(&self, state: &Self::State, events: &Self::Events) -> Vec<Summary> {
+        let _ = (state, events);
+        Vec::new()
+    }
+    /// A seat's money now, for the recap's money line and the net-worth chart (`!chart`).
+    /// The default: the game does not say (no money line, no chart).
+    fn worth(&self, state: &Self::State, seat: usize) -> Option<Worth> {
+        let _ = (state, seat);
+        None
+    }
+    /// How near the end is, for the recap (Irish Gauge: cubes left; Privates: the round).
+    fn pressure(&self, state: &Self::State) -> Option<Summary> {
+        let _ = state;
+        None
+    }
+}
+
+/// One thing that happened, as a recap tells it: data the table groups by kind, seat and
+/// subject, worded by `templates/table/messages/recap.md.j2`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Summary {
+    /// What happened: `share_won`, `build`, `interest`, `dividends`, `cubes_left` (Irish
+    /// Gauge); `card_taken`, `price_drop`, `revenue`, `round` (Privates).
+    pub kind: String,
+    /// The seat who did it, if a player did.
+    pub seat: Option<usize>,
+    /// What it concerned (a railway), or empty when the details say it.
+    pub subject: String,
+    /// Sums of money, written with their currency (`£8`).
+    pub amounts: Vec<String>,
+    /// Details: the towns a build reached, the cards taken, each railway's pay.
+    pub detail: Vec<String>,
+}
+
+/// A seat's money: cash and net worth, written with the game's currency by [`Worth::money`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Worth {
+    /// Cash in hand.
+    pub cash: i64,
+    /// Net worth: cash and holdings at face value (Irish Gauge), the running score (Privates).
+    pub total: i64,
+    /// The currency sign (`£`, `$`).
+    pub currency: &'static str,
+}
+
+impl Worth {
+    /// An amount in this currency: `£8`, `-£3`.
+    pub fn money(&self, amount: i64) -> String {
+        if amount < 0 {
+            format!("-{}{}", self.currency, -amount)
+        } else {
+            format!("{}{amount}", self.currency)
+        }
+    }
+}
+
+/// Whether `text` starts with one of the move words (name or alias) of `commands`: `bid x`,
+/// `special interest …`; case and trailing punctuation do not matter.
+pub fn starts_with_move_word(commands: &[CommandSpec], text: &str) -> bool {
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .collect();
+    commands
+        .iter()
+        .filter(|c| c.form == crate::commands::spec::Form::Move)
+        .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()))
+        .any(|name| {
+            let name: Vec<&str> = name.split_whitespace().collect();
+            !name.is_empty()
+                && words.len() >= name.len()
+                && name
+                    .iter()
+                    .zip(&words)
+                    .all(|(a, b)| a.eq_ignore_ascii_case(b))
+        })
 }
 
 /// Why a picture could not be drawn.

@@ -16,7 +16,7 @@ use crate::dice::{DiceError, DrawRecord, DrawSource};
 use crate::game::automa::{AutomaLevel, TableAutoma};
 use crate::game::{
     Ctx, GameInfo, Names, PictureError, PlayerInfo, Preset, Proxy, Query, QuickMove, SetupDice,
-    SetupOptions, Suggestion, TableGame, Text, ToAct,
+    SetupOptions, Suggestion, Summary, TableGame, Text, ToAct, Worth,
 };
 use crate::record::log::Entry;
 
@@ -178,6 +178,8 @@ pub trait Session: Send + Sync {
     fn is_finished(&self) -> bool;
     /// Reads and applies a move in notation by `seat`.
     fn play(&mut self, seat: usize, text: &str, render: &Render<'_>) -> Result<Played, Refusal>;
+    /// Whether `text` reads as a whole move in the position (legal or not).
+    fn reads(&self, text: &str) -> bool;
     /// Makes and applies a move for `seat` from `source`, narrated with the proxy's note.
     /// `played: None` when the source has no move for the seat now.
     fn play_proxy(
@@ -197,6 +199,12 @@ pub trait Session: Send + Sync {
     ) -> Result<Option<Drawn>, Refusal>;
     /// Applies a stored entry again (replay).
     fn replay(&mut self, entry: &Entry) -> Result<(), ReplayError>;
+    /// Applies a stored entry again and says what it came to ([`TableGame::summarize`]).
+    fn replay_summaries(&mut self, entry: &Entry) -> Result<Vec<Summary>, ReplayError>;
+    /// A seat's money now ([`TableGame::worth`]).
+    fn worth(&self, seat: usize) -> Option<Worth>;
+    /// How near the end is ([`TableGame::pressure`]).
+    fn pressure(&self) -> Option<Summary>;
     /// A text of the game.
     fn text(&self, show: Show<'_>, render: &Render<'_>) -> Option<String>;
     /// The `--dump-state` JSON.
@@ -331,6 +339,10 @@ pub trait Plugin: Send + Sync {
     fn commands(&self) -> Vec<CommandSpec>;
     /// Whether bold text is chat for this game (no game running needed).
     fn is_chat(&self, text: &str) -> bool;
+    /// Whether bold text that does not read is an attempt at a move ([`TableGame::is_attempt`]).
+    fn is_attempt(&self, text: &str) -> bool;
+    /// Whether bold text starts as a move ([`TableGame::starts_as_move`]).
+    fn starts_as_move(&self, text: &str) -> bool;
     /// Sets up a new game; returns the stored setup and the session.
     fn create(
         &self,
@@ -353,6 +365,10 @@ pub trait Plugin: Send + Sync {
     /// The game's example refusals with the ruling each must cite (see
     /// [`TableGame::example_refusals`]), for the suite over every registered game.
     fn example_refusals(&self) -> Vec<(Refusal, String)>;
+    /// The reference the table's own refusals cite ([`TableGame::table_ruling`]).
+    fn table_ruling(&self) -> &'static str;
+    /// The table's commands the game has no use for ([`TableGame::unused_table_commands`]).
+    fn unused_table_commands(&self) -> &'static [&'static str];
     /// Whether the game has an automa (seats `!setup … automa` may fill).
     fn has_automa(&self) -> bool;
 }
@@ -435,6 +451,34 @@ impl<G: TableGame> Clone for GameSession<G> {
 }
 
 impl<G: TableGame> GameSession<G> {
+    /// Applies a stored entry again; with `summarize`, says what it came to.
+    fn replay_summaries_of(
+        &mut self,
+        entry: &Entry,
+        summarize: bool,
+    ) -> Result<Vec<Summary>, ReplayError> {
+        let events = match entry {
+            Entry::Action { seat, action } => {
+                let action: G::Move = serde_json::from_value(action.clone())
+                    .map_err(|error| ReplayError::unreadable(Stored::Move, error))?;
+                self.game.apply(&mut self.state, *seat, &action)
+            }
+            Entry::Draw { draw, .. } => {
+                let draw = Self::draw_from_map(draw)
+                    .map_err(|error| ReplayError::unreadable(Stored::Draw, error))?;
+                self.game.apply_draw(&mut self.state, &draw)
+            }
+            Entry::Undo | Entry::Reveal | Entry::Table(_) => return Ok(Vec::new()),
+        };
+        let events = events.map_err(|r| ReplayError::Refused(self.refusal(r)))?;
+        self.note(&events);
+        Ok(if summarize {
+            self.game.summarize(&self.state, &events)
+        } else {
+            Vec::new()
+        })
+    }
+
     fn ctx<'a>(&'a self, render: &Render<'a>) -> Ctx<'a> {
         render.ctx(&self.seated)
     }
@@ -538,6 +582,10 @@ impl<G: TableGame> Session for GameSession<G> {
         self.game.is_finished(&self.state)
     }
 
+    fn reads(&self, text: &str) -> bool {
+        self.game.parse_move(&self.state, text).is_ok()
+    }
+
     fn play(&mut self, seat: usize, text: &str, render: &Render<'_>) -> Result<Played, Refusal> {
         let read = self
             .game
@@ -598,22 +646,19 @@ impl<G: TableGame> Session for GameSession<G> {
     }
 
     fn replay(&mut self, entry: &Entry) -> Result<(), ReplayError> {
-        let events = match entry {
-            Entry::Action { seat, action } => {
-                let action: G::Move = serde_json::from_value(action.clone())
-                    .map_err(|error| ReplayError::unreadable(Stored::Move, error))?;
-                self.game.apply(&mut self.state, *seat, &action)
-            }
-            Entry::Draw { draw, .. } => {
-                let draw = Self::draw_from_map(draw)
-                    .map_err(|error| ReplayError::unreadable(Stored::Draw, error))?;
-                self.game.apply_draw(&mut self.state, &draw)
-            }
-            Entry::Undo | Entry::Reveal | Entry::Table(_) => return Ok(()),
-        };
-        let events = events.map_err(|r| ReplayError::Refused(self.refusal(r)))?;
-        self.note(&events);
-        Ok(())
+        self.replay_summaries_of(entry, false).map(|_| ())
+    }
+
+    fn replay_summaries(&mut self, entry: &Entry) -> Result<Vec<Summary>, ReplayError> {
+        self.replay_summaries_of(entry, true)
+    }
+
+    fn worth(&self, seat: usize) -> Option<Worth> {
+        self.game.worth(&self.state, seat)
+    }
+
+    fn pressure(&self) -> Option<Summary> {
+        self.game.pressure(&self.state)
     }
 
     fn text(&self, show: Show<'_>, render: &Render<'_>) -> Option<String> {
@@ -764,6 +809,14 @@ impl<G: TableGame> Plugin for PluginOf<G> {
         self.game.is_chat(text)
     }
 
+    fn is_attempt(&self, text: &str) -> bool {
+        self.game.is_attempt(text)
+    }
+
+    fn starts_as_move(&self, text: &str) -> bool {
+        self.game.starts_as_move(text)
+    }
+
     fn create(
         &self,
         players: Vec<PlayerInfo>,
@@ -803,6 +856,14 @@ impl<G: TableGame> Plugin for PluginOf<G> {
         source: DrawSource<'_>,
     ) -> Option<Result<Value, DiceError>> {
         self.game.recompute(record, source)
+    }
+
+    fn table_ruling(&self) -> &'static str {
+        self.game.table_ruling()
+    }
+
+    fn unused_table_commands(&self) -> &'static [&'static str] {
+        self.game.unused_table_commands()
     }
 
     fn example_refusals(&self) -> Vec<(Refusal, String)> {

@@ -6,9 +6,11 @@
 //! *frozen* — it says why in its channel, refuses moves, and lets moderators export the record
 //! or start a new game with `!setup force`.
 
+pub mod chart;
 pub mod extract;
 pub mod play;
 pub mod prompt;
+pub mod recap;
 pub mod tables;
 
 pub use crate::record::StoredSetup;
@@ -88,6 +90,21 @@ impl Host {
     /// One of the table's messages ([`crate::messages`]), with the bot's prefix.
     pub fn say<M: Message>(&self, msg: M) -> String {
         self.templates.say(&msg, &self.settings.prefix)
+    }
+
+    /// The rule reference the table's own refusals cite: the game's of `kind`, or with no
+    /// game every game's (`ruling 27, P17`).
+    pub fn table_ruling(&self, kind: Option<&str>) -> String {
+        match kind.and_then(|k| self.game(k)) {
+            Some(game) => game.table_ruling().to_string(),
+            None => self
+                .games
+                .iter()
+                .map(|g| g.table_ruling())
+                .filter(|r| !r.is_empty())
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
     }
 
     /// The game of a stored kind, or named after `!setup`.
@@ -348,12 +365,21 @@ impl Cx {
         self.host.templates.say(&msg, &self.host.settings.prefix)
     }
 
+    /// The rule reference the table's own refusals cite here ([`Host::table_ruling`]).
+    pub(crate) fn table_ruling(&self) -> String {
+        self.host
+            .table_ruling(self.loaded.row().map(|r| r.kind.as_str()))
+    }
+
     /// A refusal's reason in words.
     pub(crate) fn refusal_text(&self, refusal: &Refusal) -> String {
         match refusal {
-            Refusal::GameOver => self.say(messages::GameOver {}),
+            Refusal::GameOver => self.say(messages::GameOver {
+                ruling: self.table_ruling(),
+            }),
             Refusal::NotSeated { players } => self.say(messages::NotSeated {
                 players: players.clone(),
+                ruling: self.table_ruling(),
             }),
             Refusal::NoMessageKey => self.say(messages::NoMessageKey {}),
             Refusal::Game(reason) => reason.clone(),

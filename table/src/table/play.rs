@@ -17,20 +17,32 @@ impl Cx {
             }
         }
         let Loaded::Running(current) = &self.loaded else {
-            // Without a game, bold chat (as the default game reads it) is nobody's business.
-            let default_game = self.host.games.first();
-            if segments
-                .iter()
-                .all(|s| default_game.is_some_and(|g| g.is_chat(s)))
+            // Without a game, bold text is chat unless it starts with a move word of a game; a
+            // frozen game refuses moves.
+            if matches!(self.loaded, Loaded::Empty)
+                && !segments
+                    .iter()
+                    .any(|s| self.host.games.iter().any(|g| g.starts_as_move(s)))
             {
                 return Response::new(Verdict::Ignored);
             }
             return self.no_game();
         };
-        // Bold text that does not read as a command is chat: no reply at all.
+        // Bold text that does not read as a whole move is chat (no reply at all), unless it is
+        // clearly an attempt at one: a near miss or a move word of the player to act, a move
+        // word of anyone else.
+        let acting = match current.session.to_act() {
+            crate::game::ToAct::Player { seat, .. } => current.seat_of(&msg.author) == Some(seat),
+            _ => false,
+        };
         let segments: Vec<&String> = segments
             .iter()
-            .filter(|s| !current.plugin.is_chat(s))
+            .filter(|s| {
+                !current.plugin.is_chat(s)
+                    && (current.session.reads(s)
+                        || current.plugin.starts_as_move(s)
+                        || (acting && current.plugin.is_attempt(s)))
+            })
             .collect();
         if segments.is_empty() {
             return Response::new(Verdict::Ignored);
@@ -85,14 +97,6 @@ impl Cx {
         }
         self.save_spent(&game_id, &proxied).await;
         let Loaded::Running(current) = &self.loaded else {
-            // Without a game, bold chat (as the default game reads it) is nobody's business.
-            let default_game = self.host.games.first();
-            if segments
-                .iter()
-                .all(|s| default_game.is_some_and(|g| g.is_chat(s)))
-            {
-                return Response::new(Verdict::Ignored);
-            }
             return self.no_game();
         };
         let mut text = narration.join("\n");
@@ -110,6 +114,15 @@ impl Cx {
         };
         text.push('\n');
         text.push_str(&body);
+        // The player pinged back after a while is told what happened since their last move.
+        if let (true, crate::game::ToAct::Player { seat, .. }) = (ping, current.session.to_act()) {
+            if Some(seat) != author_seat {
+                if let Some(recap) = current.ping_recap(seat, now) {
+                    text.push('\n');
+                    text.push_str(&self.say(recap));
+                }
+            }
+        }
         if current.session.is_finished() {
             text.push('\n');
             text.push_str(&self.reveal_text(current));
@@ -121,7 +134,10 @@ impl Cx {
         };
         // Something was stored, so the message counts as accepted; a later refused command in
         // it is explained in the text.
-        let mut response = Response::new(Verdict::Accepted).say(text).attach(picture);
+        let mut response = Response::new(Verdict::Accepted)
+            .say(text)
+            .attach(picture)
+            .attach(crate::table::prompt::final_chart(current));
         response.moves = canonical;
         response
     }

@@ -116,7 +116,9 @@ impl Cx {
             "{head}\n{}",
             self.after_turn(current, &self.render(current, true, None))
         );
-        Response::new(Verdict::Accepted).say(text)
+        Response::new(Verdict::Accepted)
+            .say(text)
+            .attach(final_chart(current))
     }
 
     /// The picture of the running game as an attachment; `None` if the game has none.
@@ -145,5 +147,14 @@ impl Cx {
             }),
             _ => String::new(),
         }
+    }
+}
+
+/// The net-worth chart posted with the final report: `Some` once the game is over.
+pub(crate) fn final_chart(current: &Current) -> Option<Attachment> {
+    if current.session.is_finished() {
+        current.chart_attachment()
+    } else {
+        None
     }
 }

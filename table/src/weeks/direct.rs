@@ -43,6 +43,7 @@ impl Tables {
                         &messages::ModeratorOnly {
                             author: msg.author.name.clone(),
                             command: command.to_string(),
+                            ruling: host.table_ruling(spec.and_then(|c| c.game)),
                         },
                         &prefix,
                     );

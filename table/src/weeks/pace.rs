@@ -644,6 +644,13 @@ impl Cx {
             }
             _ => None,
         };
-        Response::new(Verdict::Accepted).say(text).attach(picture)
+        let chart = match &self.loaded {
+            Loaded::Running(current) => crate::table::prompt::final_chart(current),
+            _ => None,
+        };
+        Response::new(Verdict::Accepted)
+            .say(text)
+            .attach(picture)
+            .attach(chart)
     }
 }

@@ -1,0 +1,198 @@
+//! Each player's net worth move by move, as a picture (`!chart`, and with the final report):
+//! an SVG document rasterized by resvg/tiny-skia like the map, with the map's embedded DejaVu
+//! fonts, the Okabe–Ito colour-blind-safe palette, each player's name at the end of their
+//! line, and type large enough to read on a phone.
+
+use std::sync::{Arc, LazyLock};
+
+use resvg::{tiny_skia, usvg};
+
+use crate::game::PictureError;
+
+/// The picture's size in pixels.
+pub const CHART_WIDTH: u32 = 1000;
+/// The picture's height in pixels.
+pub const CHART_HEIGHT: u32 = 600;
+
+const FONT_REGULAR: &[u8] = include_bytes!("../../../engine/assets/fonts/DejaVuSans.ttf");
+const FONT_BOLD: &[u8] = include_bytes!("../../../engine/assets/fonts/DejaVuSans-Bold.ttf");
+const FONT_FAMILY: &str = "DejaVu Sans";
+
+/// Okabe–Ito: told apart with every common colour-vision deficiency.
+const PALETTE: [&str; 7] = [
+    "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#000000",
+];
+
+/// One player's line: their name and net worth after each move (the first point is the start).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Series {
+    /// The player's name.
+    pub name: String,
+    /// Net worth after each move.
+    pub values: Vec<i64>,
+}
+
+/// The chart as an SVG document.
+pub fn chart_svg(title: &str, currency: &str, series: &[Series]) -> String {
+    let (w, h) = (f64::from(CHART_WIDTH), f64::from(CHART_HEIGHT));
+    let (left, right, top, bottom) = (90.0, 170.0, 70.0, 70.0);
+    let points = series.iter().map(|s| s.values.len()).max().unwrap_or(0);
+    let max = series
+        .iter()
+        .flat_map(|s| s.values.iter().copied())
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let min = series
+        .iter()
+        .flat_map(|s| s.values.iter().copied())
+        .min()
+        .unwrap_or(0)
+        .min(0);
+    let x = |i: usize| left + (w - left - right) * i as f64 / (points.max(2) - 1) as f64;
+    let y = |v: i64| top + (h - top - bottom) * (max - v) as f64 / (max - min) as f64;
+    let mut svg = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="{FONT_FAMILY}"><rect width="{w}" height="{h}" fill="white"/>"#
+    );
+    svg.push_str(&format!(
+        r#"<text x="{left}" y="44" font-size="30" font-weight="bold" fill="black">{}</text>"#,
+        escape(title)
+    ));
+    // Axes, with the top and the zero line labelled.
+    for (value, label) in [
+        (max, format!("{currency}{max}")),
+        (min, format!("{currency}{min}")),
+    ] {
+        let yy = y(value);
+        svg.push_str(&format!(
+            r##"<line x1="{left}" y1="{yy:.1}" x2="{:.1}" y2="{yy:.1}" stroke="#bbbbbb" stroke-width="2"/><text x="{:.1}" y="{:.1}" font-size="24" text-anchor="end" fill="#444444">{}</text>"##,
+            w - right,
+            left - 10.0,
+            yy + 8.0,
+            escape(&label)
+        ));
+    }
+    svg.push_str(&format!(
+        r##"<text x="{:.1}" y="{:.1}" font-size="24" text-anchor="middle" fill="#444444">moves: {}</text>"##,
+        (left + w - right) / 2.0,
+        h - 24.0,
+        points.saturating_sub(1)
+    ));
+    // The lines, then the names at their ends, moved apart so they never overlap.
+    let mut labels: Vec<(f64, usize)> = Vec::new();
+    for (i, s) in series.iter().enumerate() {
+        let colour = PALETTE[i % PALETTE.len()];
+        let path: Vec<String> = s
+            .values
+            .iter()
+            .enumerate()
+            .map(|(j, v)| format!("{:.1},{:.1}", x(j), y(*v)))
+            .collect();
+        svg.push_str(&format!(
+            r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="5" stroke-linejoin="round"/>"#,
+            path.join(" ")
+        ));
+        if let Some(last) = s.values.last() {
+            labels.push((y(*last), i));
+        }
+    }
+    labels.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut previous = f64::MIN;
+    for (yy, i) in labels {
+        let yy = yy.max(previous + 30.0);
+        previous = yy;
+        let s = &series[i];
+        svg.push_str(&format!(
+            r#"<text x="{:.1}" y="{:.1}" font-size="26" font-weight="bold" fill="{}">{} {currency}{}</text>"#,
+            w - right + 10.0,
+            yy + 9.0,
+            PALETTE[i % PALETTE.len()],
+            escape(&s.name),
+            s.values.last().copied().unwrap_or(0)
+        ));
+    }
+    svg.push_str("</svg>");
+    svg
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+static FONTS: LazyLock<Arc<usvg::fontdb::Database>> = LazyLock::new(|| {
+    let mut db = usvg::fontdb::Database::new();
+    db.load_font_data(FONT_REGULAR.to_vec());
+    db.load_font_data(FONT_BOLD.to_vec());
+    db.set_sans_serif_family(FONT_FAMILY);
+    Arc::new(db)
+});
+
+/// The chart as a PNG image, [`CHART_WIDTH`] × [`CHART_HEIGHT`] pixels.
+pub fn chart_png(title: &str, currency: &str, series: &[Series]) -> Result<Vec<u8>, PictureError> {
+    let options = usvg::Options {
+        font_family: FONT_FAMILY.to_string(),
+        fontdb: Arc::clone(&FONTS),
+        ..usvg::Options::default()
+    };
+    let failed = |e: &dyn std::fmt::Display| PictureError(format!("the chart failed: {e}"));
+    let tree = usvg::Tree::from_str(&chart_svg(title, currency, series), &options)
+        .map_err(|e| failed(&e))?;
+    let mut pixmap = tiny_skia::Pixmap::new(CHART_WIDTH, CHART_HEIGHT)
+        .ok_or_else(|| failed(&"no picture of that size"))?;
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::identity(),
+        &mut pixmap.as_mut(),
+    );
+    pixmap.encode_png().map_err(|e| failed(&e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn series() -> Vec<Series> {
+        vec![
+            Series {
+                name: "ann".into(),
+                values: vec![20, 13, 13, 19, 40],
+            },
+            Series {
+                name: "bob & co".into(),
+                values: vec![20, 20, 15, 15, 41],
+            },
+        ]
+    }
+
+    #[test]
+    fn the_chart_names_every_line_and_draws_every_move() {
+        let svg = chart_svg("Irish Gauge — net worth", "£", &series());
+        assert_eq!(svg.matches("<polyline").count(), 2);
+        assert!(svg.contains(">ann £40</text>"), "{svg}");
+        assert!(svg.contains(">bob &amp; co £41</text>"), "{svg}");
+        assert!(svg.contains("moves: 4"), "{svg}");
+        assert!(svg.contains("stroke=\"#0072B2\"") && svg.contains("stroke=\"#E69F00\""));
+        // Two names a pound apart are drawn at least 30 pixels apart.
+        let ys: Vec<f64> = svg
+            .match_indices("font-size=\"26\"")
+            .map(|(i, _)| {
+                let before = &svg[..i];
+                let y = before.rsplit("y=\"").next().unwrap_or("0");
+                y.split('"').next().unwrap_or("0").parse().unwrap_or(0.0)
+            })
+            .collect();
+        assert_eq!(ys.len(), 2);
+        assert!((ys[0] - ys[1]).abs() >= 30.0, "{ys:?}");
+    }
+
+    #[test]
+    fn the_chart_is_a_png_of_its_size() {
+        let png = chart_png("net worth", "$", &series()).expect("a picture");
+        assert_eq!(&png[1..4], b"PNG");
+        let width = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
+        let height = u32::from_be_bytes([png[20], png[21], png[22], png[23]]);
+        assert_eq!((width, height), (CHART_WIDTH, CHART_HEIGHT));
+    }
+}
