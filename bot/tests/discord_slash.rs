@@ -356,8 +356,21 @@ async fn a_complete_game_is_played_with_slash_commands_and_buttons_only() {
     }
     assert!(clicks >= 15, "{clicks} clicks");
     assert!(slashes >= 10, "{slashes} slash commands");
-    let scores = last.expect("moves").public_text();
+    let last = last.expect("moves");
+    let scores = last.public_text();
     assert!(scores.contains("cat wins with £59"), "{scores}");
+    // The final report carries the net-worth chart, a PNG.
+    let charts: Vec<_> = last
+        .public
+        .iter()
+        .flat_map(|m| m.attachments.iter())
+        .filter(|a| a.filename.ends_with(".png") && a.filename.contains("chart"))
+        .collect();
+    assert_eq!(charts.len(), 1, "one chart with the final report: {scores}");
+    assert!(
+        charts[0].data.starts_with(b"\x89PNG"),
+        "the chart is a PNG"
+    );
 
     // One status message, edited in place after every turn, still pinned.
     assert_eq!(fake.pins(CHANNEL), [status_id]);
@@ -379,6 +392,20 @@ async fn a_complete_game_is_played_with_slash_commands_and_buttons_only() {
         fake.message(private.record.original.expect("answer"))
             .expect("answer")
             .ephemeral
+    );
+    // /recap answers the caller only, with what happened since their last move.
+    let recap = slash(&fake, CHANNEL, &ann(), "recap", &[]).await;
+    assert!(
+        fake.message(recap.record.original.expect("answer"))
+            .expect("answer")
+            .ephemeral,
+        "/recap is private"
+    );
+    assert!(recap.public.is_empty(), "/recap posts nothing in the channel");
+    assert!(
+        recap.private.contains("dividends paid"),
+        "the recap names the moves since ann's last one: {}",
+        recap.private
     );
     let log = slash(&fake, CHANNEL, &bob(), "log", &[("n", "3")]).await;
     assert!(
