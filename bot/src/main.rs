@@ -122,12 +122,22 @@ enum Command {
     },
 }
 
+/// Whether the logs may carry colour codes: only on a terminal, and not when `NO_COLOR` is set
+/// (to anything but the empty string, as no-color.org says). journald, a container's log and a
+/// file get plain text.
+fn colour_logs() -> bool {
+    use std::io::IsTerminal as _;
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    std::io::stderr().is_terminal() && !no_color
+}
+
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,gaugebot=info")),
         )
+        .with_ansi(colour_logs())
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();

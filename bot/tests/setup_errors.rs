@@ -81,3 +81,20 @@ fn a_postgres_server_that_refuses_is_named_with_the_refusal() {
     assert!(!text.contains("secret"), "{text}");
     assert_eq!(text.matches("cannot connect").count(), 1, "{text}");
 }
+
+#[test]
+fn logs_into_a_pipe_carry_no_colour_codes() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // stderr is a pipe here: a refused database logs nothing in colour, whatever NO_COLOR says.
+    let output = Command::new(env!("CARGO_BIN_EXE_gaugebot"))
+        .args(["play", "--db", "postgres://gaugebot@127.0.0.1:1/gaugebot"])
+        .current_dir(dir.path())
+        .env_remove("NO_COLOR")
+        .env("RUST_LOG", "debug")
+        .stdin(Stdio::null())
+        .output()
+        .expect("gaugebot runs");
+    let text = stderr(&output);
+    assert!(text.contains("DEBUG") || text.contains("INFO"), "{text}");
+    assert!(!text.contains('\u{1b}'), "{text}");
+}
