@@ -99,6 +99,18 @@ pub mod permissions {
     pub const SEND_MESSAGES_IN_THREADS: u64 = 1 << 38;
     /// ADMINISTRATOR
     pub const ADMINISTRATOR: u64 = 1 << 3;
+    /// PIN_MESSAGES: since 2026 the one permission that lets a member pin and unpin (Manage
+    /// Messages no longer does).
+    pub const PIN_MESSAGES: u64 = 1 << 51;
+}
+
+/// What the bot's own role grants in every fake guild (what the invite URL asks for): pinning.
+/// [`FakeDiscord::set_bot_permissions`] changes it.
+pub const DEFAULT_BOT_PERMISSIONS: u64 = permissions::PIN_MESSAGES;
+
+/// The id of the bot's own role in a guild (Discord makes one from the invite's permissions).
+pub fn bot_role_id(guild_id: u64) -> u64 {
+    guild_id + (1 << 40)
 }
 
 /// What @everyone may do in every fake guild: enough for serenity's cache-based permission
@@ -334,6 +346,10 @@ pub enum RouteKind {
     Pin,
     /// `DELETE /channels/{c}/pins/{m}`
     Unpin,
+    /// `PUT /channels/{c}/messages/pins/{m}` (the route since 2026)
+    MessagePin,
+    /// `DELETE /channels/{c}/messages/pins/{m}` (the route since 2026)
+    MessageUnpin,
 }
 
 /// A wait that ran out of time. Its message says what was awaited and what was seen.
@@ -539,6 +555,33 @@ impl FakeDiscord {
             }
             s.dispatch_guild_create(guild_id);
         });
+    }
+
+    /// Sets what the bot's own role ([`bot_role_id`]) grants in a guild (default
+    /// [`DEFAULT_BOT_PERMISSIONS`]); `0` leaves the bot only what @everyone may.
+    pub fn set_bot_permissions(&self, guild_id: u64, permissions: u64) {
+        self.add_role(guild_id, bot_role_id(guild_id), BOT_USER_NAME, permissions);
+    }
+
+    /// Sets a channel's permission overwrite for a role (`is_role`) or a member: bits it allows
+    /// and denies there (a thread uses its parent's). Visible over REST (`GET /channels/{c}`).
+    pub fn set_overwrite(&self, channel_id: u64, id: u64, is_role: bool, allow: u64, deny: u64) {
+        self.shared.write(|s| {
+            let list = s.overwrites.entry(channel_id).or_default();
+            list.retain(|o| o.id != id);
+            list.push(state::Overwrite {
+                id,
+                is_role,
+                allow,
+                deny,
+            });
+        });
+    }
+
+    /// Whether the new pin routes (`/channels/{c}/messages/pins/{m}`) answer; off, they answer
+    /// 404 as a Discord without them would (default on).
+    pub fn set_new_pin_routes(&self, served: bool) {
+        self.shared.write(|s| s.new_pin_routes = served);
     }
 
     /// Makes `user` a member of the guild with exactly these roles (replacing earlier ones).

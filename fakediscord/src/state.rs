@@ -95,6 +95,17 @@ pub(crate) struct ChannelInfo {
     pub recipient: Option<u64>,
 }
 
+/// A channel's permission overwrite.
+#[derive(Clone, Debug)]
+pub(crate) struct Overwrite {
+    /// The role or member.
+    pub id: u64,
+    /// A role (else a member).
+    pub is_role: bool,
+    pub allow: u64,
+    pub deny: u64,
+}
+
 /// A role of a fake guild.
 #[derive(Clone, Debug)]
 pub(crate) struct RoleInfo {
@@ -149,6 +160,10 @@ pub(crate) struct State {
     pub unhandled: Vec<String>,
     /// Application commands, interactions and pins.
     pub native: crate::interactions::Native,
+    /// Permission overwrites by channel.
+    pub overwrites: HashMap<u64, Vec<Overwrite>>,
+    /// Whether `/channels/{c}/messages/pins/{m}` is served (else 404).
+    pub new_pin_routes: bool,
 }
 
 impl State {
@@ -177,6 +192,8 @@ impl State {
             requests: Vec::new(),
             unhandled: Vec::new(),
             native: crate::interactions::Native::default(),
+            overwrites: HashMap::new(),
+            new_pin_routes: true,
         }
     }
 
@@ -214,7 +231,15 @@ impl State {
                     position: 0,
                 },
             );
-            g.members.insert(bot_id, Vec::new());
+            g.roles.insert(
+                crate::bot_role_id(guild_id),
+                RoleInfo {
+                    name: crate::BOT_USER_NAME.to_owned(),
+                    permissions: crate::DEFAULT_BOT_PERMISSIONS,
+                    position: 1,
+                },
+            );
+            g.members.insert(bot_id, vec![crate::bot_role_id(guild_id)]);
             g
         });
         if let Some(name) = name {
@@ -337,6 +362,72 @@ impl State {
         })
     }
 
+    fn overwrites_json(&self, channel_id: u64) -> Value {
+        Value::Array(
+            self.overwrites
+                .get(&channel_id)
+                .into_iter()
+                .flatten()
+                .map(|o| {
+                    json!({
+                        "id": o.id.to_string(),
+                        "type": if o.is_role { 0 } else { 1 },
+                        "allow": o.allow.to_string(),
+                        "deny": o.deny.to_string(),
+                    })
+                })
+                .collect(),
+        )
+    }
+
+    /// A member's permissions in a channel, as Discord computes them: the guild owner and
+    /// Administrator have all; else @everyone and their roles, then the channel's overwrites
+    /// (a thread's are its parent's) for @everyone, their roles, and them.
+    pub(crate) fn channel_permissions(&self, channel_id: u64, user: u64) -> u64 {
+        const ALL: u64 = u64::MAX;
+        let Some(c) = self.channels.get(&channel_id) else {
+            return 0;
+        };
+        let Some(guild_id) = c.guild_id else {
+            return ALL;
+        };
+        if user == GUILD_OWNER_ID {
+            return ALL;
+        }
+        let Some(g) = self.guilds.get(&guild_id) else {
+            return 0;
+        };
+        let roles = g.members.get(&user).cloned().unwrap_or_default();
+        let mut p = g.roles.get(&guild_id).map_or(0, |r| r.permissions);
+        for role in &roles {
+            p |= g.roles.get(role).map_or(0, |r| r.permissions);
+        }
+        if p & crate::permissions::ADMINISTRATOR != 0 {
+            return ALL;
+        }
+        let source = match c.kind {
+            10..=12 => c.parent_id.unwrap_or(channel_id),
+            _ => channel_id,
+        };
+        let overwrites = self.overwrites.get(&source).cloned().unwrap_or_default();
+        for o in overwrites.iter().filter(|o| o.is_role && o.id == guild_id) {
+            p = (p & !o.deny) | o.allow;
+        }
+        let (mut allow, mut deny) = (0, 0);
+        for o in overwrites
+            .iter()
+            .filter(|o| o.is_role && o.id != guild_id && roles.contains(&o.id))
+        {
+            allow |= o.allow;
+            deny |= o.deny;
+        }
+        p = (p & !deny) | allow;
+        for o in overwrites.iter().filter(|o| !o.is_role && o.id == user) {
+            p = (p & !o.deny) | o.allow;
+        }
+        p
+    }
+
     /// A channel object (guild channel, thread or DM).
     pub(crate) fn channel_json(&self, channel_id: u64) -> Option<Value> {
         let last_message_id = self
@@ -378,7 +469,7 @@ impl State {
             "type": c.kind,
             "name": c.name,
             "position": 0,
-            "permission_overwrites": [],
+            "permission_overwrites": self.overwrites_json(channel_id),
             "nsfw": false,
             "topic": null,
             "last_message_id": last_message_id,

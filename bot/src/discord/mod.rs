@@ -37,6 +37,7 @@ mod mention;
 mod messages;
 mod ownership;
 mod perms;
+mod pins;
 mod play;
 mod posting;
 mod queue;
