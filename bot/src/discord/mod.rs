@@ -67,7 +67,7 @@ use crate::games;
 use events::Handler;
 use shared::Shared;
 
-pub use setup::{SetupError, SETUP_EXIT_CODE};
+pub use setup::{invite_url, SetupError, INVITE_PERMISSIONS, SETUP_EXIT_CODE};
 
 /// How long [`start`] waits for READY and the first catch-up.
 pub const START_TIMEOUT: Duration = Duration::from_secs(120);

@@ -8,6 +8,19 @@ use serenity::all::{GatewayError, Http, HttpError};
 /// Developer Portal): 78, `EX_CONFIG` of sysexits.h.
 pub const SETUP_EXIT_CODE: u8 = 78;
 
+/// The permissions the invite URL asks for: View Channels (1 << 10), Send Messages (1 << 11),
+/// Send Messages in Threads (1 << 38), Read Message History (1 << 16, catch-up), Add Reactions
+/// (1 << 6, ✅/❌), Attach Files (1 << 15, the map) and Pin Messages (1 << 51, the live status).
+pub const INVITE_PERMISSIONS: u64 =
+    (1 << 10) | (1 << 11) | (1 << 38) | (1 << 16) | (1 << 6) | (1 << 15) | (1 << 51);
+
+/// The URL that adds the bot to a server with the slash commands and [`INVITE_PERMISSIONS`].
+pub fn invite_url(application_id: u64) -> String {
+    format!(
+        "https://discord.com/oauth2/authorize?client_id={application_id}&scope=bot+applications.commands&permissions={INVITE_PERMISSIONS}"
+    )
+}
+
 /// Discord refused to let the bot in, for a reason only the operator can fix.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
@@ -41,7 +54,8 @@ pub(crate) async fn check_token(http: &Http, env: &str) -> Result<(), SetupError
             Ok(())
         }
         Ok(user) => {
-            tracing::info!(bot = %user.name, id = %user.id, "the token is accepted");
+            // A bot's user id is its application's id.
+            tracing::info!(bot = %user.name, id = %user.id, invite = %invite_url(user.id.get()), "the token is accepted");
             Ok(())
         }
     }
@@ -68,6 +82,21 @@ pub(crate) fn of_gateway(error: &serenity::Error, env: &str) -> Option<SetupErro
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_invite_permissions_are_the_documented_integer() {
+        assert_eq!(INVITE_PERMISSIONS, 2_252_074_691_693_632);
+        let url = invite_url(123);
+        assert_eq!(url, "https://discord.com/oauth2/authorize?client_id=123&scope=bot+applications.commands&permissions=2252074691693632");
+        // README and DEPLOY give the same URL template.
+        let template = url.replace("123", "APPLICATION_ID");
+        for (doc, text) in [
+            ("README.md", include_str!("../../../README.md")),
+            ("docs/DEPLOY.md", include_str!("../../../docs/DEPLOY.md")),
+        ] {
+            assert!(text.contains(&template), "{doc} lacks {template}");
+        }
+    }
 
     #[test]
     fn each_refusal_says_what_to_do() {
