@@ -346,6 +346,8 @@ pub enum RouteKind {
     Pin,
     /// `DELETE /channels/{c}/pins/{m}`
     Unpin,
+    /// `GET /channels/{c}/threads/archived/public`
+    ArchivedThreads,
     /// `PUT /channels/{c}/messages/pins/{m}` (the route since 2026)
     MessagePin,
     /// `DELETE /channels/{c}/messages/pins/{m}` (the route since 2026)
@@ -493,6 +495,81 @@ impl FakeDiscord {
         self.add_channel_of_kind(guild_id, thread_id, name, 11, Some(parent_id));
     }
 
+    /// Defines a forum channel (type 15) in a guild: its posts are threads
+    /// ([`create_forum_post`](Self::create_forum_post)).
+    pub fn add_forum(&self, guild_id: u64, forum_id: u64, name: &str) {
+        self.add_channel_of_kind(guild_id, forum_id, name, 15, None);
+    }
+
+    /// Opens a post in a forum as `author`: a public thread (type 11) named `title` under the
+    /// forum, whose starter message (`content`) has the thread's id, as Discord makes them.
+    /// Sessions get THREAD_CREATE, then MESSAGE_CREATE of the starter message.
+    /// Returns the thread's id (that of its starter message too).
+    pub fn create_forum_post(
+        &self,
+        guild_id: u64,
+        forum_id: u64,
+        title: &str,
+        author: &FakeUser,
+        content: &str,
+    ) -> u64 {
+        let thread_id = self.shared.write(|s| {
+            s.ensure_guild(guild_id, None);
+            let thread_id = s.next_id();
+            s.channels.insert(
+                thread_id,
+                ChannelInfo {
+                    guild_id: Some(guild_id),
+                    name: title.to_owned(),
+                    kind: 11,
+                    parent_id: Some(forum_id),
+                    recipient: None,
+                },
+            );
+            s.dispatch_thread("THREAD_CREATE", thread_id);
+            thread_id
+        });
+        self.post_user_message_inner(
+            thread_id,
+            Some(guild_id),
+            author,
+            content,
+            None,
+            Some(thread_id),
+        );
+        thread_id
+    }
+
+    /// Archives or unarchives a thread: sessions get THREAD_UPDATE; an archived thread leaves
+    /// GUILD_CREATE's `threads` and is listed by `GET /channels/{parent}/threads/archived/public`.
+    /// (A message posted in an archived thread unarchives it, as on Discord.)
+    pub fn set_thread_archived(&self, thread_id: u64, archived: bool) {
+        self.shared.write(|s| {
+            let changed = if archived {
+                s.archived.insert(thread_id)
+            } else {
+                s.archived.remove(&thread_id)
+            };
+            if changed {
+                s.dispatch_thread("THREAD_UPDATE", thread_id);
+            }
+        });
+    }
+
+    /// Whether a thread is archived now.
+    pub fn is_archived(&self, thread_id: u64) -> bool {
+        self.shared.read().archived.contains(&thread_id)
+    }
+
+    /// Deletes a thread (and so its messages): sessions get THREAD_DELETE.
+    pub fn delete_thread(&self, thread_id: u64) {
+        self.shared.write(|s| {
+            s.dispatch_thread("THREAD_DELETE", thread_id);
+            s.channels.remove(&thread_id);
+            s.archived.remove(&thread_id);
+        });
+    }
+
     fn add_channel_of_kind(
         &self,
         guild_id: u64,
@@ -621,7 +698,7 @@ impl FakeDiscord {
         author: &FakeUser,
         content: &str,
     ) -> u64 {
-        self.post_user_message_inner(channel_id, guild_id, author, content, None)
+        self.post_user_message_inner(channel_id, guild_id, author, content, None, None)
     }
 
     /// Like [`Self::post_user_message`], as a reply to `reply_to`.
@@ -633,7 +710,7 @@ impl FakeDiscord {
         content: &str,
         reply_to: u64,
     ) -> u64 {
-        self.post_user_message_inner(channel_id, guild_id, author, content, Some(reply_to))
+        self.post_user_message_inner(channel_id, guild_id, author, content, Some(reply_to), None)
     }
 
     fn post_user_message_inner(
@@ -643,6 +720,7 @@ impl FakeDiscord {
         author: &FakeUser,
         content: &str,
         reply_to: Option<u64>,
+        fixed_id: Option<u64>,
     ) -> u64 {
         self.shared.write(|s| {
             s.remember_user(author);
@@ -672,7 +750,8 @@ impl FakeDiscord {
             if let Some(g) = guild_id {
                 s.ensure_member(g, author);
             }
-            let id = s.next_id();
+            s.unarchive_on_post(channel_id);
+            let id = fixed_id.unwrap_or_else(|| s.next_id());
             s.messages.insert(
                 id,
                 RecordedMessage {

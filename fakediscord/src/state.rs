@@ -3,7 +3,7 @@
 //! Everything here is synchronous and lives behind one `std::sync::Mutex` in [`crate::Shared`];
 //! no lock is ever held across an `.await`.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
@@ -164,6 +164,8 @@ pub(crate) struct State {
     pub overwrites: HashMap<u64, Vec<Overwrite>>,
     /// Whether `/channels/{c}/messages/pins/{m}` is served (else 404).
     pub new_pin_routes: bool,
+    /// Threads archived now.
+    pub archived: HashSet<u64>,
 }
 
 impl State {
@@ -194,6 +196,7 @@ impl State {
             native: crate::interactions::Native::default(),
             overwrites: HashMap::new(),
             new_pin_routes: true,
+            archived: HashSet::new(),
         }
     }
 
@@ -480,10 +483,10 @@ impl State {
         if let Some(g) = c.guild_id {
             v["guild_id"] = json!(g.to_string());
         }
-        if c.kind == 11 {
+        if is_thread(c.kind) {
             v["owner_id"] = json!(GUILD_OWNER_ID.to_string());
             v["thread_metadata"] = json!({
-                "archived": false,
+                "archived": self.archived.contains(&channel_id),
                 "auto_archive_duration": 10080,
                 "archive_timestamp": timestamp(JOINED_AT_MS),
                 "locked": false,
@@ -536,13 +539,16 @@ impl State {
             let channels: Vec<Value> = self
                 .channels
                 .iter()
-                .filter(|(_, c)| c.guild_id == Some(guild_id) && c.kind != 11)
+                .filter(|(_, c)| c.guild_id == Some(guild_id) && !is_thread(c.kind))
                 .filter_map(|(id, _)| self.channel_json_with_last(*id, last.get(id).copied()))
                 .collect();
+            // Active threads only, as Discord sends them.
             let threads: Vec<Value> = self
                 .channels
                 .iter()
-                .filter(|(_, c)| c.guild_id == Some(guild_id) && c.kind == 11)
+                .filter(|(id, c)| {
+                    c.guild_id == Some(guild_id) && is_thread(c.kind) && !self.archived.contains(id)
+                })
                 .filter_map(|(id, _)| self.channel_json_with_last(*id, last.get(id).copied()))
                 .collect();
             let members: Vec<Value> = g
@@ -730,6 +736,58 @@ impl State {
         }
     }
 
+    /// Sends THREAD_CREATE, THREAD_UPDATE or THREAD_DELETE for a thread to every session with
+    /// the GUILDS intent that serves its guild.
+    pub(crate) fn dispatch_thread(&mut self, event: &'static str, thread_id: u64) {
+        let Some(c) = self.channels.get(&thread_id) else {
+            return;
+        };
+        let guild = c.guild_id;
+        let payload = if event == "THREAD_DELETE" {
+            json!({
+                "id": thread_id.to_string(),
+                "guild_id": guild.map(|g| g.to_string()),
+                "parent_id": c.parent_id.map(|p| p.to_string()),
+                "type": c.kind,
+            })
+        } else {
+            let Some(mut v) = self.channel_json(thread_id) else {
+                return;
+            };
+            if event == "THREAD_CREATE" {
+                v["newly_created"] = json!(true);
+            }
+            v
+        };
+        for s in self.sessions.values() {
+            if s.intents & INTENT_GUILDS != 0 && s.serves(guild) {
+                let _ = s.tx.send(Outgoing::Dispatch(event, payload.clone()));
+            }
+        }
+    }
+
+    /// A message posted in an archived thread unarchives it (THREAD_UPDATE), as on Discord.
+    pub(crate) fn unarchive_on_post(&mut self, channel_id: u64) {
+        if self.archived.remove(&channel_id) {
+            self.dispatch_thread("THREAD_UPDATE", channel_id);
+        }
+    }
+
+    /// The archived public threads of a parent channel, newest archive first
+    /// (`GET /channels/{c}/threads/archived/public`).
+    pub(crate) fn archived_threads_json(&self, parent: u64) -> Value {
+        let threads: Vec<Value> = self
+            .channels
+            .iter()
+            .rev()
+            .filter(|(id, c)| {
+                c.parent_id == Some(parent) && c.kind != 12 && self.archived.contains(id)
+            })
+            .filter_map(|(id, _)| self.channel_json(*id))
+            .collect();
+        json!({"threads": threads, "members": [], "has_more": false})
+    }
+
     /// Sends a fresh GUILD_CREATE for `guild_id` to every session with the GUILDS intent.
     pub(crate) fn dispatch_guild_create(&mut self, guild_id: u64) {
         let Some(payload) = self.guild_json(guild_id, true) else {
@@ -826,4 +884,9 @@ mod tests {
             .as_millis() as u64;
         assert!(now.abs_diff(snowflake_ms(b)) < 5_000);
     }
+}
+
+/// Whether a channel type is a thread (announcement 10, public 11, private 12).
+pub(crate) fn is_thread(kind: u8) -> bool {
+    matches!(kind, 10..=12)
 }
