@@ -1254,6 +1254,11 @@ mod examples {
         let thread_msg = *s.messages.keys().last().unwrap();
         s.dispatch_message("MESSAGE_CREATE", thread_msg);
         s.dispatch_message("MESSAGE_UPDATE", bot_msg);
+        // A thread's life: created, archived, deleted.
+        s.dispatch_thread("THREAD_CREATE", T);
+        s.archived.insert(T);
+        s.dispatch_thread("THREAD_UPDATE", T);
+        s.dispatch_thread("THREAD_DELETE", T);
         s.dispatch_delete(user_msg);
         s.dispatch_delete(dm_msg);
         // Reply whose target was deleted: referenced_message is null.
@@ -1286,6 +1291,9 @@ mod examples {
             .rev()
             .map(|m| s.message_json(m, false))
             .collect();
+        s.archived.insert(T);
+        let archived = s.archived_threads_json(C);
+        s.archived.remove(&T);
         vec![
             (name(RouteKind::Gateway, ""), rest::gateway_json(&s)),
             (name(RouteKind::GatewayBot, ""), rest::gateway_bot_json(&s)),
@@ -1301,6 +1309,7 @@ mod examples {
                 name(RouteKind::GetChannel, "/dm"),
                 s.channel_json(DM).unwrap(),
             ),
+            (name(RouteKind::ArchivedThreads, ""), archived),
             (name(RouteKind::GetMessages, ""), Value::Array(history)),
             (
                 name(RouteKind::GetMessage, ""),
@@ -1491,6 +1500,11 @@ mod tests {
                             serde_json::from_value::<Channel>(v)?,
                             Channel::Guild(_)
                         ));
+                    }
+                    "ArchivedThreads" => {
+                        let data = serde_json::from_value::<serenity::all::ThreadsData>(v)?;
+                        assert_eq!(data.threads.len(), 1);
+                        assert!(data.threads[0].thread_metadata.is_some_and(|m| m.archived));
                     }
                     "GetMessages" => {
                         let msgs = serde_json::from_value::<Vec<Message>>(v)?;

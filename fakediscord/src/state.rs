@@ -860,6 +860,11 @@ pub(crate) fn parse_mentions(content: &str) -> (Vec<u64>, Vec<u64>, bool) {
     (users, roles, everyone)
 }
 
+/// Whether a channel type is a thread (announcement 10, public 11, private 12).
+pub(crate) fn is_thread(kind: u8) -> bool {
+    matches!(kind, 10..=12)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -884,9 +889,4 @@ mod tests {
             .as_millis() as u64;
         assert!(now.abs_diff(snowflake_ms(b)) < 5_000);
     }
-}
-
-/// Whether a channel type is a thread (announcement 10, public 11, private 12).
-pub(crate) fn is_thread(kind: u8) -> bool {
-    matches!(kind, 10..=12)
 }
