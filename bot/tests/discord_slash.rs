@@ -869,3 +869,61 @@ async fn signups_in_a_forum_post_start_the_game_there() {
     assert!(state.to_string().contains("ann"), "{state}");
     stop(bot).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn archived_forum_posts_up_to_date_cost_no_request_each_on_restart() {
+    const POSTS: usize = 20;
+    let (fake, dir) = world().await;
+    fake.add_forum(GUILD, FORUM, "games");
+    let bot = start_with(&fake, config(&fake, dir.path())).await;
+    let mut threads = Vec::new();
+    for i in 0..POSTS {
+        let thread = fake.create_forum_post(GUILD, FORUM, &format!("Game {i}"), &helper(), SETUP);
+        fake.wait_for_reactions(thread, 1, WAIT)
+            .await
+            .expect("set up");
+        threads.push(thread);
+    }
+    // Let every status be posted (and pinned) before the bot stops.
+    fake.wait_for(WAIT, |f| {
+        let pinned = threads.iter().filter(|t| f.pins(**t).len() == 1).count();
+        (pinned == POSTS)
+            .then_some(())
+            .ok_or_else(|| format!("{pinned} statuses pinned"))
+    })
+    .await
+    .expect("every status pinned");
+    stop(bot).await;
+    // While down: a move in the first post; then every post is archived.
+    let missed = fake.post_user_message(threads[0], Some(GUILD), &ann(), "**bid 7**");
+    for thread in &threads {
+        fake.set_thread_archived(*thread, true);
+    }
+    let from = fake.requests().len();
+    let bot = start_with(&fake, config(&fake, dir.path())).await;
+    let reactions = fake
+        .wait_for_reactions(missed, 1, WAIT)
+        .await
+        .expect("caught up");
+    assert_eq!(reactions, ["✅"]);
+    let after: Vec<_> = fake.requests().into_iter().skip(from).collect();
+    let count =
+        |route: fakediscord::RouteKind| after.iter().filter(|r| r.route == Some(route)).count();
+    // One listing of the forum's archived posts; history read only in the post that is behind.
+    assert_eq!(count(fakediscord::RouteKind::ArchivedThreads), 1);
+    let histories: Vec<&str> = after
+        .iter()
+        .filter(|r| r.route == Some(fakediscord::RouteKind::GetMessages))
+        .map(|r| r.path.as_str())
+        .collect();
+    let first = format!("/api/v10/channels/{}/messages", threads[0]);
+    assert!(
+        !histories.is_empty() && histories.iter().all(|p| *p == first),
+        "{histories:?}"
+    );
+    let counts = bot.restart_counts();
+    assert_eq!(counts.active, POSTS);
+    assert_eq!(counts.fresh, POSTS - 1, "{counts:?}");
+    assert_eq!(counts.unplaced, 1, "{counts:?}");
+    stop(bot).await;
+}

@@ -1,4 +1,4 @@
-//! Pins as Discord has them since 2026: the separate PIN_MESSAGES permission (bit 51, which
+//! The requests serenity 0.12 cannot make right, above all pins as Discord has them since 2026: the separate PIN_MESSAGES permission (bit 51, which
 //! Manage Messages no longer implies) and the routes `/channels/{c}/messages/pins/{m}` (the old
 //! `/channels/{c}/pins/{m}` is deprecated).
 //!
@@ -8,7 +8,8 @@
 //! guild's roles, the bot's roles), pins through the new route (the old one only when the new
 //! answers 404), and honours Discord's rate limits itself (`X-RateLimit-Remaining` /
 //! `X-RateLimit-Reset-After` per channel, `retry_after` of a 429), retrying server and network
-//! errors with backoff as [`super::retry`] does.
+//! errors with backoff as [`super::retry`] does. It also lists a forum's archived threads
+//! (paged by an ISO 8601 `before`, which serenity sends as an integer) for the catch-up.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -128,6 +129,23 @@ impl Pins {
     /// `DELETE` on both routes too; the bot never unpins.)
     pub(crate) async fn pin(&self, channel: ChannelId, message: MessageId) -> Result<(), PinError> {
         self.both_routes(Method::PUT, channel, message).await
+    }
+
+    /// One page (up to 100, newest archive first) of the archived public threads of a forum or
+    /// channel (`GET /channels/{c}/threads/archived/public`), before the ISO 8601 archive time
+    /// `before`; serenity 0.12 sends `before` as an integer, which Discord does not take.
+    pub(crate) async fn archived_threads(
+        &self,
+        parent: u64,
+        before: Option<&str>,
+    ) -> Result<Value, PinError> {
+        let query = match before {
+            // An ISO 8601 time: `+00:00` must not read as a space.
+            Some(before) => format!("?limit=100&before={}", before.replace('+', "%2B")),
+            None => "?limit=100".to_string(),
+        };
+        let path = format!("/channels/{parent}/threads/archived/public{query}");
+        self.get(&path, &format!("archived {parent}")).await
     }
 
     /// Whether this is the first time the moderators of `channel` are to be told.
