@@ -113,7 +113,7 @@ async fn fill_sqlite(path: &str, dump: &gaugebot::migrate::Dump) {
         .await
         .expect("connect");
     let mut tx = conn.begin().await.expect("begin");
-    <sqlx::Sqlite as gaugebot::sql::queries::Queries>::import(&mut tx, dump)
+    <sqlx::Sqlite as gaugebot::sql::queries::Queries>::import(&mut tx, dump, &mut |_| {})
         .await
         .expect("import");
     tx.commit().await.expect("commit");
@@ -184,7 +184,7 @@ async fn main() {
             let store = gaugebot::postgres::PostgresStore::open(url)
                 .await
                 .expect("postgres");
-            store.import(&dump).await.expect("import");
+            store.import(&dump, &mut |_| {}).await.expect("import");
             store.close().await;
         }
         None => fill_sqlite(&database, &dump).await,

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use gaugebot_table::game::automa::AutomaLevel;
 use serde::Deserialize;
 
 /// Discord settings.
@@ -159,6 +160,24 @@ pub struct Config {
     pub map: MapConfig,
     /// What is posted after each turn.
     pub report: ReportStyle,
+    /// How hard automa seats think: `standard` (the default), `cheap` or a number of
+    /// simulations.
+    #[serde(deserialize_with = "automa_level")]
+    pub automa: AutomaLevel,
+}
+
+fn automa_level<'de, D: serde::Deserializer<'de>>(d: D) -> Result<AutomaLevel, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Written {
+        Number(u32),
+        Word(String),
+    }
+    let text = match Written::deserialize(d)? {
+        Written::Number(n) => n.to_string(),
+        Written::Word(word) => word,
+    };
+    text.parse().map_err(serde::de::Error::custom)
 }
 
 impl Default for Config {
@@ -170,6 +189,7 @@ impl Default for Config {
             templates_dir: None,
             map: MapConfig::default(),
             report: ReportStyle::Full,
+            automa: AutomaLevel::Standard,
         }
     }
 }

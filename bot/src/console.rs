@@ -50,6 +50,8 @@ pub struct PlayOptions {
     /// A line printed after the replies to every input line, for programs that drive the
     /// console (the reply to a line is complete, and stored, when its marker is printed).
     pub end_marker: Option<String>,
+    /// How hard automa seats think (`--automa cheap` for quick scripted games).
+    pub automa: gaugebot_table::game::automa::AutomaLevel,
 }
 
 /// One parsed input line.
@@ -157,6 +159,7 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
             map_after_build: options.map_after_build,
             fixed_seed,
             moderator_name: options.moderator.clone(),
+            automa: options.automa,
             ..TableSettings::default()
         },
     )?;

@@ -4,15 +4,19 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use gaugebot_table::game::session::{plugin, SharedPlugin};
+use gaugebot_table::game::session::{plugin_with_automa, SharedPlugin};
 use gaugebot_table::templates::{TemplateError, Templates};
 use gaugebot_table::{Host, TableSettings};
 
-/// Every game of this bot, the default first.
+/// Every game of this bot, the default first, each with its automa (the computer player that
+/// `!setup … automa` and `!sub @old automa` seat; docs/AUTOMA.md).
 pub fn registry() -> Vec<SharedPlugin> {
     vec![
-        plugin(irish_gauge::table::IrishGauge),
-        plugin(privates::table::Privates),
+        plugin_with_automa(
+            irish_gauge::table::IrishGauge,
+            irish_gauge_automa::table::Automa,
+        ),
+        plugin_with_automa(privates::table::Privates, privates_automa::table::Automa),
     ]
 }
 

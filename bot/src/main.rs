@@ -62,6 +62,10 @@ enum Command {
         /// Print this line after the replies to every input line (for driving programs).
         #[arg(long)]
         end_marker: Option<String>,
+        /// How hard automa seats think: `cheap` (a few simulations, for quick scripted games),
+        /// `standard` or a number of simulations (default: the configuration's `automa`).
+        #[arg(long)]
+        automa: Option<gaugebot_table::game::automa::AutomaLevel>,
         /// Transcript file (default: standard input).
         transcript: Option<PathBuf>,
     },
@@ -75,7 +79,8 @@ enum Command {
         export: PathBuf,
     },
     /// Copy every game (Irish Gauge and Privates) of a SQLite database into an empty PostgreSQL
-    /// database, verbatim.
+    /// database, verbatim: every table, checked row by row and game by game; re-run it after an
+    /// interruption.
     Migrate {
         /// The SQLite database: `sqlite:PATH`.
         #[arg(long)]
@@ -220,6 +225,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     templates_dir: config.templates_dir.clone(),
                     map_after_build: config.map.after_build,
                     end_marker: None,
+                    automa: config.automa,
                 }))?;
                 Ok(ExitCode::SUCCESS)
             }
@@ -232,6 +238,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             attachments,
             no_map,
             end_marker,
+            automa,
             transcript,
         }) => {
             runtime.block_on(console::play(PlayOptions {
@@ -245,6 +252,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 templates_dir: config.templates_dir.clone(),
                 map_after_build: config.map.after_build && !no_map,
                 end_marker,
+                automa: automa.unwrap_or(config.automa),
             }))?;
             Ok(ExitCode::SUCCESS)
         }
@@ -263,8 +271,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             runtime.block_on(gaugebot::records::import(&record, &db, &channel))
         }
         Some(Command::Migrate { from, to }) => {
-            let report = runtime.block_on(gaugebot::migrate::migrate(&from, &to))?;
-            println!("migrated {report}; the copy matches the source");
+            let report = runtime.block_on(gaugebot::migrate::migrate(&from, &to, &mut |step| {
+                eprintln!("gaugebot migrate: {step}")
+            }))?;
+            println!("migrated {report}");
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Render { state, out }) => {

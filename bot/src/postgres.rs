@@ -5,11 +5,21 @@
 //! A store opened with [`PostgresStore::open_owner`] also takes part in channel ownership
 //! ([`Owners`]): each channel's table belongs to one process at a time. A process is alive
 //! while its *liveness session* (a connection whose `application_name` is the process's token)
-//! is connected; a channel whose owner is not alive may be claimed by another process. Every
-//! write of an owning process checks, in its own transaction, that the channel is still its own
-//! (`SELECT … FOR SHARE` on the channel's owner row), so a process that lost a channel can no
-//! longer write to it, and a takeover (an `UPDATE` of that row) waits until the old owner's
-//! last write has committed.
+//! is connected **and** its *lease* (`process_leases`, renewed every second through that
+//! session for [`LEASE`] ahead, on the database's clock) has not run out: a process that dies
+//! loses its session at once; one that hangs (SIGSTOP, a stuck disk, a long pause) keeps its
+//! connections open but stops renewing, and is dead when its lease runs out. A channel whose
+//! owner is not alive may be claimed by another process.
+//!
+//! Fencing is the database's: every write of an owning process checks, in its own transaction,
+//! that the channel's owner row still names it (`SELECT … FOR SHARE`), so a process that wakes
+//! after losing a channel has its writes refused ([`StoreError::NotOwner`]) whatever it
+//! believes, and a takeover (an `UPDATE` of that row) waits until the old owner's last write
+//! has committed. A process that hangs inside a transaction holds that row lock; its sessions
+//! end such a transaction after [`IDLE_IN_TRANSACTION`] (PostgreSQL's
+//! `idle_in_transaction_session_timeout`, which rolls it back), so a takeover waits at most
+//! that long. A hung owner thus loses its channels within [`LEASE`] + the survivors' look for
+//! orphaned channels (2 s), well under 15 s.
 
 use std::str::FromStr;
 use std::sync::Arc;
@@ -19,16 +29,22 @@ use async_trait::async_trait;
 use gaugebot_table::store::StoreError;
 pub use gaugebot_table::store::NOT_OWNER;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
-use sqlx::{ConnectOptions, Connection, PgConnection, Postgres, Row, Transaction};
+use sqlx::{ConnectOptions, PgConnection, Postgres, Row, Transaction};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::owners::{Claim, Owners};
-use crate::sql::queries::{failed, Dump, Queries};
+use crate::sql::queries::failed;
 use crate::sql::{Backend, SqlStore};
 
-/// How often the liveness session is checked (and reconnected when it broke).
+/// How often the lease is renewed through the liveness session (reconnected when it broke).
 const LIVENESS_PING: Duration = Duration::from_secs(1);
+/// How far ahead each renewal sets the lease: a process that stops renewing is dead this long
+/// after its last renewal.
+pub const LEASE: Duration = Duration::from_secs(10);
+/// How long an owning process's session may sit inside a transaction without a statement
+/// before PostgreSQL ends it (rolling it back and releasing its locks).
+pub const IDLE_IN_TRANSACTION: Duration = Duration::from_secs(5);
 /// The prefix of every process token (and liveness `application_name`).
 const TOKEN_PREFIX: &str = "gaugebot-owner-";
 /// The PostgreSQL database.
@@ -49,6 +65,9 @@ struct Liveness {
     token: String,
     keeper: JoinHandle<()>,
     connected: watch::Receiver<bool>,
+    /// Set to stop renewing the lease while keeping every connection open: a hung process, as
+    /// the tests make one ([`PostgresStore::stop_renewing`]).
+    hung: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Drop for Liveness {
@@ -62,9 +81,19 @@ impl PostgresStore {
     /// for a unix socket) and brings its schema up to date. Without channel ownership: for the
     /// console, tools and a single bot process.
     pub async fn open(url: &str) -> Result<PostgresStore, StoreError> {
-        let options = PgConnectOptions::from_str(url)
+        PostgresStore::open_with(url, false).await
+    }
+
+    /// [`open`](Self::open); an owning process's sessions end a transaction left idle for
+    /// [`IDLE_IN_TRANSACTION`] (a process hung inside one must not hold its owner rows).
+    async fn open_with(url: &str, owner: bool) -> Result<PostgresStore, StoreError> {
+        let mut options = PgConnectOptions::from_str(url)
             .map_err(failed)?
             .application_name("gaugebot");
+        if owner {
+            let ms = IDLE_IN_TRANSACTION.as_millis().to_string();
+            options = options.options([("idle_in_transaction_session_timeout", ms.as_str())]);
+        }
         // One connection first, so that a server that refuses or does not answer is named
         // within seconds (the pool would retry in silence until its acquire timeout).
         reach(&options).await?;
@@ -87,15 +116,23 @@ impl PostgresStore {
     /// token: its liveness session is connected before this returns and kept connected (a
     /// broken one is reconnected every second) until the store is dropped or closed.
     pub async fn open_owner(url: &str) -> Result<PostgresStore, StoreError> {
-        let mut store = PostgresStore::open(url).await?;
+        let mut store = PostgresStore::open_with(url, true).await?;
         let token = format!("{TOKEN_PREFIX}{:016x}", rand_token());
         let options = PgConnectOptions::from_str(url)
             .map_err(failed)?
             .application_name(&token);
-        // The first connection is made here, so that a bad URL fails now.
-        let first = options.connect().await.map_err(failed)?;
+        // The first connection is made, and the first lease taken, here: a bad URL fails now,
+        // and the process is alive before it claims anything.
+        let mut first = options.connect().await.map_err(failed)?;
+        renew(&mut first, &token).await.map_err(failed)?;
+        // The leases of processes gone for a day are of no use to anyone.
+        sqlx::query("DELETE FROM process_leases WHERE expires < now() - interval '1 day'")
+            .execute(&mut first)
+            .await
+            .map_err(failed)?;
         let (tx, connected) = watch::channel(true);
-        let keeper = tokio::spawn(keep_alive(options, first, tx));
+        let hung = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let keeper = tokio::spawn(keep_alive(options, first, token.clone(), tx, hung.clone()));
         tracing::info!(
             token,
             "this process takes part in the ownership of channels"
@@ -104,8 +141,18 @@ impl PostgresStore {
             token,
             keeper,
             connected,
+            hung,
         }));
         Ok(store)
+    }
+
+    /// Stops renewing this process's lease while every connection stays open, as a hung
+    /// process would (for tests of failover): within [`LEASE`] other processes take its
+    /// channels, and its writes to them are refused.
+    pub fn stop_renewing(&self) {
+        if let Some(owner) = &self.backend.owner {
+            owner.hung.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
     }
 
     /// This process's token, when it takes part in channel ownership.
@@ -113,24 +160,24 @@ impl PostgresStore {
         self.backend.owner.as_ref().map(|o| o.token.as_str())
     }
 
-    /// Whether the liveness session is connected now.
+    /// Whether the liveness session is connected now (and the lease being renewed).
     pub fn alive(&self) -> bool {
-        self.backend
-            .owner
-            .as_ref()
-            .is_some_and(|o| *o.connected.borrow())
+        self.backend.owner.as_ref().is_some_and(|o| {
+            *o.connected.borrow() && !o.hung.load(std::sync::atomic::Ordering::SeqCst)
+        })
     }
 
-    /// Whether the process with this token is alive: its liveness session is connected.
+    /// Whether the process with this token is alive: its liveness session is connected and
+    /// its lease has not run out.
     pub async fn process_alive(&self, token: &str) -> Result<bool, StoreError> {
-        Ok(
-            sqlx::query("SELECT 1 FROM pg_stat_activity WHERE application_name = $1")
-                .bind(token)
-                .fetch_optional(&self.backend.pool)
-                .await
-                .map_err(failed)?
-                .is_some(),
-        )
+        Ok(sqlx::query(&format!(
+            "SELECT 1 FROM (SELECT $1::TEXT AS owner) o WHERE {ALIVE}"
+        ))
+        .bind(token)
+        .fetch_optional(&self.backend.pool)
+        .await
+        .map_err(failed)?
+        .is_some())
     }
 
     /// Every channel's owner token, by channel.
@@ -144,20 +191,6 @@ impl PostgresStore {
                 .map(|r| (r.get(0), r.get(1)))
                 .collect(),
         )
-    }
-
-    /// Copies a whole database into this one, verbatim, in one transaction. Refused unless
-    /// this database has no game yet.
-    pub async fn import(&self, dump: &Dump) -> Result<(), StoreError> {
-        let mut tx = self.backend.begin(None).await?;
-        let result = Postgres::import(&mut tx, dump).await;
-        self.backend.finish(tx, result).await
-    }
-
-    /// The whole database, in insertion order (for `gaugebot migrate` and its checks).
-    pub async fn export(&self) -> Result<Dump, StoreError> {
-        let mut conn = self.backend.pool.acquire().await.map_err(failed)?;
-        Postgres::export(&mut conn).await
     }
 }
 
@@ -202,7 +235,7 @@ async fn reach(options: &PgConnectOptions) -> Result<(), StoreError> {
     };
     match tokio::time::timeout(CONNECT_TIMEOUT, options.connect()).await {
         Ok(Ok(connection)) => {
-            let _ = connection.close().await;
+            let _ = sqlx::Connection::close(connection).await;
             Ok(())
         }
         Ok(Err(error)) => Err(unreachable(error.to_string())),
@@ -213,17 +246,37 @@ async fn reach(options: &PgConnectOptions) -> Result<(), StoreError> {
     }
 }
 
-/// Keeps the liveness session connected: pings it every second and reconnects a broken one.
+/// Renews a process's lease for [`LEASE`] from now (the database's clock).
+async fn renew(conn: &mut PgConnection, token: &str) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO process_leases (token, expires)
+         VALUES ($1, now() + make_interval(secs => $2))
+         ON CONFLICT (token) DO UPDATE SET expires = excluded.expires",
+    )
+    .bind(token)
+    .bind(LEASE.as_secs_f64())
+    .execute(conn)
+    .await
+    .map(|_| ())
+}
+
+/// Keeps the liveness session connected and the lease renewed: renews it every second and
+/// reconnects a broken session. While `hung`, renews nothing (the session stays open).
 async fn keep_alive(
     options: PgConnectOptions,
     first: PgConnection,
+    token: String,
     connected: watch::Sender<bool>,
+    hung: Arc<std::sync::atomic::AtomicBool>,
 ) {
     let mut conn = Some(first);
     loop {
         tokio::time::sleep(LIVENESS_PING).await;
+        if hung.load(std::sync::atomic::Ordering::SeqCst) {
+            continue;
+        }
         let ok = match conn.as_mut() {
-            Some(c) => c.ping().await.is_ok(),
+            Some(c) => renew(c, &token).await.is_ok(),
             None => false,
         };
         if ok {
@@ -232,13 +285,18 @@ async fn keep_alive(
         if conn.is_some() {
             tracing::warn!("the liveness session to PostgreSQL broke; reconnecting");
         }
-        conn = options.connect().await.ok();
+        conn = match options.connect().await {
+            Ok(mut c) => renew(&mut c, &token).await.is_ok().then_some(c),
+            Err(_) => None,
+        };
         connected.send_replace(conn.is_some());
     }
 }
 
-/// Whether the process with this token is alive (its liveness session is connected).
-const ALIVE: &str = "EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = o.owner)";
+/// Whether the process with this token is alive: its liveness session is connected and its
+/// lease has not run out.
+const ALIVE: &str = "(EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = o.owner)
+     AND EXISTS (SELECT 1 FROM process_leases l WHERE l.token = o.owner AND l.expires > now()))";
 
 #[async_trait]
 impl Backend for PostgresBackend {

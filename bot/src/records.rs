@@ -11,7 +11,10 @@ use gaugebot_table::record::{self, GameRecord};
 use gaugebot_table::store::{read_time, GameRow, LogRow, Store, StoreError};
 use gaugebot_table::templates::Templates;
 
+use crate::backend::Database;
 use crate::games;
+use crate::postgres::PostgresStore;
+use crate::sql::{Backend, SqlStore};
 use crate::storage::SqliteStore;
 
 fn read_record(path: &Path) -> anyhow::Result<GameRecord> {
@@ -115,20 +118,59 @@ pub fn replay(
     Ok(ExitCode::SUCCESS)
 }
 
-/// Continues a game from its record in `channel` of the database at `db`: the game keeps its id
-/// (an input of every draw), its log and its commitment. A record exported before the reveal has
-/// no seed, so the game continues with manual draws.
+/// Continues a game from its record in `channel` of the database at `db` (a SQLite path or a
+/// PostgreSQL URL): the game keeps its id (an input of every draw), its log and its
+/// commitment, stored in one transaction. A record exported before the reveal has no seed, so
+/// the game continues with manual draws. Refused, with nothing written, when the channel has a
+/// game or a game with the record's id is in the database already (the id cannot change: the
+/// draws depend on it).
 pub async fn import(path: &Path, db: &str, channel: &str) -> anyhow::Result<ExitCode> {
     let record = read_record(path)?;
     let games = games::registry();
     record::check(&record, &games).context("the record is not complete")?;
-    let store = SqliteStore::open(db)
-        .await
-        .with_context(|| format!("opening the database {db}"))?;
+    let shown = Database::parse(db).display();
+    match Database::parse(db) {
+        Database::Sqlite(file) => {
+            let store = SqliteStore::open(&file)
+                .await
+                .with_context(|| format!("opening the database {shown}"))?;
+            import_into(&store, &record, channel).await
+        }
+        Database::Postgres(url) => {
+            let store = PostgresStore::open(&url)
+                .await
+                .with_context(|| format!("opening the database {shown}"))?;
+            import_into(&store, &record, channel).await
+        }
+    }
+}
+
+async fn import_into<B: Backend>(
+    store: &SqlStore<B>,
+    record: &GameRecord,
+    channel: &str,
+) -> anyhow::Result<ExitCode> {
+    let result = import_checked(store, record, channel).await;
+    store.close().await;
+    result
+}
+
+async fn import_checked<B: Backend>(
+    store: &SqlStore<B>,
+    record: &GameRecord,
+    channel: &str,
+) -> anyhow::Result<ExitCode> {
     if let Some(active) = store.active_game(channel).await? {
         anyhow::bail!(
             "channel {channel} has a game ({}); import into another channel",
             active.id
+        );
+    }
+    if store.game_exists(&record.game_id).await? {
+        anyhow::bail!(
+            "this database has a game {} already; a game keeps its id (its draws depend on \
+             it), so it cannot be imported here twice",
+            record.game_id
         );
     }
     let row = GameRow {
@@ -160,13 +202,9 @@ pub async fn import(path: &Path, db: &str, channel: &str) -> anyhow::Result<Exit
         .collect::<Result<_, StoreError>>()?;
     let marker = format!("import:{}", record.game_id);
     store
-        .create_game(&row, &marker)
+        .insert_game_with_log(&row, &rows, &marker)
         .await
-        .context("the game could not be stored (is a game with that id here already?)")?;
-    store
-        .append(&row.id, channel, &rows, &marker, row.revealed)
-        .await?;
-    store.close().await;
+        .context("the game could not be stored")?;
     println!(
         "imported {} ({} entries) into channel {channel}{}",
         record.game_id,

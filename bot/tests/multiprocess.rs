@@ -176,6 +176,207 @@ async fn owner_log(store: &PostgresStore, logs: &[std::path::PathBuf]) -> usize 
     .await
 }
 
+/// Sends a signal (`STOP`, `CONT`) to a child process.
+fn signal(child: &Child, name: &str) {
+    let status = Command::new("kill")
+        .args([&format!("-{name}"), &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success(), "kill -{name}");
+}
+
+/// A process that hangs (SIGSTOP) mid-burst keeps its connections open but stops renewing its
+/// lease: the other process takes the channel over when the lease runs out and applies the
+/// burst; woken (SIGCONT), the old owner leaves the channel alone, and the game goes on to its
+/// end with every move once, in order, answered once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hung_owner_loses_its_channel_and_nothing_is_doubled_or_lost() {
+    let Some(server) = pg::TestPostgres::start() else {
+        return;
+    };
+    let url = server.database().await;
+    let fake = world(&[(GUILD, CHANNEL)]).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = dir.path().join("config.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "database: \"{url}\"\ndiscord:\n  api_base: \"{}\"\n  moderator_roles: [\"Moderator\"]\nmap:\n  after_build: false\n",
+            fake.api_base()
+        ),
+    )
+    .expect("config");
+    let logs = vec![dir.path().join("bot-0.log"), dir.path().join("bot-1.log")];
+    let bots = Bots(logs.iter().map(|log| spawn_bot(&config, log)).collect());
+    fake.wait_for_identify_count(2, WAIT)
+        .await
+        .expect("both bots connect");
+    let store = PostgresStore::open(&url).await.expect("postgres");
+    let setup = fake.post_user_message(CHANNEL, Some(GUILD), &moderator(), SETUP);
+    fake.wait_for_reactions(setup, 1, WAIT)
+        .await
+        .expect("the setup is answered");
+    let mut sent: Vec<String> = Vec::new();
+    let moves = moves();
+    let mut next = moves.iter();
+    for (who, text) in next.by_ref().take(3) {
+        sent.push(answered(&fake, who, text).await);
+    }
+    let owner = owner_log(&store, &logs).await;
+    let token = |owners: Vec<(String, String)>| {
+        owners
+            .into_iter()
+            .find(|(c, _)| *c == CHANNEL.to_string())
+            .map(|(_, t)| t)
+    };
+    let old = token(store.channel_owners().await.expect("owners")).expect("an owner");
+
+    // The owner hangs while a burst arrives.
+    let mut burst = next.by_ref().take(3);
+    let (who, text) = burst.next().expect("a move");
+    sent.push(
+        fake.post_user_message(CHANNEL, Some(GUILD), &user(who), text)
+            .to_string(),
+    );
+    signal(&bots.0[owner], "STOP");
+    let stopped = Instant::now();
+    for (who, text) in burst {
+        sent.push(
+            fake.post_user_message(CHANNEL, Some(GUILD), &user(who), text)
+                .to_string(),
+        );
+    }
+    let stored = eventually("the burst in the log", &logs, async || {
+        let stored = stored_commands(&store, CHANNEL).await;
+        (stored.len() >= sent.len()).then_some(stored)
+    })
+    .await;
+    let takeover = stopped.elapsed();
+    assert_eq!(stored, sent, "the burst once each, in order");
+    let new = token(store.channel_owners().await.expect("owners")).expect("an owner");
+    assert_ne!(new, old, "the channel changed hands");
+    assert!(
+        !store.process_alive(&old).await.expect("alive?"),
+        "the hung process is not alive"
+    );
+    eprintln!(
+        "the owner hung (SIGSTOP); the other process applied the burst {:.1} s later (lease {} s)",
+        takeover.as_secs_f64(),
+        gaugebot::postgres::LEASE.as_secs()
+    );
+
+    // Woken, the old owner renews its lease but leaves the channel to its new owner.
+    signal(&bots.0[owner], "CONT");
+    for (who, text) in next {
+        sent.push(answered(&fake, who, text).await);
+    }
+    assert_eq!(
+        stored_commands(&store, CHANNEL).await,
+        sent,
+        "every move once"
+    );
+    assert_eq!(
+        token(store.channel_owners().await.expect("owners")),
+        Some(new)
+    );
+    assert!(store.process_alive(&old).await.expect("alive?"), "woken");
+    for id in &sent {
+        let reactions = fake.reactions(id.parse().expect("an id"));
+        assert!(reactions.len() <= 1, "message {id}: {reactions:?}");
+        assert!(!reactions.contains(&"❌".to_string()), "message {id}");
+    }
+    let mut answers: HashMap<u64, usize> = HashMap::new();
+    for m in fake.bot_messages(CHANNEL) {
+        if let Some(reference) = m.referenced_message {
+            *answers.entry(reference).or_default() += 1;
+        }
+    }
+    assert!(
+        answers
+            .iter()
+            .all(|(id, n)| *n <= 1 || !sent.contains(&id.to_string())),
+        "a move answered twice"
+    );
+    let all: String = fake
+        .bot_messages(CHANNEL)
+        .iter()
+        .map(|m| m.content.as_str())
+        .collect();
+    assert!(all.contains("cat wins with £59"));
+    drop(bots);
+    store.shared().close().await;
+}
+
+/// The fencing is the database's: a process that stops renewing its lease (its connections
+/// open, as a hung process's) loses its channel to another process within the lease, and its
+/// own writes to the channel are then refused by the database although it never learnt of
+/// the takeover.
+#[tokio::test]
+async fn a_process_past_its_lease_has_its_writes_refused_by_the_database() {
+    use gaugebot::backend::{Claim, Owners};
+    let Some(server) = pg::TestPostgres::start() else {
+        return;
+    };
+    let url = server.database().await;
+    let a = PostgresStore::open_owner(&url).await.expect("a");
+    let b = PostgresStore::open_owner(&url).await.expect("b");
+    assert_eq!(a.claim("c", None).await.expect("claim"), Claim::New);
+    let game = gaugebot_table::store::GameRow {
+        id: "c-1".into(),
+        channel: "c".into(),
+        kind: "irish-gauge".into(),
+        engine_version: "test".into(),
+        created_at: chrono::Utc::now(),
+        setup_json: "{}".into(),
+        seed_hex: None,
+        commitment: None,
+        revealed: false,
+        active: true,
+    };
+    a.create_game(&game, "m1").await.expect("the owner writes");
+    assert_eq!(b.claim("c", None).await.expect("claim"), Claim::Other);
+
+    a.stop_renewing();
+    let hung = Instant::now();
+    loop {
+        if b.claim("c", None).await.expect("claim") == Claim::New {
+            break;
+        }
+        assert!(hung.elapsed() < WAIT, "never taken over");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    eprintln!(
+        "taken over {:.1} s after the owner stopped renewing (lease {} s)",
+        hung.elapsed().as_secs_f64(),
+        gaugebot::postgres::LEASE.as_secs()
+    );
+    let refused = a.mark_seen("c", "m2").await;
+    assert!(
+        matches!(
+            refused,
+            Err(gaugebot_table::store::StoreError::NotOwner { .. })
+        ),
+        "{refused:?}"
+    );
+    let refused = a.advance_cursor("c", "99").await;
+    assert!(
+        matches!(
+            refused,
+            Err(gaugebot_table::store::StoreError::NotOwner { .. })
+        ),
+        "{refused:?}"
+    );
+    assert!(!a.holds("c").await.expect("holds"));
+    assert!(b.holds("c").await.expect("holds"));
+    b.mark_seen("c", "m3").await.expect("the new owner writes");
+    assert!(
+        !a.seen("c", "m2").await.expect("seen"),
+        "nothing of a's write"
+    );
+    a.shared().close().await;
+    b.shared().close().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_owner_loses_nothing_and_doubles_nothing() {
     let Some(server) = pg::TestPostgres::start() else {

@@ -244,6 +244,14 @@ impl Game {
         self.players.get(seat).map_or("", |p| p.name.as_str())
     }
 
+    /// Gives a seat's name to another player (a substitute, or an automa, takes the seat with
+    /// its cash and cards).
+    pub fn rename_player(&mut self, seat: Seat, name: &str) {
+        if let Some(player) = self.players.get_mut(seat) {
+            player.name = name.to_string();
+        }
+    }
+
     /// The seat of a player by name (case-insensitive).
     pub fn seat_of(&self, name: &str) -> Option<Seat> {
         self.players

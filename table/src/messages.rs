@@ -275,6 +275,14 @@ catalogue! {
     SubUsage = "sub_usage" {}
     /// `!sub` of someone seated already.
     SubSeated = "sub_seated" { player: String }
+    /// The seats an automa holds, under every report.
+    AutomaSeats = "automa_seats" { names: Vec<String> }
+    /// An automa's move, as the forum record reads: its name and move in bold, its reason.
+    AutomaMove = "automa_move" { player: String, notation: String, reason: Option<String> }
+    /// `!sub automa …` with two automa seats: which one.
+    AutomaWhich = "automa_which" { names: Vec<String> }
+    /// An automa seat named in a game without an automa.
+    NoAutoma = "no_automa" { title: String }
     /// `!sub`.
     SubDone = "sub_done" { old: String, new: String, seat: usize, by: String, status: String }
     /// `!act` that does not read.

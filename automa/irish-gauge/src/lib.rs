@@ -16,6 +16,8 @@ mod policy;
 pub mod reason;
 pub mod rng;
 mod search;
+#[cfg(feature = "table")]
+pub mod table;
 
 use irish_gauge::{Action, Actor, Game, LegalActions, Seat};
 

@@ -22,6 +22,8 @@ pub mod candidates;
 pub mod players;
 pub mod rng;
 pub mod search;
+#[cfg(feature = "table")]
+pub mod table;
 pub mod value;
 
 use privates::{Action, Actor, Game, Seat};

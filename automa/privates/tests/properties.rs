@@ -174,3 +174,33 @@ fn a_reshuffled_deck_differs_but_the_decision_does_not() {
         );
     }
 }
+
+/// At the table (feature `table`), the automa sees the position with the deck's order
+/// forgotten: two games that differ only in the undealt deck's order get the same move, which
+/// is the crate's own decision.
+#[cfg(feature = "table")]
+#[test]
+fn at_the_table_the_hidden_deck_order_never_changes_the_move() {
+    use gaugebot_table::game::automa::{AutomaLevel, TableAutoma};
+    use privates::table::Privates;
+    use privates_automa::table::Automa;
+
+    let (setup, taken) = random_position(3, 6, 11, 30);
+    let other_setup = reshuffled_unseen(&setup, &taken, 99);
+    let game = replay(&setup, &taken);
+    let other = replay(&other_setup, &taken);
+    let seat = to_act(&game).expect("a player acts");
+    let level = AutomaLevel::Simulations(200);
+    for seed in 0..5 {
+        let here = Automa.choose(&Privates, &game, seat, level, seed);
+        let there = Automa.choose(&Privates, &other, seat, level, seed);
+        assert_eq!(here, there);
+        let own = decide(&game, seat, Level::Simulations(200), seed).map(|c| c.action);
+        assert_eq!(here.map(|c| c.action), own);
+    }
+    assert_eq!(
+        Automa.choose(&Privates, &game, (seat + 1) % 3, level, 0),
+        None,
+        "another seat is not to act"
+    );
+}

@@ -13,7 +13,7 @@ use tokio::sync::oneshot;
 use super::channel::ChannelState;
 use super::job::Job;
 use super::messages::{has_game, process};
-use super::retry::retry;
+use super::retry::deliver;
 use super::shards::{behind, GUILD_WAIT};
 use super::shared::Shared;
 
@@ -216,7 +216,8 @@ async fn catch_up_start(shared: &Shared, key: &str) -> Option<u64> {
 }
 
 /// Reads the channel's history after its cursor, oldest first, page by page, and processes
-/// every message not processed yet.
+/// every message not processed yet. A page that fails is read again, with backoff, for as long
+/// as Discord's outage lasts ([`deliver`]).
 pub(crate) async fn catch_up(shared: &Shared, state: &mut ChannelState) {
     let epoch = shared.session.epoch();
     let channel = state.channel;
@@ -229,7 +230,7 @@ pub(crate) async fn catch_up(shared: &Shared, state: &mut ChannelState) {
     let mut processed = 0usize;
     loop {
         shared.session.restart.pacer.wait().await;
-        let page = retry("read the channel history", channel, || {
+        let page = deliver("read the channel history", channel, || {
             channel.messages(
                 http,
                 GetMessages::new()
@@ -238,10 +239,12 @@ pub(crate) async fn catch_up(shared: &Shared, state: &mut ChannelState) {
             )
         })
         .await;
+        // Transient failures are retried until Discord answers (later jobs of the channel,
+        // its live messages included, wait in order); only a final refusal (403, 404) ends it.
         let Ok(mut page) = page else {
             tracing::error!(
                 %channel,
-                "catch-up stopped: commands posted while the bot was away may need to be posted again"
+                "catch-up stopped: Discord refuses to let the bot read this channel's history"
             );
             break;
         };

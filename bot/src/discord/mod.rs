@@ -219,6 +219,7 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
             fixed_seed: None,
             moderator_name: "the moderator".to_string(),
             report: config.report.into(),
+            automa: config.automa,
         },
     )?;
     // One REST client for the adapter's own requests, one for serenity's gateway client.

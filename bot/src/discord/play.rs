@@ -55,7 +55,8 @@ impl After {
         let accepted = response.verdict == Verdict::Accepted;
         After {
             accepted,
-            prompt: (accepted && shared.settings.buttons)
+            // No buttons for an automa's decision: it moves at once.
+            prompt: (accepted && shared.settings.buttons && !table.automa_to_act())
                 .then(|| table.prompt())
                 .flatten(),
             status: (accepted && shared.settings.pinned_status)
@@ -132,7 +133,42 @@ pub(crate) async fn play(
         Origin::Interaction { .. } => None,
     };
     settle(shared, state, after, prompt).await;
+    if response.verdict == Verdict::Accepted {
+        automa_moves(shared, state).await;
+    }
     Played::Handled { response, active }
+}
+
+/// The automa's moves after an accepted command, each posted after the one before, as the
+/// forum record reads, until a human is to act (the decisions run on the blocking pool, one
+/// per table at a time: the table is locked while its automa thinks).
+async fn automa_moves(shared: &Shared, state: &mut ChannelState) {
+    let http = &*shared.discord.http;
+    for _ in 0..gaugebot_table::table::tables::MAX_AUTOMA_MOVES {
+        let Ok(mut table) = shared.tables.table(&state.key).await else {
+            return;
+        };
+        let Some(response) = table.automa_step(chrono::Utc::now()).await else {
+            return;
+        };
+        let nonce = table
+            .position()
+            .map(|(game, at)| gaugebot_table::game::automa::automa_seed(game, at as u64))
+            .unwrap_or(0);
+        let after = After::of(shared, &table, &response);
+        drop(table);
+        let components = after.components();
+        let posted = reply::post(
+            http,
+            state.channel,
+            None,
+            nonce,
+            &response.replies,
+            components,
+        )
+        .await;
+        settle(shared, state, after, posted).await;
+    }
 }
 
 /// After an accepted command is posted: the previous prompt loses its buttons, the new one

@@ -1,5 +1,10 @@
 //! Every Discord request is retried with exponential backoff (`backon`): rate limits, server
-//! errors, network errors and timeouts are retried; other errors are final.
+//! errors, network errors and timeouts are retried; other errors (403, 404, a refused body) are
+//! final. Two patiences: [`retry`] gives up after [`MAX_ATTEMPTS`] (reads made on the way to an
+//! answer, an interaction's answer that Discord drops after minutes anyway); [`deliver`] never
+//! gives up on a transient error (replies, reactions, prompts, notices, the pinned status and
+//! the history a catch-up reads): Discord's outages last minutes, and a reply or a move that
+//! is given up is lost. The channel's worker waits meanwhile, so its order is kept.
 
 use std::future::Future;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -13,9 +18,14 @@ use serenity::model::id::ChannelId;
 pub(crate) const MAX_ATTEMPTS: u32 = 5;
 /// The first retry's wait; each further retry waits twice as long.
 const FIRST_BACKOFF: Duration = Duration::from_millis(100);
-/// The least wait after a 429 (the fake and Discord say how long in a header serenity does not
-/// expose when its ratelimiter is off).
-const RATE_LIMIT_BACKOFF: Duration = Duration::from_millis(500);
+/// The least wait after a 429. Discord says how long in its body (`retry_after`) and in the
+/// `Retry-After` header; serenity's ratelimiter (on in production) sleeps that long itself and
+/// never hands the 429 on, but with it off (a proxy, the tests) serenity 0.12 keeps neither in
+/// its error, so the bot waits at least this long and [`deliver`] keeps trying until the limit
+/// has passed.
+const RATE_LIMIT_BACKOFF: Duration = Duration::from_secs(1);
+/// The longest wait between two attempts of [`deliver`].
+const MAX_BACKOFF: Duration = Duration::from_secs(10);
 /// The longest one request may take before it counts as failed.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -52,11 +62,49 @@ fn transient(error: &serenity::Error) -> bool {
     }
 }
 
+/// The waits of [`deliver`]: 100 ms, doubling up to [`MAX_BACKOFF`], without end.
+fn patient_backoff() -> ExponentialBuilder {
+    ExponentialBuilder::default()
+        .with_min_delay(FIRST_BACKOFF)
+        .with_factor(2.0)
+        .with_max_delay(MAX_BACKOFF)
+        .without_max_times()
+}
+
 /// Runs a Discord request up to [`MAX_ATTEMPTS`] times, each within [`REQUEST_TIMEOUT`].
 /// Every failure is logged (with the channel and what was being done; never the token).
 pub(crate) async fn retry<T, F, Fut>(
     what: &str,
     channel: ChannelId,
+    request: F,
+) -> serenity::Result<T>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = serenity::Result<T>>,
+{
+    run(what, channel, backoff(), request).await
+}
+
+/// Runs a Discord request until it succeeds or fails for good (403, 404, a refused body: one
+/// log line), each attempt within [`REQUEST_TIMEOUT`], waiting 100 ms, then twice as long each
+/// time up to [`MAX_BACKOFF`] (at least [`RATE_LIMIT_BACKOFF`] after a 429). For what must
+/// reach the channel: a retried post carries the same nonce, so it never doubles.
+pub(crate) async fn deliver<T, F, Fut>(
+    what: &str,
+    channel: ChannelId,
+    request: F,
+) -> serenity::Result<T>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = serenity::Result<T>>,
+{
+    run(what, channel, patient_backoff(), request).await
+}
+
+async fn run<T, F, Fut>(
+    what: &str,
+    channel: ChannelId,
+    waits: ExponentialBuilder,
     mut request: F,
 ) -> serenity::Result<T>
 where
@@ -73,7 +121,7 @@ where
                 .unwrap_or(Err(serenity::Error::Other(TIMED_OUT)))
         }
     })
-    .retry(backoff())
+    .retry(waits)
     .when(transient)
     .adjust(|error, wait| match status(error) {
         Some(429) => wait.map(|w| w.max(RATE_LIMIT_BACKOFF)),
@@ -81,7 +129,10 @@ where
     })
     .notify(|error, wait| {
         let attempt = attempt.load(Ordering::SeqCst);
-        tracing::warn!(%channel, what, attempt, %error, ?wait, "Discord request failed; retrying");
+        // A long outage is logged at its start and then every 20th attempt.
+        if attempt <= MAX_ATTEMPTS || attempt.is_multiple_of(20) {
+            tracing::warn!(%channel, what, attempt, %error, ?wait, "Discord request failed; retrying");
+        }
     })
     .await;
     let attempt = attempt.load(Ordering::SeqCst);
@@ -112,6 +163,50 @@ mod tests {
     fn waits_double_from_the_first_backoff() {
         let waits: Vec<u128> = backoff().build().map(|w| w.as_millis()).collect();
         assert_eq!(waits, vec![100, 200, 400, 800]);
+        let patient: Vec<u128> = patient_backoff()
+            .build()
+            .take(10)
+            .map(|w| w.as_millis())
+            .collect();
+        assert_eq!(
+            patient,
+            vec![100, 200, 400, 800, 1600, 3200, 6400, 10_000, 10_000, 10_000]
+        );
+    }
+
+    #[tokio::test]
+    async fn delivery_outlasts_any_number_of_transient_failures() {
+        // The patient waits without their length (1–2 ms instead of 100 ms to 10 s).
+        let quick = || {
+            patient_backoff()
+                .with_min_delay(Duration::from_millis(1))
+                .with_max_delay(Duration::from_millis(2))
+        };
+        let calls = AtomicU32::new(0);
+        let result = run("test", ChannelId::new(1), quick(), || {
+            let n = calls.fetch_add(1, Ordering::SeqCst);
+            async move {
+                if n < 40 {
+                    Err(serenity::Error::Other(TIMED_OUT))
+                } else {
+                    Ok(n)
+                }
+            }
+        })
+        .await;
+        assert_eq!(result.ok(), Some(40));
+        let calls = AtomicU32::new(0);
+        let refused = run("test", ChannelId::new(1), quick(), || {
+            calls.fetch_add(1, Ordering::SeqCst);
+            async { Err::<(), _>(serenity::Error::Other("refused")) }
+        })
+        .await;
+        assert!(refused.is_err());
+        assert_eq!(
+            calls.load(Ordering::SeqCst),
+            1,
+            "a final error is not retried"
+        );
     }
 
     #[tokio::test]

@@ -14,7 +14,7 @@ use gaugebot_table::store::{GameRow, LogRow, Store, StoreError};
 use sqlx::pool::PoolConnection;
 use sqlx::{Database, Pool};
 
-use queries::{failed, GameRecord, LogRecord, Queries};
+use queries::{failed, Copied, Dump, GameRecord, LogRecord, Queries};
 
 /// What one database does its own way: its transactions, locking and fencing.
 #[async_trait]
@@ -57,6 +57,64 @@ impl<B: Backend> SqlStore<B> {
     async fn read(&self) -> Result<PoolConnection<B::Db>, StoreError> {
         self.backend.pool().acquire().await.map_err(failed)
     }
+
+    /// The whole database, in insertion order (`gaugebot migrate` and its checks).
+    pub async fn export(&self) -> Result<Dump, StoreError> {
+        B::Db::export(&mut *self.read().await?).await
+    }
+
+    /// Copies a whole database into this one, verbatim, in one transaction: all of it or
+    /// nothing. Refused unless every table of the bot's data is empty.
+    pub async fn import(
+        &self,
+        dump: &Dump,
+        progress: &mut (dyn FnMut(Copied) + Send),
+    ) -> Result<(), StoreError> {
+        let mut tx = self.backend.begin(None).await?;
+        let result = B::Db::import(&mut tx, dump, progress).await;
+        self.backend.finish(tx, result).await
+    }
+
+    /// The rows of each table of the bot's data ([`queries::TABLES`]).
+    pub async fn row_counts(&self) -> Result<Vec<(&'static str, i64)>, StoreError> {
+        B::Db::row_counts(&mut *self.read().await?).await
+    }
+
+    /// Every table of the schema, as the database's catalogue lists them.
+    pub async fn tables(&self) -> Result<Vec<String>, StoreError> {
+        B::Db::tables(&mut *self.read().await?).await
+    }
+
+    /// Whether a game with this id is stored, in any channel.
+    pub async fn game_exists(&self, game_id: &str) -> Result<bool, StoreError> {
+        B::Db::game_exists(&mut *self.read().await?, game_id).await
+    }
+
+    /// Stores an imported game with its whole log as the active game of its channel, in one
+    /// transaction (`message_id` is marked read). Refused ([`StoreError::Conflict`]) when a
+    /// game with its id is stored already.
+    pub async fn insert_game_with_log(
+        &self,
+        game: &GameRow,
+        rows: &[LogRow],
+        message_id: &str,
+    ) -> Result<(), StoreError> {
+        let record = GameRecord {
+            active: true,
+            ..GameRecord::from(game)
+        };
+        let mut tx = self.backend.begin(Some(&game.channel)).await?;
+        let result = async {
+            B::Db::retire_games(&mut tx, &record.channel).await?;
+            B::Db::insert_game(&mut tx, &record).await?;
+            for row in rows {
+                B::Db::insert_log(&mut tx, &record.id, &LogRecord::from(row)).await?;
+            }
+            B::Db::mark_seen(&mut tx, &record.channel, message_id).await
+        }
+        .await;
+        self.backend.finish(tx, result).await
+    }
 }
 
 #[async_trait]
@@ -71,6 +129,18 @@ impl<B: Backend> Store for SqlStore<B> {
 
     async fn game_count(&self, channel: &str) -> Result<i64, StoreError> {
         B::Db::game_count(&mut *self.read().await?, channel).await
+    }
+
+    async fn next_game_id(&self, channel: &str) -> Result<String, StoreError> {
+        let mut conn = self.read().await?;
+        let mut n = B::Db::game_count(&mut conn, channel).await? + 1;
+        loop {
+            let id = format!("{channel}-{n}");
+            if !B::Db::game_exists(&mut conn, &id).await? {
+                return Ok(id);
+            }
+            n += 1;
+        }
     }
 
     async fn active_channels(&self) -> Result<Vec<String>, StoreError> {

@@ -143,12 +143,57 @@ pub struct Dump {
     pub seen: Vec<(String, String)>,
     /// Every channel's cursor: (channel, message id).
     pub cursors: Vec<(String, String)>,
+    /// Every channel's state outside a game (open signups): (channel, JSON).
+    pub states: Vec<(String, String)>,
+    /// Every player's secret presets: (game id, player id, JSON).
+    pub presets: Vec<(String, String, String)>,
+    /// Every game's live (pinned) status message: (game id, message id).
+    pub status: Vec<(String, String)>,
 }
 
-/// An import into a database that has games already.
+impl Dump {
+    /// The rows of each table, by the table's name, in [`TABLES`]' order.
+    pub fn counts(&self) -> Vec<(&'static str, usize)> {
+        let counts = [
+            self.games.len(),
+            self.logs.len(),
+            self.seen.len(),
+            self.cursors.len(),
+            self.states.len(),
+            self.presets.len(),
+            self.status.len(),
+        ];
+        TABLES.iter().copied().zip(counts).collect()
+    }
+}
+
+/// Every table of the schema that holds the bot's data, as [`Dump`] carries them (a table
+/// added to the schema must be added here and to [`Dump`], or `gaugebot migrate` refuses to
+/// run: it will not leave a table behind). PostgreSQL's `channel_owners` is not data: which
+/// process owns a channel is decided anew by the processes on the new database.
+pub const TABLES: [&str; 7] = [
+    "games",
+    "log",
+    "seen_messages",
+    "channel_cursor",
+    "channel_state",
+    "presets",
+    "status_message",
+];
+
+/// Tables of a schema that are not the bot's data: the migrations' own bookkeeping, the
+/// ownership of channels between processes and their leases.
+pub const NOT_DATA: [&str; 3] = ["_sqlx_migrations", "channel_owners", "process_leases"];
+
+/// An import into a database that has data already.
 #[derive(Debug, thiserror::Error)]
-#[error("the target database already has {0} games; migrate into an empty one")]
-pub struct NotEmpty(pub i64);
+#[error("the target database already has {rows} rows in {table}; migrate into an empty one")]
+pub struct NotEmpty {
+    /// The first table with rows.
+    pub table: String,
+    /// Its rows.
+    pub rows: i64,
+}
 
 /// A database error as the table core sees it: what a caller can act on, the error kept as
 /// the source.
@@ -213,14 +258,20 @@ fn by_code(code: &str) -> Kind {
 pub trait Dialect: Database {
     /// The column that orders the games as they were inserted.
     const INSERTION_ORDER: &'static str;
+    /// A query of the names of every table of the schema, from the catalogue.
+    const CATALOGUE: &'static str;
 }
 
 impl Dialect for sqlx::Sqlite {
     const INSERTION_ORDER: &'static str = "rowid";
+    const CATALOGUE: &'static str =
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'";
 }
 
 impl Dialect for sqlx::Postgres {
     const INSERTION_ORDER: &'static str = "position";
+    const CATALOGUE: &'static str =
+        "SELECT table_name::TEXT FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'";
 }
 
 /// The columns of a game, in [`GameRecord`]'s order.
@@ -319,9 +370,36 @@ pub trait Queries: Dialect {
     ) -> Result<(), StoreError>;
     /// The whole database, in insertion order.
     async fn export(conn: &mut Self::Connection) -> Result<Dump, StoreError>;
-    /// Copies a whole database in, verbatim; refused ([`NotEmpty`]) unless this one has no
-    /// game yet. The caller's transaction makes it all or nothing.
-    async fn import(conn: &mut Self::Connection, dump: &Dump) -> Result<(), StoreError>;
+    /// Copies a whole database in, verbatim; refused ([`NotEmpty`]) unless every table of
+    /// [`TABLES`] is empty. The caller's transaction makes it all or nothing. `progress` is
+    /// told every [`PROGRESS_EVERY`] rows of a table and at its last row.
+    async fn import(
+        conn: &mut Self::Connection,
+        dump: &Dump,
+        progress: &mut (dyn FnMut(Copied) + Send),
+    ) -> Result<(), StoreError>;
+    /// The rows of each table of [`TABLES`].
+    async fn row_counts(
+        conn: &mut Self::Connection,
+    ) -> Result<Vec<(&'static str, i64)>, StoreError>;
+    /// Every table of the schema, from the database's catalogue, in byte order.
+    async fn tables(conn: &mut Self::Connection) -> Result<Vec<String>, StoreError>;
+    /// Whether a game with this id is stored (in any channel).
+    async fn game_exists(conn: &mut Self::Connection, game_id: &str) -> Result<bool, StoreError>;
+}
+
+/// How many rows of a table are copied between two reports of progress.
+pub const PROGRESS_EVERY: usize = 5_000;
+
+/// Progress of a copy: `rows` of the `of` rows of `table` are copied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Copied {
+    /// The table.
+    pub table: &'static str,
+    /// Rows copied so far.
+    pub rows: usize,
+    /// Rows to copy.
+    pub of: usize,
 }
 
 #[async_trait]
@@ -341,6 +419,7 @@ where
     for<'r> (String,): FromRow<'r, DB::Row>,
     for<'r> (String, String): FromRow<'r, DB::Row>,
     for<'r> (String, Option<String>): FromRow<'r, DB::Row>,
+    for<'r> (String, String, String): FromRow<'r, DB::Row>,
 {
     async fn active_game(
         conn: &mut DB::Connection,
@@ -626,37 +705,113 @@ where
                 .await
                 .map_err(failed)?;
         cursors.sort();
+        let mut states: Vec<(String, String)> =
+            sqlx::query_as("SELECT channel, state_json FROM channel_state")
+                .fetch_all(&mut *conn)
+                .await
+                .map_err(failed)?;
+        states.sort();
+        let mut presets: Vec<(String, String, String)> =
+            sqlx::query_as("SELECT game_id, player_id, presets_json FROM presets")
+                .fetch_all(&mut *conn)
+                .await
+                .map_err(failed)?;
+        presets.sort();
+        let mut status: Vec<(String, String)> =
+            sqlx::query_as("SELECT game_id, message_id FROM status_message")
+                .fetch_all(&mut *conn)
+                .await
+                .map_err(failed)?;
+        status.sort();
         Ok(Dump {
             games,
             logs: logs.into_iter().map(|l| (l.game_id, l.row)).collect(),
             seen,
             cursors,
+            states,
+            presets,
+            status,
         })
     }
 
-    async fn import(conn: &mut DB::Connection, dump: &Dump) -> Result<(), StoreError> {
-        let (existing,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM games")
-            .fetch_one(&mut *conn)
-            .await
-            .map_err(failed)?;
-        if existing > 0 {
-            return Err(StoreError::Conflict(std::sync::Arc::new(NotEmpty(
-                existing,
-            ))));
+    async fn import(
+        conn: &mut DB::Connection,
+        dump: &Dump,
+        progress: &mut (dyn FnMut(Copied) + Send),
+    ) -> Result<(), StoreError> {
+        let existing = DB::row_counts(conn).await?;
+        if let Some((table, rows)) = existing.iter().find(|(_, rows)| *rows > 0) {
+            return Err(StoreError::Conflict(std::sync::Arc::new(NotEmpty {
+                table: table.to_string(),
+                rows: *rows,
+            })));
         }
+        let counts = dump.counts();
+        let mut done = [0usize; TABLES.len()];
+        let mut step = |table: usize, done: &mut [usize; TABLES.len()]| {
+            done[table] += 1;
+            if done[table].is_multiple_of(PROGRESS_EVERY) || done[table] == counts[table].1 {
+                progress(Copied {
+                    table: TABLES[table],
+                    rows: done[table],
+                    of: counts[table].1,
+                });
+            }
+        };
         for game in &dump.games {
             DB::insert_game(conn, game).await?;
+            step(0, &mut done);
         }
         for (game_id, row) in &dump.logs {
             DB::insert_log(conn, game_id, row).await?;
+            step(1, &mut done);
         }
         for (channel, message_id) in &dump.seen {
             DB::mark_seen(conn, channel, message_id).await?;
+            step(2, &mut done);
         }
         for (channel, message_id) in &dump.cursors {
             DB::advance_cursor(conn, channel, message_id).await?;
+            step(3, &mut done);
+        }
+        for (channel, state) in &dump.states {
+            DB::set_channel_state(conn, channel, Some(state)).await?;
+            step(4, &mut done);
+        }
+        for (game_id, player_id, presets) in &dump.presets {
+            DB::set_presets(conn, game_id, player_id, Some(presets)).await?;
+            step(5, &mut done);
+        }
+        for (game_id, message_id) in &dump.status {
+            DB::set_status_message(conn, game_id, message_id).await?;
+            step(6, &mut done);
         }
         Ok(())
+    }
+
+    async fn row_counts(conn: &mut DB::Connection) -> Result<Vec<(&'static str, i64)>, StoreError> {
+        let mut counts = Vec::with_capacity(TABLES.len());
+        for table in TABLES {
+            let (rows,): (i64,) = sqlx::query_as(&format!("SELECT COUNT(*) FROM {table}"))
+                .fetch_one(&mut *conn)
+                .await
+                .map_err(failed)?;
+            counts.push((table, rows));
+        }
+        Ok(counts)
+    }
+
+    async fn tables(conn: &mut DB::Connection) -> Result<Vec<String>, StoreError> {
+        strings(conn, DB::CATALOGUE).await
+    }
+
+    async fn game_exists(conn: &mut DB::Connection, game_id: &str) -> Result<bool, StoreError> {
+        let row: Option<(String,)> = sqlx::query_as("SELECT channel FROM games WHERE id = $1")
+            .bind(game_id)
+            .fetch_optional(conn)
+            .await
+            .map_err(failed)?;
+        Ok(row.is_some())
     }
 }
 

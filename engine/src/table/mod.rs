@@ -46,6 +46,10 @@ pub struct IrishGauge;
 
 const TEMPLATES: &[(&str, &str)] = &[
     (
+        "automa.md.j2",
+        include_str!("../../../templates/irish-gauge/automa.md.j2"),
+    ),
+    (
         "status.md.j2",
         include_str!("../../../templates/irish-gauge/status.md.j2"),
     ),

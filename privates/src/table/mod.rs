@@ -69,6 +69,10 @@ pub struct Privates;
 
 const TEMPLATES: &[(&str, &str)] = &[
     (
+        "automa.md.j2",
+        include_str!("../../../templates/privates/automa.md.j2"),
+    ),
+    (
         "setup.md.j2",
         include_str!("../../../templates/privates/setup.md.j2"),
     ),
@@ -474,6 +478,10 @@ impl TableGame for Privates {
 
     fn example_refusals(&self) -> Vec<Example<Refusal>> {
         refusal::examples()
+    }
+
+    fn rename(&self, state: &mut Game, seat: usize, name: &str) {
+        state.rename_player(seat, name);
     }
 
     fn describe_draw(&self, draw: &RoundDraw) -> String {

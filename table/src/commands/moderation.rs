@@ -18,7 +18,8 @@ const REVEAL_ARGS: &[ArgSpec] = &[arg(
     "reveal before the end",
 )];
 
-/// `!undo`: takes back the last move, with the draw it called for.
+/// `!undo`: takes back the last move, with the draw it called for; the last human move goes
+/// back with every automa move after it, and the automa waits until someone moves again.
 pub(crate) struct Undo;
 
 #[async_trait]
@@ -29,7 +30,7 @@ impl Command for Undo {
             &[],
             Access::Moderator,
             &[],
-            "take back the last move, with the draw it called for",
+            "take back the last move, with the draw it called for (and the automa's moves after it)",
         )
     }
 
@@ -41,9 +42,21 @@ impl Command for Undo {
             return cx.refuse(cx.say(messages::UndoClosed {}));
         }
         let mut stack = current.stack.clone();
-        let Some(undone) = pop_unit(&mut stack) else {
+        // The last human move goes back together with every automa move after it.
+        let mut units = Vec::new();
+        while let Some(unit) = pop_unit(&mut stack) {
+            let automa = unit.entries.first().is_some_and(|e| {
+                matches!(e.entry, Entry::Action { .. })
+                    && crate::weeks::automa::made_by_automa(&current.log, e.seq)
+            });
+            units.push(unit);
+            if !automa {
+                break;
+            }
+        }
+        if units.is_empty() {
             return cx.refuse(cx.say(messages::NothingToUndo {}));
-        };
+        }
         let mut session = match current
             .plugin
             .load(&current.stored.setup, current.stored.players.clone())
@@ -63,9 +76,10 @@ impl Command for Undo {
             }
         }
         crate::weeks::meta::substitute_all(&mut *session, &current.log);
-        let what: Vec<String> = undone
-            .entries
+        let what: Vec<String> = units
             .iter()
+            .rev()
+            .flat_map(|unit| unit.entries.iter())
             .map(|e| match &e.entry {
                 Entry::Draw { .. } => {
                     format!("the draw {}", current.session.describe(&e.entry, true))
@@ -76,7 +90,7 @@ impl Command for Undo {
         let mut draft = Draft::of(current);
         draft.session = session;
         draft.stack = stack;
-        draft.entries.push(Entry::Undo);
+        draft.entries.extend(units.iter().map(|_| Entry::Undo));
         let undone = cx.say(messages::Undone { what });
         cx.commit_turn(draft, msg, undone).await
     }

@@ -5,6 +5,7 @@ use async_trait::async_trait;
 
 use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, CommandSpec};
 use crate::commands::Command;
+use crate::game::automa::{automa_word, next_automa, AUTOMA_ID_PREFIX};
 use crate::game::session::ProxySource;
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
@@ -23,8 +24,14 @@ const ACT_ARGS: &[ArgSpec] = &[
     arg("move", ArgKind::Text, true, "the move in bold"),
 ];
 const SUB_ARGS: &[ArgSpec] = &[
-    arg("old", ArgKind::User, true, "the player leaving"),
-    arg("new", ArgKind::User, true, "the player taking the seat"),
+    arg("old", ArgKind::User, false, "the player leaving"),
+    arg("new", ArgKind::User, false, "the player taking the seat"),
+    arg(
+        "automa",
+        ArgKind::Choice(&["automa", "automa1", "automa2", "automa3", "automa4"]),
+        false,
+        "an automa takes the seat, or gives its seat back",
+    ),
 ];
 const AWAY_ARGS: &[ArgSpec] = &[
     arg("for", ArgKind::Text, true, "how long: 3d, 36h, 1w"),
@@ -122,20 +129,21 @@ impl Command for Act {
     }
 }
 
-/// `!sub @old @new`: gives a seat to another player.
+/// `!sub @old @new`: gives a seat to another player; `!sub @old automa` to an automa,
+/// `!sub automa @new` (`automa2` when there are two) an automa's seat to a person.
 pub(crate) struct Sub;
 
 #[async_trait]
 impl Command for Sub {
     fn spec(&self) -> CommandSpec {
         CommandSpec {
-            example: "sub @old @new",
+            example: "sub @old @new (or: sub @old automa, sub automa @new)",
             ..table_command(
                 "sub",
                 &["substitute"],
                 Access::Moderator,
                 SUB_ARGS,
-                "give a seat, with its cash and shares, to another player",
+                "give a seat, with its cash and shares, to another player or an automa",
             )
         }
     }
@@ -144,16 +152,54 @@ impl Command for Sub {
         let Some(current) = cx.loaded.playing() else {
             return cx.not_playing();
         };
-        let tokens: Vec<&str> = args.split_whitespace().collect();
+        let tokens = automa_tokens(args);
         let [old, new] = tokens.as_slice() else {
             return cx.refuse(cx.say(messages::SubUsage {}));
         };
         let seated = current.session.seated();
-        let Some(seat) = seat_by_token(seated, old) else {
-            return cx.refuse(not_a_player(cx, current, old));
-        };
-        let Some(new) = user_by_token(new, &msg.mentions) else {
-            return cx.refuse(cx.say(messages::SubUsage {}));
+        let (seat, new) = match (automa_word(old), automa_word(new)) {
+            (None, None) => {
+                let Some(seat) = seat_by_token(seated, old) else {
+                    return cx.refuse(not_a_player(cx, current, old));
+                };
+                let Some(new) = user_by_token(new, &msg.mentions) else {
+                    return cx.refuse(cx.say(messages::SubUsage {}));
+                };
+                (seat, new)
+            }
+            (Some(_), Some(_)) => return cx.refuse(cx.say(messages::SubUsage {})),
+            (Some(number), None) | (None, Some(number)) => {
+                // One side is an automa, in either order (a slash command gives the user
+                // first): a seated player gives their seat to an automa, or an automa's seat
+                // goes to a person.
+                let person = if automa_word(old).is_some() { new } else { old };
+                match seat_by_token(seated, person) {
+                    Some(seat) if !seated[seat].is_automa() => {
+                        if !current.session.has_automa() {
+                            return cx.refuse(cx.say(messages::NoAutoma {
+                                title: current.session.info().title.to_string(),
+                            }));
+                        }
+                        (seat, next_automa(seated))
+                    }
+                    _ => {
+                        let seat = match automa_seat(seated, number) {
+                            Ok(seat) => seat,
+                            Err(names) if names.len() > 1 => {
+                                return cx.refuse(cx.say(messages::AutomaWhich { names }))
+                            }
+                            Err(_) => {
+                                let who = old.to_string();
+                                return cx.refuse(not_a_player(cx, current, &who));
+                            }
+                        };
+                        let Some(new) = user_by_token(person, &msg.mentions) else {
+                            return cx.refuse(cx.say(messages::SubUsage {}));
+                        };
+                        (seat, new)
+                    }
+                }
+            }
         };
         if seated.iter().any(|p| p.id == new.id) {
             return cx.refuse(cx.say(messages::SubSeated {
@@ -320,6 +366,43 @@ impl Command for Back {
             decision,
             prompt: current.session.prompt(&render).to_string(),
         }))
+    }
+}
+
+/// The words of `!sub`, with `automa 2` read as one word (`automa2`).
+fn automa_tokens(args: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for token in args.split_whitespace() {
+        let joins = token.parse::<usize>().is_ok()
+            && out
+                .last()
+                .is_some_and(|last| automa_word(last) == Some(None));
+        match out.last_mut() {
+            Some(last) if joins => last.push_str(token),
+            _ => out.push(token.to_string()),
+        }
+    }
+    out
+}
+
+/// The seat of the automa named (`automa2`), or of the only automa (`automa`); the automa
+/// names when it is not clear which.
+fn automa_seat(
+    seated: &[crate::game::PlayerInfo],
+    number: Option<usize>,
+) -> Result<usize, Vec<String>> {
+    let automa: Vec<usize> = (0..seated.len())
+        .filter(|&i| seated[i].is_automa())
+        .collect();
+    let names = || automa.iter().map(|&i| seated[i].name.clone()).collect();
+    match number {
+        Some(n) => automa
+            .iter()
+            .copied()
+            .find(|&i| seated[i].id == format!("{AUTOMA_ID_PREFIX}{n}"))
+            .ok_or_else(names),
+        None if automa.len() == 1 => Ok(automa[0]),
+        None => Err(names()),
     }
 }
 

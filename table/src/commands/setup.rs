@@ -48,6 +48,9 @@ pub enum SetupError {
     /// A player named twice.
     #[error("{0} is listed twice")]
     Twice(String),
+    /// An automa seat in a game that has no automa.
+    #[error("{0} has no automa at this bot")]
+    NoAutoma(&'static str),
     /// Too few or too many players for the game.
     #[error("{title} is for {least} to {most} players; {named} named")]
     Players {
@@ -79,7 +82,13 @@ impl SetupArgs {
         let mut options = SetupOptions::default();
         for token in tokens {
             let lower = token.to_ascii_lowercase();
-            if let Some(mode) = lower.strip_prefix("dice:") {
+            if crate::game::automa::automa_word(token).is_some() {
+                // `automa`: a seat the game's computer player fills (`Automa 1`, `Automa 2` …).
+                if !game.has_automa() {
+                    return Err(SetupError::NoAutoma(game.info().title));
+                }
+                players.push(crate::game::automa::next_automa(&players));
+            } else if let Some(mode) = lower.strip_prefix("dice:") {
                 dice = match mode {
                     "manual" => DiceMode::Manual,
                     "audited" => DiceMode::Audited,
@@ -173,7 +182,7 @@ const SETUP_ARGS: &[ArgSpec] = &[
         "players",
         ArgKind::Users,
         true,
-        "the players, in sign-up order",
+        "the players, in sign-up order (automa: a computer player)",
     ),
     arg("options", ArgKind::Text, false, "dice:manual, rolls, force"),
 ];
@@ -215,8 +224,8 @@ impl Command for Setup {
                 game_id: game_id.to_string(),
             }));
         }
-        let game_id = match cx.store.game_count(&cx.channel).await {
-            Ok(n) => format!("{}-{}", cx.channel, n + 1),
+        let game_id = match cx.store.next_game_id(&cx.channel).await {
+            Ok(id) => id,
             Err(e) => return cx.storage_refusal(&e),
         };
         let seed = match parsed.dice {

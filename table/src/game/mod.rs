@@ -5,6 +5,7 @@
 //! A plug-in implements [`TableGame`] (typed: its own setup, state, moves, draws, events,
 //! refusals and view model) and registers with one line in the bot's game registry.
 
+pub mod automa;
 pub mod session;
 
 use std::fmt;
@@ -364,6 +365,9 @@ pub enum Text<'a, G: TableGame> {
     Refusal(&'a G::Refusal),
     /// A stored preset in words, for its owner (by default its JSON).
     Preset(&'a Value),
+    /// Why the automa chose its move, in one short line (`automa.md.j2`, with `reason`, the
+    /// data its [`automa::TableAutoma`] gave).
+    Reason(&'a Value),
 }
 
 /// The templates-driven rendering every game gets by default: `<kind>/<text>.md.j2` rendered
@@ -436,6 +440,9 @@ pub fn render_template<G: TableGame>(game: &G, ctx: &Ctx<'_>, text: Text<'_, G>)
             context! { refusal => V::from_serialize(refusal), text => refusal.to_string() },
         ),
         Text::Preset(order) => order.to_string(),
+        Text::Reason(reason) => data("automa", context! { reason => V::from_serialize(reason) })
+            .trim()
+            .to_string(),
     }
 }
 

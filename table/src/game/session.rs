@@ -13,6 +13,7 @@ pub use refusal::{Refusal, ReplayError, Stored};
 
 use crate::commands::spec::CommandSpec;
 use crate::dice::{DiceError, DrawRecord, DrawSource};
+use crate::game::automa::{AutomaLevel, TableAutoma};
 use crate::game::{
     Ctx, GameInfo, Names, PictureError, PlayerInfo, Preset, Proxy, Query, QuickMove, SetupDice,
     SetupOptions, Suggestion, TableGame, Text, ToAct,
@@ -58,6 +59,19 @@ pub enum ProxySource<'a> {
     Presets(&'a [Value]),
     /// A move in notation (a moderator's `!act`).
     Text(&'a str),
+    /// A move as stored (the automa's choice).
+    Stored(&'a Value),
+}
+
+/// The automa's choice for a seat, as it crosses the erased layer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AutomaPick {
+    /// The move as stored.
+    pub action: Value,
+    /// The move in canonical notation.
+    pub notation: String,
+    /// Why, as the automa's data (worded by [`Show::Reason`]).
+    pub reason: Value,
 }
 
 /// A move made for a seat, if one was.
@@ -115,6 +129,8 @@ pub enum Show<'a> {
     Moves,
     /// A stored preset in words (for its owner).
     Preset(&'a Value),
+    /// Why the automa chose its move, in one short line.
+    Reason(&'a Value),
     /// The answer to one of the game's informational commands (`None` if `command` is not one).
     Answer {
         /// The command's name.
@@ -184,6 +200,11 @@ pub trait Session: Send + Sync {
     fn spent_presets(&self, seat: usize, presets: &[Value]) -> Vec<usize>;
     /// Gives a seat to another player.
     fn substitute(&mut self, seat: usize, player: PlayerInfo);
+    /// Whether the game has an automa.
+    fn has_automa(&self) -> bool;
+    /// The automa's choice for `seat` (`None` without an automa, or when `seat` is not to
+    /// act). Pure and possibly slow (seconds): the table calls it on a blocking pool.
+    fn automa_choose(&self, seat: usize, level: AutomaLevel, seed: u64) -> Option<AutomaPick>;
 }
 
 /// Where a draw comes from.
@@ -220,6 +241,10 @@ impl dyn Session + '_ {
     /// The answer to one of the game's informational commands, if `command` is one.
     pub fn answer(&self, command: &str, args: &str, render: &Render<'_>) -> Option<String> {
         self.text(Show::Answer { command, args }, render)
+    }
+    /// Why the automa chose its move, in one short line.
+    pub fn reason(&self, reason: &Value, render: &Render<'_>) -> String {
+        self.text(Show::Reason(reason), render).unwrap_or_default()
     }
     /// A stored preset in words (for its owner).
     pub fn render_preset(&self, order: &Value, render: &Render<'_>) -> String {
@@ -308,6 +333,8 @@ pub trait Plugin: Send + Sync {
     /// The game's example refusals with the ruling each must cite (see
     /// [`TableGame::example_refusals`]), for the suite over every registered game.
     fn example_refusals(&self) -> Vec<(Refusal, String)>;
+    /// Whether the game has an automa (seats `!setup … automa` may fill).
+    fn has_automa(&self) -> bool;
 }
 
 impl dyn Plugin + '_ {
@@ -323,8 +350,11 @@ impl std::fmt::Debug for dyn Plugin {
     }
 }
 
-/// Wraps a [`TableGame`] as a [`Plugin`].
-pub struct PluginOf<G: TableGame>(pub Arc<G>);
+/// Wraps a [`TableGame`] (and its automa, if it has one) as a [`Plugin`].
+pub struct PluginOf<G: TableGame> {
+    game: Arc<G>,
+    automa: Option<Arc<dyn TableAutoma<G>>>,
+}
 
 /// A registered game, shared.
 pub type SharedPlugin = Arc<dyn Plugin>;
@@ -342,11 +372,25 @@ pub fn texts_of(games: &[SharedPlugin]) -> Vec<crate::templates::GameTexts> {
 
 /// Registers a game.
 pub fn plugin<G: TableGame>(game: G) -> SharedPlugin {
-    Arc::new(PluginOf(Arc::new(game)))
+    Arc::new(PluginOf {
+        game: Arc::new(game),
+        automa: None,
+    })
+}
+
+/// Registers a game with its automa (a computer player for seats no human fills). The automa
+/// lives in a crate of its own beside the game's (it depends on the game, so the game cannot
+/// depend on it).
+pub fn plugin_with_automa<G: TableGame>(game: G, automa: impl TableAutoma<G>) -> SharedPlugin {
+    Arc::new(PluginOf {
+        game: Arc::new(game),
+        automa: Some(Arc::new(automa)),
+    })
 }
 
 struct GameSession<G: TableGame> {
     game: Arc<G>,
+    automa: Option<Arc<dyn TableAutoma<G>>>,
     setup: G::Setup,
     state: G::State,
     seated: Vec<PlayerInfo>,
@@ -360,6 +404,7 @@ impl<G: TableGame> Clone for GameSession<G> {
     fn clone(&self) -> Self {
         GameSession {
             game: self.game.clone(),
+            automa: self.automa.clone(),
             setup: self.setup.clone(),
             state: self.state.clone(),
             seated: self.seated.clone(),
@@ -398,6 +443,8 @@ impl<G: TableGame> GameSession<G> {
         proxy: Option<&Proxy>,
         render: &Render<'_>,
     ) -> Result<Played, Refusal> {
+        // A proxy without a note (the automa's) narrates like the player's own move.
+        let proxy = proxy.filter(|p| !p.note.trim().is_empty());
         let events = self
             .game
             .apply(&mut self.state, seat, &action)
@@ -496,6 +543,11 @@ impl<G: TableGame> Session for GameSession<G> {
                 let read = self.game.parse_move(&self.state, text);
                 (Some(read.map_err(|r| self.refusal(r))?.action), Vec::new())
             }
+            ProxySource::Stored(action) => {
+                let action: G::Move =
+                    serde_json::from_value(action.clone()).map_err(Refusal::unstorable)?;
+                (Some(action), Vec::new())
+            }
         };
         let played = match action {
             Some(action) => Some(self.apply(seat, action, true, Some(proxy), render)?),
@@ -560,15 +612,29 @@ impl<G: TableGame> Session for GameSession<G> {
                     notes: &self.notes,
                 };
                 let notes = self.game.render(&ctx, notes);
-                return Some(if notes.is_empty() {
+                let mut text = if notes.is_empty() {
                     status
                 } else {
                     format!("{status}\n{notes}")
-                });
+                };
+                // Seats an automa holds are marked under every report.
+                let automa: Vec<String> = self
+                    .seated
+                    .iter()
+                    .filter(|p| p.is_automa())
+                    .map(|p| p.name.clone())
+                    .collect();
+                if !automa.is_empty() {
+                    let line = crate::messages::AutomaSeats { names: automa };
+                    text.push('\n');
+                    text.push_str(render.templates.say(&line, render.prefix).trim_end());
+                }
+                return Some(text);
             }
             Show::Prompt => Text::Prompt { state },
             Show::Moves => Text::Moves { state },
             Show::Preset(order) => Text::Preset(order),
+            Show::Reason(reason) => Text::Reason(reason),
             Show::Answer { command, args } => return self.game.answer(&ctx, state, command, args),
         };
         Some(self.game.render(&ctx, text))
@@ -644,19 +710,33 @@ impl<G: TableGame> Session for GameSession<G> {
             *slot = player;
         }
     }
+
+    fn has_automa(&self) -> bool {
+        self.automa.is_some()
+    }
+
+    fn automa_choose(&self, seat: usize, level: AutomaLevel, seed: u64) -> Option<AutomaPick> {
+        let automa = self.automa.as_ref()?;
+        let choice = automa.choose(&self.game, &self.state, seat, level, seed)?;
+        Some(AutomaPick {
+            action: serde_json::to_value(&choice.action).ok()?,
+            notation: choice.action.to_string(),
+            reason: choice.reason,
+        })
+    }
 }
 
 impl<G: TableGame> Plugin for PluginOf<G> {
     fn info(&self) -> GameInfo {
-        self.0.info()
+        self.game.info()
     }
 
     fn commands(&self) -> Vec<CommandSpec> {
-        self.0.commands()
+        self.game.commands()
     }
 
     fn is_chat(&self, text: &str) -> bool {
-        self.0.is_chat(text)
+        self.game.is_chat(text)
     }
 
     fn create(
@@ -666,12 +746,12 @@ impl<G: TableGame> Plugin for PluginOf<G> {
         dice: SetupDice<'_>,
     ) -> Result<(Value, Box<dyn Session>), Refusal> {
         let names = players.iter().map(|p| p.name.clone()).collect();
-        let refused = |refusal| Refusal::of(self.0.clone(), refusal, players.clone());
-        let setup = self.0.setup(names, options, dice).map_err(refused)?;
+        let refused = |refusal| Refusal::of(self.game.clone(), refusal, players.clone());
+        let setup = self.game.setup(names, options, dice).map_err(refused)?;
         let value = serde_json::to_value(&setup).map_err(Refusal::unstorable)?;
         let session = self
             .session(setup, players.clone())
-            .map_err(|(seated, r)| Refusal::of(self.0.clone(), r, seated))?;
+            .map_err(|(seated, r)| Refusal::of(self.game.clone(), r, seated))?;
         Ok((value, Box::new(session)))
     }
 
@@ -684,7 +764,11 @@ impl<G: TableGame> Plugin for PluginOf<G> {
             .map_err(|error| ReplayError::unreadable(Stored::Setup, error))?;
         match self.session(setup, players) {
             Ok(session) => Ok(Box::new(session)),
-            Err((seated, r)) => Err(ReplayError::Refused(Refusal::of(self.0.clone(), r, seated))),
+            Err((seated, r)) => Err(ReplayError::Refused(Refusal::of(
+                self.game.clone(),
+                r,
+                seated,
+            ))),
         }
     }
 
@@ -693,15 +777,19 @@ impl<G: TableGame> Plugin for PluginOf<G> {
         record: &DrawRecord,
         source: DrawSource<'_>,
     ) -> Option<Result<Value, DiceError>> {
-        self.0.recompute(record, source)
+        self.game.recompute(record, source)
     }
 
     fn example_refusals(&self) -> Vec<(Refusal, String)> {
-        self.0
+        self.game
             .example_refusals()
             .into_iter()
-            .map(|(r, ruling)| (Refusal::of(self.0.clone(), r, Vec::new()), ruling))
+            .map(|(r, ruling)| (Refusal::of(self.game.clone(), r, Vec::new()), ruling))
             .collect()
+    }
+
+    fn has_automa(&self) -> bool {
+        self.automa.is_some()
     }
 }
 
@@ -714,14 +802,15 @@ impl<G: TableGame> PluginOf<G> {
         players: Vec<PlayerInfo>,
     ) -> Result<GameSession<G>, (Vec<PlayerInfo>, G::Refusal)> {
         let seated: Vec<PlayerInfo> = self
-            .0
+            .game
             .seats(&setup, players.len())
             .into_iter()
             .filter_map(|i| players.get(i).cloned())
             .collect();
-        let state = self.0.start(&setup).map_err(|r| (seated.clone(), r))?;
+        let state = self.game.start(&setup).map_err(|r| (seated.clone(), r))?;
         Ok(GameSession {
-            game: self.0.clone(),
+            game: self.game.clone(),
+            automa: self.automa.clone(),
             setup,
             state,
             seated,

@@ -115,6 +115,12 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// How many games a channel has had.
     async fn game_count(&self, channel: &str) -> Result<i64, StoreError>;
 
+    /// The id of a channel's next game: `<channel>-<n>`, its number after the channel's games,
+    /// or the next one free when that id is taken (by a game imported into another channel).
+    async fn next_game_id(&self, channel: &str) -> Result<String, StoreError> {
+        Ok(format!("{channel}-{}", self.game_count(channel).await? + 1))
+    }
+
     /// Channels with an active game, in order.
     async fn active_channels(&self) -> Result<Vec<String>, StoreError>;
 

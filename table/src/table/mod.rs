@@ -44,6 +44,8 @@ pub struct TableSettings {
     /// What is posted after a turn ends: the full status report, or only who acts next (when
     /// a live status is pinned elsewhere).
     pub report: Report,
+    /// How hard automa seats think (`Standard` by default; `Cheap` for tests).
+    pub automa: crate::game::automa::AutomaLevel,
 }
 
 /// The post after a turn.
@@ -64,6 +66,7 @@ impl Default for TableSettings {
             fixed_seed: None,
             moderator_name: "the moderator".to_string(),
             report: Report::Full,
+            automa: crate::game::automa::AutomaLevel::Standard,
         }
     }
 }

@@ -162,6 +162,19 @@ impl Table {
         self.cx.pace_tick(now).await
     }
 
+    /// Makes one move of the automa to act, if an automa is to act and may move (not held by
+    /// an `!undo`): decided on tokio's blocking pool, stored, and its post returned. An adapter
+    /// calls it after posting the reply to an accepted command, and again while it returns a
+    /// move, so that consecutive automa turns follow until a human is to act.
+    pub async fn automa_step(&mut self, now: DateTime<Utc>) -> Option<Response> {
+        self.cx.automa_step(now).await
+    }
+
+    /// Whether an automa is to act now and may move.
+    pub fn automa_to_act(&self) -> bool {
+        self.cx.automa_to_act().is_some()
+    }
+
     /// Handles one message.
     pub async fn handle(&mut self, msg: &Incoming) -> Response {
         let cx = &mut self.cx;
@@ -181,6 +194,10 @@ impl Table {
         }
     }
 }
+
+/// The most automa moves one tick makes at a table (a game between automa seats alone ends
+/// well before).
+pub const MAX_AUTOMA_MOVES: usize = 1000;
 
 /// A channel's slot: empty until its table is loaded.
 type Slot = Arc<Mutex<Option<Table>>>;
@@ -304,10 +321,28 @@ impl Tables {
             };
             let response = table.tick(now).await;
             if !response.replies.is_empty() {
-                out.push((channel, response));
+                out.push((channel.clone(), response));
+            }
+            // An automa to act moves (after a restart too: the same position, the same move).
+            for _ in 0..MAX_AUTOMA_MOVES {
+                let Some(response) = table.automa_step(now).await else {
+                    break;
+                };
+                out.push((channel.clone(), response));
             }
         }
         out
+    }
+
+    /// One move of the automa to act at a channel's table, if one is (see
+    /// [`Table::automa_step`]).
+    pub async fn automa(
+        &self,
+        channel: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Response>, TableError> {
+        let mut table = self.table(channel).await?;
+        Ok(table.automa_step(now).await)
     }
 
     /// Channels with an active game in the database.

@@ -24,6 +24,8 @@ pub enum ProxyWhy {
     Away,
     /// A moderator acted for the seat (`!act`).
     Moderator,
+    /// The automa holding the seat chose the move (docs/AUTOMA.md).
+    Automa,
 }
 
 impl ProxyWhy {
@@ -39,6 +41,7 @@ impl ProxyWhy {
             ProxyWhy::Clock => "clock",
             ProxyWhy::Away => "away",
             ProxyWhy::Moderator => "moderator",
+            ProxyWhy::Automa => "automa",
         }
     }
 }

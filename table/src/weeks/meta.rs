@@ -222,7 +222,8 @@ impl Meta {
         self.reminded.contains(&(self.since_seq, kind))
     }
 
-    /// The clock of the decision `to_act` stands at, at `now`; `None` unless a player is to act.
+    /// The clock of the decision `to_act` stands at, at `now`; `None` unless a player (not an
+    /// automa) is to act.
     pub fn clock_of(
         &self,
         to_act: ToAct,
@@ -233,6 +234,10 @@ impl Meta {
             return None;
         };
         let player = seated.get(seat)?.clone();
+        if player.is_automa() {
+            // An automa moves at once: no clock, no reminder, no deadline.
+            return None;
+        }
         let since = self.since.unwrap_or(now).min(now);
         let budget = self.clock.budget(decision);
         let paused_time = match decision {

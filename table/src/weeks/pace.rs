@@ -114,8 +114,20 @@ pub(crate) fn mention_id(token: &str) -> Option<&str> {
         .filter(|id| !id.is_empty() && id.chars().all(|c| c.is_ascii_digit()))
 }
 
-/// The seat of a player named by a mention or a name.
+/// The seat of a player named by a mention or a name; an automa by `automa` (the only one)
+/// or `automa2`.
 pub(crate) fn seat_by_token(seated: &[PlayerInfo], token: &str) -> Option<usize> {
+    if let Some(number) = crate::game::automa::automa_word(token) {
+        let mut automa = (0..seated.len()).filter(|&i| seated[i].is_automa());
+        return match number {
+            Some(n) => automa
+                .find(|&i| seated[i].id == format!("{}{n}", crate::game::automa::AUTOMA_ID_PREFIX)),
+            None => {
+                let first = automa.next();
+                automa.next().is_none().then_some(first).flatten()
+            }
+        };
+    }
     match mention_id(token) {
         Some(id) => seated.iter().position(|p| p.id == id),
         None => {

@@ -394,8 +394,8 @@ impl Cx {
                 return Response::new(Verdict::Accepted).say(self.say(messages::SignupDropped {}));
             }
         };
-        let game_id = match self.store.game_count(&self.channel).await {
-            Ok(n) => format!("{}-{}", self.channel, n + 1),
+        let game_id = match self.store.next_game_id(&self.channel).await {
+            Ok(id) => id,
             Err(e) => return self.storage_refusal(&e),
         };
         let seed = match &host.settings.fixed_seed {

@@ -10,7 +10,7 @@ use gaugebot_table::Store;
 use gaugebot_table::{Templates, MESSAGE_LIMIT};
 
 use crate::discord::pins::{PinError, Pins};
-use crate::discord::retry::retry;
+use crate::discord::retry::deliver;
 use crate::discord::text::Text;
 
 /// The status message's text: a title, then the status report, cut to one message.
@@ -56,7 +56,7 @@ pub(crate) async fn update_status(
         let edit = EditMessage::new()
             .content(content.clone())
             .allowed_mentions(CreateAllowedMentions::new());
-        match retry("edit the status message", channel, || {
+        match deliver("edit the status message", channel, || {
             channel.edit_message(http, MessageId::new(id), edit.clone())
         })
         .await
@@ -69,7 +69,7 @@ pub(crate) async fn update_status(
     let post = CreateMessage::new()
         .content(content)
         .allowed_mentions(CreateAllowedMentions::new());
-    let Ok(message) = retry("post the status message", channel, || {
+    let Ok(message) = deliver("post the status message", channel, || {
         channel.send_message(http, post.clone())
     })
     .await
@@ -112,7 +112,7 @@ async fn pin(
         let notice = CreateMessage::new()
             .content(Text::PinMissing.render(templates))
             .allowed_mentions(CreateAllowedMentions::new());
-        let _ = retry("post the pin notice", channel, || {
+        let _ = deliver("post the pin notice", channel, || {
             channel.send_message(http, notice.clone())
         })
         .await;

@@ -8,7 +8,7 @@ use serenity::model::id::ChannelId;
 
 use gaugebot_table::input::{Reply, Response, Verdict};
 
-use crate::discord::retry::retry;
+use crate::discord::retry::deliver;
 
 /// Users may be pinged (the player to act), roles and @everyone never; the author of the
 /// command is not pinged by the reply itself.
@@ -89,7 +89,7 @@ pub(crate) async fn post(
         if last && !components.is_empty() {
             builder = builder.components(components.clone());
         }
-        let sent = retry("post a reply", channel, || {
+        let sent = deliver("post a reply", channel, || {
             channel.send_message(http, builder.clone())
         })
         .await;
@@ -108,7 +108,7 @@ async fn react(http: &Http, channel: ChannelId, command: MessageId, verdict: Ver
         Verdict::Answered | Verdict::Ignored | Verdict::Duplicate => return,
     };
     let reaction = ReactionType::Unicode(emoji.to_string());
-    let _ = retry("react", channel, || {
+    let _ = deliver("react", channel, || {
         http.create_reaction(channel, command, &reaction)
     })
     .await;
@@ -119,7 +119,7 @@ async fn react(http: &Http, channel: ChannelId, command: MessageId, verdict: Ver
 pub(crate) async fn announce(http: &Http, channel: ChannelId, response: &Response) {
     for reply in response.replies.iter().filter(|r| shown(r)) {
         let builder = message(reply);
-        let _ = retry("post a clock notice", channel, || {
+        let _ = deliver("post a clock notice", channel, || {
             channel.send_message(http, builder.clone())
         })
         .await;
@@ -140,7 +140,7 @@ pub(crate) async fn notice(
         builder = builder
             .reference_message(MessageReference::from((channel, id)).fail_if_not_exists(false));
     }
-    let _ = retry("post a notice", channel, || {
+    let _ = deliver("post a notice", channel, || {
         channel.send_message(http, builder.clone())
     })
     .await;

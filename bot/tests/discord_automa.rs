@@ -1,0 +1,133 @@
+//! An automa seat through the real serenity client against the fake Discord: the automa's
+//! move is posted in the channel after the reply to the move before it, as the forum record
+//! reads, and a player replaced by an automa (`!sub @bob automa`) is moved for at once.
+
+use std::time::Duration;
+
+use fakediscord::{within, FakeDiscord, FakeUser, RecordedMessage};
+use gaugebot::config::Config;
+use gaugebot::discord::{self, BotHandle};
+use gaugebot_table::game::automa::AutomaLevel;
+
+const GUILD: u64 = 500;
+const CHANNEL: u64 = 501;
+const MODERATOR_ROLE: u64 = 600;
+const WAIT: Duration = Duration::from_secs(20);
+
+fn ann() -> FakeUser {
+    FakeUser::new(1, "ann")
+}
+fn bob() -> FakeUser {
+    FakeUser::new(2, "bob")
+}
+fn cat() -> FakeUser {
+    FakeUser::new(3, "cat")
+}
+fn moderator() -> FakeUser {
+    FakeUser::new(100, "mona")
+}
+
+async fn start(fake: &FakeDiscord, db: &std::path::Path) -> BotHandle {
+    let mut config = Config::default();
+    config.discord.api_base = Some(fake.api_base());
+    config.discord.moderator_roles = vec!["Moderator".to_string()];
+    config.database = db.to_path_buf();
+    config.map.after_build = false;
+    config.automa = AutomaLevel::Cheap;
+    within(
+        WAIT,
+        "the bot starts",
+        discord::start(config, fake.token().to_string()),
+    )
+    .await
+    .expect("the bot starts")
+}
+
+/// Posts a message and waits for its ✅.
+async fn accepted(fake: &FakeDiscord, user: &FakeUser, text: &str) -> u64 {
+    let id = fake.post_user_message(CHANNEL, Some(GUILD), user, text);
+    let reactions = fake.wait_for_reactions(id, 1, WAIT).await.expect(text);
+    assert_eq!(reactions, ["✅"], "{text}");
+    id
+}
+
+/// Waits for `count` automa posts in the channel; returns them.
+async fn automa_posts(fake: &FakeDiscord, count: usize) -> Vec<RecordedMessage> {
+    fake.wait_for(WAIT, |f| {
+        let posts: Vec<RecordedMessage> = f
+            .bot_messages(CHANNEL)
+            .into_iter()
+            .filter(|m| m.content.starts_with("🤖 **Automa 1: "))
+            .collect();
+        if posts.len() >= count {
+            Ok(posts)
+        } else {
+            Err(format!("{count} automa posts, {} so far", posts.len()))
+        }
+    })
+    .await
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_automa_moves_after_the_reply_to_the_move_before_and_takes_a_seat_by_sub() {
+    let fake = FakeDiscord::start().await;
+    fake.add_guild(GUILD, "Irish Gauge");
+    fake.add_channel(GUILD, CHANNEL, "game");
+    fake.add_role(GUILD, MODERATOR_ROLE, "Moderator", 0);
+    fake.add_member(GUILD, &moderator(), &[MODERATOR_ROLE]);
+    for user in [ann(), bob(), cat()] {
+        fake.add_member(GUILD, &user, &[]);
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bot = start(&fake, &dir.path().join("gaugebot.db")).await;
+
+    // ann, bob and an automa, in that order.
+    accepted(
+        &fake,
+        &moderator(),
+        "!setup <@1> <@2> automa dice:manual order:1,2,3 cities:5,2,3,11,4,7,9,12",
+    )
+    .await;
+    accepted(&fake, &ann(), "**bid 7**").await;
+    let pass = accepted(&fake, &bob(), "**pass**").await;
+    let posts = automa_posts(&fake, 1).await;
+    let reply = fake
+        .bot_messages(CHANNEL)
+        .into_iter()
+        .find(|m| m.referenced_message == Some(pass))
+        .expect("the reply to bob's pass");
+    let post = &posts[0];
+    assert!(post.id > reply.id, "the automa posts after the reply");
+    assert_eq!(post.referenced_message, None, "a post of its own");
+    assert!(
+        post.content.contains("<@1>"),
+        "the person to act next is pinged: {}",
+        post.content
+    );
+    assert!(
+        post.content
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.starts_with("Automa 1 ")),
+        "its move, then the narration: {}",
+        post.content
+    );
+
+    // cat takes the automa's seat; bob leaves and an automa takes his (moving at once if it is
+    // bob's decision); the status marks the automa seat.
+    accepted(&fake, &moderator(), "!sub automa <@3>").await;
+    accepted(&fake, &moderator(), "!sub <@2> automa").await;
+    let status = fake.post_user_message(CHANNEL, Some(GUILD), &ann(), "!status");
+    fake.wait_for(WAIT, |f| {
+        f.bot_messages(CHANNEL)
+            .iter()
+            .find(|m| m.referenced_message == Some(status))
+            .map(|m| m.content.clone())
+            .filter(|c| c.contains("🤖 Automa seats") && c.contains("Automa 1"))
+            .ok_or_else(|| "the status marks the automa seat".to_string())
+    })
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
+    within(Duration::from_secs(20), "the bot stops", bot.shutdown()).await;
+}
