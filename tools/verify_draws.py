@@ -56,8 +56,12 @@ EXIT_VERIFIED = 0
 EXIT_MISMATCH = 1
 EXIT_INVALID = 2
 EXIT_STATUS = """exit status:
-  0  the commitment matches the revealed seed and every draw matches
-  1  the commitment does not match the seed, or at least one draw does not match
+  0  the commitment matches the revealed seed and every draw matches (a game
+     record: also complete, its hash chain whole and every --witness matching;
+     a record of a game with manual dice: no seed or commitment, its chain whole
+     and its moderator's draws listed)
+  1  the commitment does not match the seed, or at least one draw does not match,
+     or a game record is incomplete, its chain broken or a witness differs
   2  the file cannot be read or parsed, or is invalid: not an export, an unknown
      version, a seed not yet revealed, a malformed draw record (unknown purpose,
      missing or out-of-range inputs, a v2 record without a decimal message_id);
@@ -237,6 +241,214 @@ def signup_pick(seed, game_id, signups, picks, version=VERSION_V1, message_id=No
     return stream.pick_without_replacement(range(1, signups + 1), picks)
 
 
+# --------------------------------------------------------------------------- hash chain
+
+FORMAT_V1 = "gaugebot-record-v1"
+FORMAT_V2 = "gaugebot-record-v2"
+CHAIN = "gaugebot-chain-v1"
+SHORT_HEAD = 12
+HEXDIGITS = re.compile(r"\A[0-9a-fA-F]+\Z")
+
+
+def canonical(value):
+    """The canonical bytes of a JSON value (docs/DICE.md section 8.2): keys sorted, no
+    whitespace, strings escaped only where JSON requires it, UTF-8."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode(
+        "utf-8")
+
+
+def chain_body(link):
+    """A link without the fields its hash leaves out (prev, undone)."""
+    if not isinstance(link, dict):
+        return link
+    return {k: v for k, v in link.items() if k not in ("prev", "undone")}
+
+
+def link_hash(prev, link):
+    """SHA-256("gaugebot-chain-v1" || 0x00 || prev (32 bytes) || canonical(body))."""
+    return hashlib.sha256(CHAIN.encode("ascii") + b"\x00" + prev + canonical(chain_body(link))) \
+        .digest()
+
+
+def chain_header(export):
+    return {
+        "chain": CHAIN,
+        "version": export.get("version"),
+        "game_id": export.get("game_id"),
+        "kind": export.get("kind"),
+        "commitment": export.get("commitment"),
+        "setup": export.get("setup"),
+    }
+
+
+def parse_witness(text):
+    """SEQ:HEAD (SEQ an entry number or `setup`); argparse type."""
+    seq, sep, head = text.partition(":")
+    seq = seq.strip().lstrip("#")
+    head = head.strip().lower()
+    if not sep or not HEXDIGITS.match(head or "x") or not SHORT_HEAD <= len(head) <= 64:
+        raise argparse.ArgumentTypeError("a witness is SEQ:HEAD with 12 to 64 hex digits, not %r"
+                                         % text)
+    if seq == "setup":
+        return (None, head)
+    if not DECIMAL.match(seq):
+        raise argparse.ArgumentTypeError("a witness's SEQ is an entry number, not %r" % seq)
+    return (int(seq), head)
+
+
+def _seq_name(seq):
+    return "the setup" if seq is None else "#%d" % seq
+
+
+def _draw_name(position, record):
+    seq = record.get("seq") if isinstance(record, dict) else None
+    purpose = record.get("purpose") if isinstance(record, dict) else None
+    if seq is None:
+        return "setup draw record %d (%s)" % (position, purpose)
+    return "the draw record for #%s (%s)" % (seq, purpose)
+
+
+def check_chain(export, witnesses=()):
+    """The hash chain of a gaugebot-record-v2 (docs/DICE.md section 8.2): return the problems
+    found, the first bad record named (empty when the chain, its order, counts, head and every
+    witness agree)."""
+    summary = export.get("chain")
+    if not isinstance(summary, dict):
+        return ["the record has no chain summary"]
+    if summary.get("algorithm") != CHAIN:
+        return ["unknown chain algorithm %r" % (summary.get("algorithm"),)]
+    log = export.get("log") if isinstance(export.get("log"), list) else []
+    draws = export.get("draws") if isinstance(export.get("draws"), list) else []
+    head = link_hash(b"\x00" * 32, chain_header(export))
+    heads = []
+
+    def link(item, name):
+        nonlocal head
+        prev = item.get("prev") if isinstance(item, dict) else None
+        if prev != head.hex():
+            return ["the chain breaks at %s: its prev is not the hash of the record before it "
+                    "(a record before it was dropped, moved, added or changed, or this one was "
+                    "moved)" % name]
+        head = link_hash(head, item)
+        return []
+
+    cursor = 0
+    while cursor < len(draws) and isinstance(draws[cursor], dict) \
+            and draws[cursor].get("seq") is None:
+        problems = link(draws[cursor], _draw_name(cursor, draws[cursor]))
+        if problems:
+            return problems
+        cursor += 1
+    heads.append((None, head.hex()))
+    for item in log:
+        if not isinstance(item, dict):
+            return ["a log entry is not an object"]
+        problems = link(item, "entry #%s" % (item.get("seq"),))
+        if problems:
+            return problems
+        entry = item.get("entry") if isinstance(item.get("entry"), dict) else {}
+        if cursor < len(draws) and isinstance(draws[cursor], dict) \
+                and draws[cursor].get("seq") == item.get("seq"):
+            problems = link(draws[cursor], _draw_name(cursor, draws[cursor]))
+            if problems:
+                return problems
+            cursor += 1
+        elif export.get("commitment") is not None and entry.get("entry") == "draw" \
+                and entry.get("manual") is False:
+            return ["the draw record for #%s is missing or out of order (draw records come in the "
+                    "order of the log, each right after its entry)%s" % (
+                        item.get("seq"),
+                        "; %s is in its place" % _draw_name(cursor, draws[cursor])
+                        if cursor < len(draws) else "")]
+        heads.append((item.get("seq"), head.hex()))
+    if cursor < len(draws):
+        return ["%s is out of order: draw records come in the order of the log, each right "
+                "after its entry" % _draw_name(cursor, draws[cursor])]
+    last = log[-1].get("seq") if log else None
+    if summary.get("entries") != len(log) or summary.get("draws") != len(draws):
+        return ["the chain summary counts %s entries and %s draw records, the record holds %d "
+                "and %d" % (summary.get("entries"), summary.get("draws"), len(log), len(draws))]
+    if summary.get("seq") != last:
+        return ["the chain summary's head covers %s, the record ends at %s"
+                % (_seq_name(summary.get("seq")), _seq_name(last))]
+    if not isinstance(summary.get("head"), str) or summary["head"].lower() != head.hex():
+        return ["the record up to its last record (%s) does not hash to the chain's head: the "
+                "last record was changed, or records after it were cut" % _seq_name(last)]
+    for seq, short in witnesses:
+        found = [h for s, h in heads if s == seq]
+        name = "setup:%s" % short if seq is None else "#%d:%s" % (seq, short)
+        if not found:
+            return ["witness %s: the record ends at %s, before the witnessed entry: its tail "
+                    "was cut" % (name, _seq_name(last))]
+        if not found[0].startswith(short):
+            return ["witness %s: the record's head after %s is %s: the record up to there is "
+                    "not the one players saw" % (name, _seq_name(seq), found[0][:SHORT_HEAD])]
+    return []
+
+
+def check_keys(export):
+    """The key of every draw record of a gaugebot-dice-v2 record of format v2 (docs/DICE.md
+    section 8.3): return the problems, the first bad record named."""
+    if export.get("version") != VERSION_V2 or export.get("format") != FORMAT_V2:
+        return []
+    setup = export.get("setup") if isinstance(export.get("setup"), dict) else {}
+    setup_message = setup.get("setup_message")
+    log = export.get("log") if isinstance(export.get("log"), list) else []
+    draws = export.get("draws") if isinstance(export.get("draws"), list) else []
+
+    def entry(seq):
+        if _is_int(seq) and 0 <= seq < len(log) and isinstance(log[seq], dict):
+            return log[seq].get("entry") if isinstance(log[seq].get("entry"), dict) else {}
+        return None
+
+    for position, draw in enumerate(draws):
+        if not isinstance(draw, dict):
+            return ["draw record %d is not an object" % position]
+        key = draw.get("message_id")
+        name = _draw_name(position, draw)
+        seq = draw.get("seq")
+        if seq is None:
+            if key != setup_message:
+                return ["%s is keyed by message %s, not by the setup message %s"
+                        % (name, key, setup_message)]
+            continue
+        if entry(seq) is None:
+            return ["%s has no entry" % name]
+        before = entry(seq - 1) if seq > 0 else None
+        trigger = seq - 1 if before is not None and before.get("entry") == "action" else None
+        bot_made = None
+        if trigger is not None and trigger > 0:
+            marker = entry(trigger - 1)
+            if marker.get("entry") == "table" and marker.get("event") == "proxy":
+                bot_made = {"why": marker.get("why"), "marker": trigger - 1}
+        if draw.get("trigger") != trigger:
+            return ["%s names %s as the move that triggered it; the log says %s"
+                    % (name, draw.get("trigger"), trigger)]
+        if draw.get("bot_made") != bot_made:
+            return ["%s is marked %s but the log says %s"
+                    % (name, draw.get("bot_made") or "made by a player",
+                       bot_made or "a player made its move")]
+        by_itself = bot_made is not None and bot_made["why"] != "moderator"
+        made_by = log[seq].get("message_id")
+        own = setup_message if by_itself or not (isinstance(made_by, str)
+                                                 and DECIMAL.match(made_by)) else made_by
+        if key == own:
+            continue
+        redone = any(
+            isinstance(e, dict) and e.get("undone") is True and e.get("purpose") ==
+            draw.get("purpose") and e.get("index") == draw.get("index")
+            and e.get("message_id") == key
+            for e in draws[:position])
+        if not redone:
+            return ["%s is keyed by message %s, but %s (and no undone draw of the same purpose "
+                    "and index had that key)" % (
+                        name, key,
+                        "its move was made by the table itself, so the setup message %s keys "
+                        "it" % setup_message if by_itself
+                        else "the message that made its move is %s" % own)]
+    return []
+
+
 # --------------------------------------------------------------------------- verification
 
 
@@ -329,6 +541,50 @@ def _expected_for(record, seed, game_id, version=VERSION_V1):
     raise BadRecord("unknown purpose %r" % (purpose,))
 
 
+MAX_POPULATION = 1 << 20
+
+
+def _described(record, seed, game_id, version, key_message):
+    """The draw of a self-described record (docs/DICE.md section 7.1): `count` items of
+    `population` without replacement, from the stream of (index, purpose); None when the record
+    does not describe itself. Needs no knowledge of the purpose."""
+    if "population" not in record and "count" not in record:
+        return None
+    population, count = record.get("population"), record.get("count")
+    if not isinstance(population, list) or len(population) > MAX_POPULATION:
+        raise BadRecord("population is not a list (of at most %d items)" % MAX_POPULATION)
+    if not _is_int(count) or count < 0:
+        raise BadRecord("count is not a non-negative integer")
+    stream = draw_stream(seed, game_id, record["index"], record["purpose"], version, key_message)
+    return stream.pick_without_replacement(population, count)
+
+
+def _expected(record, seed, game_id, version=VERSION_V1):
+    """What a record should hold: by its purpose when this script knows it (and then its
+    population, if it describes one, must give the same draw), else from its own description."""
+    try:
+        specific = _expected_for(record, seed, game_id, version)
+    except BadRecord as err:
+        if not str(err).startswith("unknown purpose") or not isinstance(record, dict):
+            raise
+        specific = None
+    message_id = record.get("message_id") if version == VERSION_V2 else None
+    if specific is None:
+        if not isinstance(record.get("purpose"), str):
+            raise BadRecord("purpose is not a string")
+        described = _described(record, seed, game_id, version, message_id)
+        if described is None:
+            raise BadRecord("unknown purpose %r and no population to draw from"
+                            % (record.get("purpose"),))
+        return described
+    if "population" in record or "count" in record:
+        described = _described(record, seed, game_id, version, message_id)
+        if not _same(specific, described):
+            raise BadRecord("its population and count do not give the draw its purpose's inputs "
+                            "give")
+    return specific
+
+
 def _same(expected, recorded):
     if not isinstance(recorded, list) or len(recorded) != len(expected):
         return False
@@ -404,6 +660,9 @@ def check_record(export):
         if entry.get("index") != record.get("index"):
             problems.append("the draw record at #%s has index %s but its entry %s"
                             % (seq, record.get("index"), entry.get("index")))
+        if entry.get("message_id") != record.get("message_id"):
+            problems.append("the draw record at #%s is keyed by %s but its entry by %s"
+                            % (seq, record.get("message_id"), entry.get("message_id")))
         for field in ("cubes", "chips"):
             if field in entry and entry[field] != record.get("result"):
                 problems.append("the draw record at #%s differs from its log entry" % seq)
@@ -434,13 +693,78 @@ def check_record(export):
     return problems
 
 
-def verify_export(export, out=None):
+def _record_checks(export, witnesses, out):
+    """The checks of a game record (an export with a `format`): completeness and, for
+    gaugebot-record-v2, the hash chain. Prints and returns the problems."""
+    problems = check_record(export)
+    fmt = export.get("format")
+    if fmt == FORMAT_V2:
+        chain = check_chain(export, witnesses)
+        problems = chain + check_keys(export) + problems
+        # The seed is revealed exactly when the log has a reveal entry.
+        log = export.get("log") if isinstance(export.get("log"), list) else []
+        reveals = [e.get("seq") for e in log if isinstance(e, dict)
+                   and isinstance(e.get("entry"), dict) and e["entry"].get("entry") == "reveal"]
+        if export.get("commitment") is not None:
+            if export.get("seed") is not None and not reveals:
+                problems.append("the seed is revealed but the log has no reveal entry (was its "
+                                "tail cut?)")
+        if not chain:
+            summary = export["chain"]
+            print("chain whole: %d links, head %s after %s%s" % (
+                1 + len(export.get("log") or []) + len(export.get("draws") or []),
+                summary["head"][:SHORT_HEAD], _seq_name(summary.get("seq")),
+                ", %d witness(es) match" % len(witnesses) if witnesses else ""), file=out)
+    elif fmt == FORMAT_V1:
+        if witnesses:
+            problems = ["a gaugebot-record-v1 has no chain to check witnesses against"] + problems
+    else:
+        raise CannotVerify("unknown record format %r (expected %s or %s)"
+                           % (fmt, FORMAT_V1, FORMAT_V2))
+    for problem in problems:
+        print("INCOMPLETE %s" % problem, file=out)
+    if not problems:
+        log = export.get("log") or []
+        print("record complete: %d log entries numbered 0-%d, every audited draw recorded"
+              % (len(log), max(len(log) - 1, 0)), file=out)
+    return problems
+
+
+def verify_manual(export, witnesses, out):
+    """A record of a game with manual dice: no seed and no commitment; its chain and
+    completeness are checked and the moderator's draws listed."""
+    if export.get("seed") is not None:
+        raise CannotVerify("a record without a commitment has a seed")
+    print("game %s: manual dice: no seed, no commitment; the moderator entered every draw"
+          % (export.get("game_id"),), file=out)
+    count = 0
+    for item in export.get("log") or []:
+        entry = item.get("entry") if isinstance(item, dict) else None
+        if isinstance(entry, dict) and entry.get("entry") == "draw":
+            count += 1
+            fields = {k: v for k, v in entry.items() if k != "entry"}
+            print("MANUAL   #%s %s%s" % (item.get("seq"), _fmt(fields),
+                                       " (undone)" if item.get("undone") else ""), file=out)
+    problems = _record_checks(export, witnesses, out)
+    print("summary: %d manual draws listed, nothing to recompute" % count, file=out)
+    if problems:
+        print("VERIFICATION FAILED", file=out)
+        return EXIT_MISMATCH
+    print("RECORD VERIFIED (manual dice)", file=out)
+    return EXIT_VERIFIED
+
+
+def verify_export(export, out=None, witnesses=()):
     """Print one line per draw and a summary (to out, by default standard output); return the
     exit status (0, 1 or 2). Raises CannotVerify when the export as a whole is invalid (2)."""
     if out is None:
         out = sys.stdout
     if not isinstance(export, dict):
         raise CannotVerify("the export is not a JSON object")
+    if witnesses and "format" not in export:
+        raise CannotVerify("witnesses are checked against a game record (from !export)")
+    if "format" in export and export.get("commitment") is None:
+        return verify_manual(export, witnesses, out)
     version = export.get("version")
     if version not in VERSIONS:
         raise CannotVerify(
@@ -482,7 +806,7 @@ def verify_export(export, out=None):
             if version == VERSION_V2:
                 label += " message=%s" % (record.get("message_id"),)
         try:
-            expected = _expected_for(record, seed, game_id, version)
+            expected = _expected(record, seed, game_id, version)
         except BadRecord as err:
             malformed += 1
             print("ERROR    %s: %s" % (label, err), file=out)
@@ -499,13 +823,12 @@ def verify_export(export, out=None):
             )
     total = len(draws)
     incomplete = []
-    if "log" in export:
+    if "format" in export:
+        incomplete = _record_checks(export, witnesses, out)
+    elif "log" in export:
         incomplete = check_record(export)
         for problem in incomplete:
             print("INCOMPLETE %s" % problem, file=out)
-        if not incomplete:
-            print("record complete: %d log entries numbered 0-%d, every audited draw recorded"
-                  % (len(export["log"]), max(len(export["log"]) - 1, 0)), file=out)
     print(
         "summary: %d draws, %d OK, %d mismatched, %d malformed; commitment %s"
         % (total, ok, mismatched, malformed, "matches" if committed else "MISMATCHED"),
@@ -721,6 +1044,84 @@ def _selftest_exit_status(out):
             failures += not ok
             print("%-48s %d %s" % (name, status, "OK" if ok else "FAILED, expected %d" % expected),
                   file=out)
+    return failures
+
+
+# The hash chain (docs/DICE.md section 9.5).
+TEST_CHAIN_SETUP = {"players": [], "setup": {}, "dice": "audited", "spec": VERSION_V2}
+TEST_CHAIN_ENTRY = {
+    "seq": 0, "entry": {"entry": "action", "seat": 0, "action": {"action": "bid", "amount": 7}},
+    "message_id": "1187654321098765436", "author_id": "1", "author_name": "ann",
+    "text": "**bid 7**", "at": "2026-01-01T00:00:00Z", "undone": True,
+}
+EXPECTED_CHAIN_HEADER = "08ec27565372d7b3395c6f943c8fee0e644b938738a7541c3efe2172a17042db"
+EXPECTED_CHAIN_ENTRY_0 = "4cb463913a798df42a43b2a0c2c90fff931facda933502c434047db1203992ed"
+
+
+def _selftest_chain(out):
+    """The chain's test vectors, a whole chained record of a purpose this script does not know
+    (recomputed from its description), and that tampering with it is caught."""
+    failures = 0
+
+    def check(name, ok):
+        nonlocal failures
+        failures += 0 if ok else 1
+        print("%-48s %s" % (name, "OK" if ok else "FAILED"), file=out)
+
+    print("== %s" % CHAIN, file=out)
+    header = {"chain": CHAIN, "version": VERSION_V2, "game_id": TEST_GAME_ID,
+              "kind": "irish-gauge", "commitment": EXPECTED_COMMITMENT,
+              "setup": TEST_CHAIN_SETUP}
+    head = link_hash(bytes(32), header)
+    print("header    %s" % head.hex(), file=out)
+    check("chain header hash", head.hex() == EXPECTED_CHAIN_HEADER)
+    entry = dict(TEST_CHAIN_ENTRY, prev="not hashed")
+    after = link_hash(head, entry)
+    print("entry #0  %s" % after.hex(), file=out)
+    check("chain entry #0 hash", after.hex() == EXPECTED_CHAIN_ENTRY_0)
+
+    # A record of an unknown game: one setup draw that describes itself.
+    seed = bytes.fromhex(TEST_SEED_HEX)
+    message = TEST_V2_SETUP_MESSAGE
+    draw = {"index": 0, "purpose": "test-unknown-game", "population": ["a", "b", "c", "d", "e"],
+            "count": 3, "message_id": message}
+    draw["result"] = draw_stream(seed, TEST_GAME_ID, 0, draw["purpose"], VERSION_V2,
+                                 message).pick_without_replacement(draw["population"], 3)
+    record = {"format": FORMAT_V2, "version": VERSION_V2, "game_id": TEST_GAME_ID,
+              "kind": "test-unknown-game", "commitment": EXPECTED_COMMITMENT,
+              "seed": TEST_SEED_HEX, "setup": {"setup_message": message}, "log": [],
+              "draws": [draw]}
+    h = link_hash(bytes(32), chain_header(record))
+    draw["prev"] = h.hex()
+    h = link_hash(h, draw)
+    log = []
+    for seq in range(2):
+        kind = {"entry": "table", "event": "reminded"} if seq == 0 else {"entry": "reveal"}
+        item = {"seq": seq, "entry": kind,
+                "message_id": "clock", "author_id": "", "author_name": "", "text": "",
+                "at": "2026-01-01T00:00:00Z", "undone": False, "prev": h.hex()}
+        h = link_hash(h, item)
+        log.append(item)
+    record["log"] = log
+    record["chain"] = {"algorithm": CHAIN, "head": h.hex(), "seq": 1, "entries": 2, "draws": 1}
+
+    class Null:
+        def write(self, _text):
+            pass
+
+    witness = [(1, h.hex()[:SHORT_HEAD])]
+    check("unknown game, described draw: verified (0)",
+          verify_export(record, Null(), witness) == EXIT_VERIFIED)
+    cut = json.loads(json.dumps(record))
+    cut["log"].pop()
+    check("a dropped last entry: rejected (1)", verify_export(cut, Null()) == EXIT_MISMATCH)
+    check("a cut tail against a witness: rejected (1)",
+          verify_export(dict(cut, chain=dict(cut["chain"], seq=0, entries=1,
+                                             head=log[1]["prev"])), Null(), witness)
+          == EXIT_MISMATCH)
+    edited = json.loads(json.dumps(record))
+    edited["draws"][0]["population"] = ["a", "b", "c", "d", "f"]
+    check("an edited population: rejected", verify_export(edited, Null()) != EXIT_VERIFIED)
     return failures
 
 
@@ -960,6 +1361,7 @@ def selftest(out=None):
     failures += differ
 
     failures += _selftest_exit_status(out)
+    failures += _selftest_chain(out)
 
     if failures:
         print("SELFTEST FAILED (%d)" % failures, file=out)
@@ -978,6 +1380,15 @@ def main(argv=None):
     )
     parser.add_argument("export", nargs="?", help="path to the AuditExport JSON file")
     parser.add_argument(
+        "--witness",
+        action="append",
+        default=[],
+        type=parse_witness,
+        metavar="SEQ:HEAD",
+        help="a head players saw under a report (entry number and the 12 hex digits shown; "
+        "setup:HEAD for the setup's); repeatable",
+    )
+    parser.add_argument(
         "--selftest",
         action="store_true",
         help="check the RFC 8439 ChaCha20 vector and the fixed test vectors of both versions "
@@ -995,7 +1406,7 @@ def main(argv=None):
         print("cannot read %s: %s" % (args.export, err), file=sys.stderr)
         return EXIT_INVALID
     try:
-        return verify_export(export)
+        return verify_export(export, witnesses=args.witness)
     except CannotVerify as err:
         print("CANNOT VERIFY: %s" % err, file=sys.stderr)
         return EXIT_INVALID

@@ -6,6 +6,7 @@
 //! scripted tests.
 
 pub mod backend;
+pub mod backup;
 pub mod clock;
 pub mod config;
 pub mod console;

@@ -72,11 +72,30 @@ enum Command {
     /// Recompute every draw of an audit export (from `!audit`) or a game record (from
     /// `!export`) of either game.
     ///
-    /// Exit code 0: every draw matches (and a game record is complete); 1: the seed or a draw
-    /// does not match, or a game record is incomplete; 2: the file is unreadable or invalid.
+    /// Exit code 0: every draw matches (and a game record is complete, its chain whole, and
+    /// every witness matches; a record of a game with manual dice has no draws to recompute);
+    /// 1: the seed or a draw does not match, or a game record is incomplete, its chain broken or
+    /// a witness does not match; 2: the file is unreadable or invalid.
     Verify {
         /// The audit export or game record (JSON).
         export: PathBuf,
+        /// A head players saw under a report, `SEQ:HEAD` (the entry number and the 12 hex
+        /// digits shown, `setup:HEAD` for the setup's); repeatable.
+        #[arg(long = "witness", value_name = "SEQ:HEAD")]
+        witnesses: Vec<gaugebot_table::record::chain::Witness>,
+    },
+    /// Copy the SQLite database (every game of Irish Gauge and Privates), while the bot runs,
+    /// into a new file readable by its owner only.
+    ///
+    /// The copy is consistent (`VACUUM INTO`) and holds the unrevealed dice seeds, like the
+    /// database: keep it private. An existing file is never overwritten. For PostgreSQL, use
+    /// pg_dump (docs/DEPLOY.md, "Backups").
+    Backup {
+        /// The new file.
+        path: PathBuf,
+        /// The database (default: the configured one).
+        #[arg(long)]
+        db: Option<String>,
     },
     /// Copy every game (Irish Gauge and Privates) of a SQLite database into an empty PostgreSQL
     /// database, verbatim: every table, checked row by row and game by game; re-run it after an
@@ -256,7 +275,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }))?;
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Verify { export }) => Ok(verify(&export)),
+        Some(Command::Verify { export, witnesses }) => Ok(verify(&export, &witnesses)),
+        Some(Command::Backup { path, db }) => {
+            let db = db.unwrap_or_else(|| config.database.to_string_lossy().into_owned());
+            let said = runtime.block_on(gaugebot::backup::backup(&db, &path))?;
+            println!("{said}");
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Replay {
             record,
             until,
@@ -291,8 +316,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 /// `gaugebot verify`: the same exit codes as `tools/verify_draws.py` — 0 every draw matches (and
 /// a game record is complete), 1 the seed does not match its commitment, a draw does not match, or
 /// a game record is incomplete, 2 the file cannot be read or is not a valid export.
-fn verify(path: &std::path::Path) -> ExitCode {
-    gaugebot::records::verify(path)
+fn verify(
+    path: &std::path::Path,
+    witnesses: &[gaugebot_table::record::chain::Witness],
+) -> ExitCode {
+    gaugebot::records::verify(path, witnesses)
 }
 
 #[cfg(test)]
@@ -340,8 +368,8 @@ mod tests {
         }
         assert_eq!(
             seen.len(),
-            7,
-            "run, play, verify, migrate, replay, import, render"
+            8,
+            "run, play, verify, backup, migrate, replay, import, render"
         );
     }
 }

@@ -277,10 +277,12 @@ fn position(
                     text: row.text.clone(),
                     at: row.at.clone(),
                     undone: false,
+                    prev: None,
                 })
             })
             .collect::<Result<_, String>>()?,
         draws: Vec::new(),
+        chain: None,
     };
     let session = record::replay(&record, plugins, None).map_err(|e| e.to_string())?;
     Ok(session.dump("the moderator"))

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use gaugebot_table::dice::{AuditExport, DiceError};
 use gaugebot_table::game::session::Render;
+use gaugebot_table::record::chain::Witness;
 use gaugebot_table::record::{self, GameRecord};
 use gaugebot_table::store::{read_time, GameRow, LogRow, Store, StoreError};
 use gaugebot_table::templates::Templates;
@@ -27,7 +28,7 @@ fn read_record(path: &Path) -> anyhow::Result<GameRecord> {
 /// Checks an audit export or a whole game record: exit 0 when every draw matches (and a record
 /// is complete), 1 on a mismatch or an incomplete record, 2 when the file is unreadable or invalid
 /// — the exit codes of `tools/verify_draws.py`.
-pub fn verify(path: &Path) -> ExitCode {
+pub fn verify(path: &Path, witnesses: &[Witness]) -> ExitCode {
     let invalid = |why: String| {
         eprintln!("gaugebot verify: {}: {why}", path.display());
         ExitCode::from(2)
@@ -46,13 +47,37 @@ pub fn verify(path: &Path) -> ExitCode {
             Ok(record) => record,
             Err(e) => return invalid(format!("not a game record: {e}")),
         };
-        match record::check(&record, &games::registry()) {
+        match record::check_with(&record, &games::registry(), witnesses) {
             Ok(summary) => println!("{}: record complete: {summary}", record.game_id),
             Err(e) => {
                 println!("INCOMPLETE {}: {e}", record.game_id);
                 failed = true;
             }
         }
+        if record.commitment.is_none() {
+            // Manual dice: no seed, no commitment; the moderator's draws are listed.
+            let manual = manual_draws(&record);
+            for line in &manual {
+                println!("MANUAL {line}");
+            }
+            println!(
+                "{}: manual dice (no seed, no commitment): {} draw{} entered by the moderator, \
+                 listed above; nothing to recompute",
+                record.game_id,
+                manual.len(),
+                if manual.len() == 1 { "" } else { "s" }
+            );
+            return if failed {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    } else if !witnesses.is_empty() {
+        return invalid(
+            "witnesses are checked against a game record (from !export), not an audit export"
+                .into(),
+        );
     }
     let export: AuditExport = match serde_json::from_value(value) {
         Ok(export) => export,
@@ -86,6 +111,27 @@ pub fn verify(path: &Path) -> ExitCode {
     }
 }
 
+/// The moderator's draws of a record, one line each: `#SEQ {fields}` (undone ones marked).
+fn manual_draws(record: &GameRecord) -> Vec<String> {
+    record
+        .log
+        .iter()
+        .filter(|e| e.entry.get("entry").and_then(serde_json::Value::as_str) == Some("draw"))
+        .map(|e| {
+            let mut fields = e.entry.clone();
+            if let Some(map) = fields.as_object_mut() {
+                map.remove("entry");
+            }
+            format!(
+                "#{} {}{}",
+                e.seq,
+                fields,
+                if e.undone { " (undone)" } else { "" }
+            )
+        })
+        .collect()
+}
+
 /// Replays a record offline up to an entry, prints the status report and writes the dump.
 pub fn replay(
     path: &Path,
@@ -104,6 +150,7 @@ pub fn replay(
         draw_source: None,
         ping: false,
         skip: None,
+        head: None,
     };
     let upto = match until {
         Some(n) => format!("after entry #{n}"),

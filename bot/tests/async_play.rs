@@ -626,6 +626,8 @@ async fn signups_extend_then_draw_the_players_at_random_with_an_audited_pick() {
             "!signup open players:3-4 closes:24h extend:24h start-after:72h",
         )
         .await;
+    // The `!signup open` message keys the pick and the game's setup draws (dice v2).
+    let open_id = w.next_id.to_string();
     assert_eq!(open.verdict, Verdict::Accepted, "{}", open.text());
     assert!(
         open.text().contains(&relative(t0() + h(24))),
@@ -667,7 +669,12 @@ async fn signups_extend_then_draw_the_players_at_random_with_an_audited_pick() {
     // The pick is the audited draw of 4 of the 5 sign-up numbers.
     let seed = Seed::from_hex(SEED).expect("seed");
     let drawn = gaugebot_table::weeks::signup::signup_pick(
-        gaugebot_table::dice::DrawSource::v1(&seed, "c1-1"),
+        gaugebot_table::dice::DrawSource {
+            seed: &seed,
+            game_id: "c1-1",
+            spec: gaugebot_table::dice::Spec::V2,
+            message_id: &open_id,
+        },
         5,
         4,
     );
@@ -701,15 +708,26 @@ async fn signups_extend_then_draw_the_players_at_random_with_an_audited_pick() {
         .expect("table")
         .audit_export()
         .expect("audited");
+    assert_eq!(
+        export.version, "gaugebot-dice-v2",
+        "a signup game is of the current version"
+    );
     assert_eq!(export.draws[0].purpose, "signup-pick");
     assert_eq!(export.draws[0].result, serde_json::json!(drawn));
+    for draw in &export.draws {
+        assert_eq!(
+            draw.input("message_id"),
+            Some(&serde_json::json!(open_id)),
+            "every setup draw is keyed by the !signup open message"
+        );
+    }
     let report = gaugebot::games::verify(&export).expect("verifies");
     assert!(report.is_ok(), "{:?}", report.mismatches);
     let json = serde_json::to_value(&export).expect("json");
     if let Some(ok) = python_verifies(w.dir.path(), &json) {
         assert!(ok, "the independent verifier agrees");
         let mut tampered = json.clone();
-        tampered["draws"][0]["result"] = serde_json::json!([1, 2, 3, 4]);
+        tampered["draws"][0]["result"] = serde_json::json!([5, 4, 3, 2]);
         assert_eq!(python_verifies(w.dir.path(), &tampered), Some(false));
     }
 }

@@ -67,7 +67,7 @@ fn an_irish_gauge_game_with_an_automa_seat_plays_to_its_end_at_the_console() {
     assert!(dump.is_object());
     // The same input gives the same game: the automa's moves are seeded from public data.
     let (again, _) = console("ig-again", &input);
-    assert_eq!(out, again);
+    assert_eq!(no_heads(&out), no_heads(&again));
 }
 
 #[test]
@@ -82,7 +82,11 @@ fn a_privates_game_with_two_automa_seats_plays_to_its_end_at_the_console() {
     assert!(out.contains("**Game over.**"), "{out}");
     assert!(out.contains("🤖 **Automa 1: ") && out.contains("🤖 **Automa 2: "));
     let (again, _) = console("pv-again", &input);
-    assert_eq!(out, again, "the same position gives the same move");
+    assert_eq!(
+        no_heads(&out),
+        no_heads(&again),
+        "the same position gives the same move"
+    );
 }
 
 #[test]
@@ -417,4 +421,13 @@ fn in_privates_the_automa_takes_the_seat_under_its_own_name() {
         "{after}"
     );
     assert!(dump.to_string().contains("Automa 1"), "{dump}");
+}
+
+/// A text without the record's head lines (`-# Record …`): the head hashes each message's id
+/// and time, which differ between two runs of the same game.
+fn no_heads(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.starts_with("-# Record"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }

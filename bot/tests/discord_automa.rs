@@ -131,3 +131,55 @@ async fn an_automa_moves_after_the_reply_to_the_move_before_and_takes_a_seat_by_
     .unwrap_or_else(|e| panic!("{e}"));
     within(Duration::from_secs(20), "the bot stops", bot.shutdown()).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_privates_game_of_automa_seats_plays_to_its_end_through_discord() {
+    let fake = FakeDiscord::start().await;
+    fake.add_guild(GUILD, "Privates");
+    fake.add_channel(GUILD, CHANNEL, "game");
+    fake.add_role(GUILD, MODERATOR_ROLE, "Moderator", 0);
+    fake.add_member(GUILD, &moderator(), &[MODERATOR_ROLE]);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bot = start(&fake, &dir.path().join("gaugebot.db")).await;
+
+    accepted(&fake, &moderator(), "!setup privates automa automa automa").await;
+    // Every move is the automa's, posted one after another until the final report.
+    let over = fake
+        .wait_for(Duration::from_secs(300), |f| {
+            f.bot_messages(CHANNEL)
+                .into_iter()
+                // The final report follows the last move in its post (the pinned status,
+                // edited to the same report, is an older message).
+                .find(|m| {
+                    m.content.starts_with("🤖 **Automa ") && m.content.contains("**Game over.**")
+                })
+                .ok_or_else(|| "the final report after the last automa move".to_string())
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let posts = fake.bot_messages(CHANNEL);
+    let automa_posts = posts
+        .iter()
+        .filter(|m| m.content.starts_with("🤖 **Automa "))
+        .count();
+    assert!(
+        automa_posts >= 10,
+        "the automa seats made the game's moves: {automa_posts} posts"
+    );
+    assert!(
+        posts
+            .iter()
+            .all(|m| m.id <= over.id || !m.content.starts_with("🤖 **Automa ")),
+        "no automa moves after the game is over: {}",
+        posts
+            .iter()
+            .map(|m| format!("{} {}", m.id, m.content.lines().next().unwrap_or_default()))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(
+        posts.iter().all(|m| !m.content.contains("<@")),
+        "an automa is never pinged"
+    );
+    within(Duration::from_secs(20), "the bot stops", bot.shutdown()).await;
+}

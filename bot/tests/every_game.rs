@@ -138,6 +138,7 @@ fn every_refusal_kind_of_every_game_renders_with_its_ruling() {
         draw_source: None,
         ping: false,
         skip: None,
+        head: None,
     };
     for game in &games {
         let kind = game.info().kind;

@@ -165,3 +165,41 @@ async fn a_new_database_is_readable_by_its_owner_only() {
         }
     }
 }
+
+/// The first version's game (dice v1), exported today: a chained record both verifiers accept.
+#[tokio::test]
+async fn a_v1_game_exports_a_chained_record_that_verifies() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = copy_fixture(dir.path());
+    let store = SqliteStore::open(&db.to_string_lossy())
+        .await
+        .expect("opens");
+    let mut table = common::table_on(store.clone(), "console", None).await;
+    let r = table
+        .handle(&common::message(5101, "mod", "!reveal confirm", true))
+        .await;
+    assert_eq!(r.verdict, Verdict::Accepted, "{}", r.text());
+    let record = table.record().expect("a record");
+    assert_eq!(record.version, "gaugebot-dice-v1");
+    assert_eq!(record.format, "gaugebot-record-v2");
+    let path = dir.path().join("v1-record.json");
+    std::fs::write(&path, serde_json::to_vec_pretty(&record).expect("json")).expect("written");
+    let out = Command::new(env!("CARGO_BIN_EXE_gaugebot"))
+        .arg("verify")
+        .arg(&path)
+        .output()
+        .expect("gaugebot runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/verify_draws.py");
+    if let Ok(out) = Command::new("python3").arg(script).arg(&path).output() {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}

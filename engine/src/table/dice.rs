@@ -76,11 +76,13 @@ pub fn player_order_record(order: &[u8]) -> DrawRecord {
         [("players", Value::from(order.len()))],
         numbers_value(order),
     )
+    .with_population((1..=order.len()).map(Value::from).collect(), order.len())
 }
 
 /// The audit record of the city-cube roll.
 pub fn city_cubes_record(cities: &[u8]) -> DrawRecord {
     DrawRecord::new(0, PURPOSE_CITY_CUBES, [], numbers_value(cities))
+        .with_population((1..=12).map(Value::from).collect(), 8)
 }
 
 /// The audit record of a dividend draw.
@@ -93,6 +95,14 @@ pub fn dividend_record(index: u64, supply: CubeCounts, cubes: &[Colour]) -> Draw
             serde_json::to_value(supply).unwrap_or(Value::Null),
         )],
         colours_value(cubes),
+    )
+    .with_population(
+        Colour::ALL
+            .into_iter()
+            .flat_map(|colour| std::iter::repeat_n(colour, usize::from(supply.get(colour))))
+            .map(|c| Value::from(c.name()))
+            .collect(),
+        DIVIDEND_DRAW_SIZE.min(usize::from(supply.total())),
     )
 }
 
@@ -360,6 +370,9 @@ mod tests {
         late_cities.index = 3;
         let mut coin_flip = good.clone();
         coin_flip.purpose = "coin-flip".into();
+        // (A record that describes itself is recomputed whatever its purpose: docs/DICE.md §7.1.)
+        coin_flip.inputs.remove("population");
+        coin_flip.inputs.remove("count");
         for record in [no_supply, six_players, no_players, late_cities, coin_flip] {
             let export = AuditExport::revealed(TEST_GAME_ID, &seed, vec![record]);
             assert!(

@@ -54,6 +54,13 @@ pub fn dealer_record(players: usize, drawn: u32) -> DrawRecord {
         [("players", Value::from(players))],
         Value::Array(vec![Value::from(drawn)]),
     )
+    .with_population(
+        dealer_population(players)
+            .into_iter()
+            .map(Value::from)
+            .collect(),
+        1,
+    )
 }
 
 /// The audit record of the deck's shuffle.
@@ -63,6 +70,13 @@ pub fn deck_record(copies: u8, deck: &[u32]) -> DrawRecord {
         PURPOSE_DECK,
         [("copies", Value::from(copies))],
         Value::Array(deck.iter().map(|&c| Value::from(c)).collect()),
+    )
+    .with_population(
+        deck_population(copies)
+            .into_iter()
+            .map(Value::from)
+            .collect(),
+        deck.len(),
     )
 }
 
@@ -74,6 +88,13 @@ pub fn chips_record(round: u64, bag: &ChipCounts, chips: &[Chip]) -> DrawRecord 
         PURPOSE_CHIPS,
         [("bag", serde_json::to_value(bag).unwrap_or(Value::Null))],
         chips_value(chips),
+    )
+    .with_population(
+        chip_population(bag)
+            .into_iter()
+            .map(|c| Value::from(c.name()))
+            .collect(),
+        chips_to_draw(bag),
     )
 }
 
@@ -299,7 +320,8 @@ mod tests {
             .collect();
         assert_eq!(
             json[0],
-            serde_json::json!({"index": 0, "purpose": "privates-dealer", "players": 5, "result": [3]})
+            serde_json::json!({"index": 0, "purpose": "privates-dealer", "players": 5, "result": [3],
+                "population": [1, 2, 3, 4, 5], "count": 1})
         );
         assert_eq!(json[1]["copies"], 6);
         assert_eq!(json[1]["result"], serde_json::json!(TEST_DECK_6.to_vec()));
@@ -308,7 +330,10 @@ mod tests {
             serde_json::json!({
                 "index": 1, "purpose": "privates-chips",
                 "bag": {"red": 2, "yellow": 2, "green": 2, "blue": 2, "black": 2},
-                "result": ["green", "red", "red", "blue", "black", "blue", "yellow"]
+                "result": ["green", "red", "red", "blue", "black", "blue", "yellow"],
+                "population": ["red", "red", "yellow", "yellow", "green", "green", "blue",
+                               "blue", "black", "black"],
+                "count": 7
             })
         );
         assert_eq!(

@@ -11,6 +11,7 @@ use crate::game::{DiceMode, PlayerInfo, SetupDice, SetupOptions};
 use crate::input::{Incoming, Mention, Response, Verdict};
 use crate::messages;
 use crate::record::log::effective;
+use crate::record::RunningHead;
 use crate::store::GameRow;
 use crate::table::{Current, Cx, Host, Loaded, StoredSetup};
 use async_trait::async_trait;
@@ -248,6 +249,7 @@ impl Command for Setup {
             game_id,
             seed,
             &msg.message_id,
+            &msg.message_id,
             msg.stored_time(),
             None,
         )
@@ -265,13 +267,16 @@ impl Command for Setup {
     }
 }
 
-/// Sets up a game with these players (already checked), id and seed, stored as made by
-/// message `message_id` at time `at`; `signup` is the draw that picked the players.
+/// Sets up a game with these players (already checked), id and seed, at time `at`: its setup
+/// draws keyed by message `message_id` (the `!setup`, or the `!signup open` message), message
+/// `seen` marked handled; `signup` is the draw that picked the players.
+#[allow(clippy::too_many_arguments)]
 pub(crate) async fn start_game(
     cx: &mut Cx,
     parsed: SetupArgs,
     game_id: String,
     seed: Option<Seed>,
+    seen: &str,
     message_id: &str,
     at: DateTime<Utc>,
     signup: Option<DrawRecord>,
@@ -295,6 +300,7 @@ pub(crate) async fn start_game(
         draw_source: None,
         ping: true,
         skip: None,
+        head: None,
     };
     let (setup, session) = match parsed
         .game
@@ -331,9 +337,10 @@ pub(crate) async fn start_game(
         revealed: false,
         active: true,
     };
-    if let Err(e) = cx.store.create_game(&row, message_id).await {
+    if let Err(e) = cx.store.create_game(&row, seen).await {
         return cx.storage_refusal(&e);
     }
+    let head = RunningHead::of(&row, &stored, session.as_ref(), std::iter::empty());
     let current = Current {
         row,
         plugin: parsed.game.clone(),
@@ -342,6 +349,7 @@ pub(crate) async fn start_game(
         log: Vec::new(),
         stack: effective(std::iter::empty()),
         session,
+        head,
     };
     let draw_commands: Vec<String> = host
         .commands

@@ -344,6 +344,34 @@ impl DrawRecord {
         }
     }
 
+    /// The record, self-described (docs/DICE.md §7.1): `population`, the list drawn from in
+    /// order, and `count`, how many were drawn without replacement (§6), so that a verifier can
+    /// recompute it without knowing the purpose.
+    pub fn with_population(mut self, population: Vec<Value>, count: usize) -> DrawRecord {
+        self.inputs
+            .insert("population".into(), Value::Array(population));
+        self.inputs.insert("count".into(), Value::from(count));
+        self
+    }
+
+    /// The draw of a self-described record (§7.1) from `source`: `count` items of `population`
+    /// without replacement; `None` when the record does not describe itself.
+    pub fn recompute_described(&self, source: DrawSource<'_>) -> Option<Result<Value, DiceError>> {
+        let population = self.input("population")?.as_array()?.clone();
+        let Some(count) = self.input("count").and_then(Value::as_u64) else {
+            return Some(Err(self.invalid("count is not a non-negative integer")));
+        };
+        if population.len() > u32::MAX as usize {
+            return Some(Err(self.invalid("the population is too large")));
+        }
+        let count = usize::try_from(count).unwrap_or(usize::MAX);
+        Some(Ok(Value::Array(
+            source
+                .stream(self.index, &self.purpose)
+                .pick_without_replacement(population, count),
+        )))
+    }
+
     /// One input, if present.
     pub fn input(&self, name: &str) -> Option<&Value> {
         self.inputs.get(name)
@@ -488,8 +516,10 @@ pub fn verify(export: &AuditExport, games: &dyn Recompute) -> Result<VerifyRepor
             spec,
             message_id,
         };
+        // A purpose no game here knows is recomputed from the record's own description.
         let expected = games
             .recompute(record, source)
+            .or_else(|| record.recompute_described(source))
             .unwrap_or_else(|| Err(record.invalid("unknown purpose")))?;
         if expected != record.result {
             mismatches.push(Mismatch {
@@ -977,5 +1007,44 @@ mod tests {
         assert!(verify(&export, &Coin).expect("verifies").is_ok());
         assert!(is_message_id("1187654321098765435"));
         assert!(!is_message_id("abc") && !is_message_id(""));
+    }
+
+    /// A record that describes itself (§7.1) is recomputed with no game knowing its purpose.
+    #[test]
+    fn a_described_record_of_an_unknown_purpose_is_recomputed() {
+        struct NoGame;
+        impl Recompute for NoGame {
+            fn recompute(
+                &self,
+                _: &DrawRecord,
+                _: DrawSource<'_>,
+            ) -> Option<Result<Value, DiceError>> {
+                None
+            }
+        }
+        let seed = test_seed();
+        let population: Vec<Value> = ["a", "b", "c", "d", "e"]
+            .into_iter()
+            .map(Value::from)
+            .collect();
+        let source = DrawSource::v1(&seed, "test-game");
+        let drawn = source
+            .stream(4, "test-unknown")
+            .pick_without_replacement(population.clone(), 3);
+        let record = DrawRecord::new(4, "test-unknown", [], Value::Array(drawn))
+            .with_population(population, 3);
+        let mut export = AuditExport::revealed("test-game", &seed, vec![record.clone()]);
+        let report = verify(&export, &NoGame).expect("verifies");
+        assert!(report.is_ok(), "{report:?}");
+        export.draws[0].result = Value::Array(vec![Value::from("a")]);
+        assert_eq!(
+            verify(&export, &NoGame).expect("verifies").mismatches.len(),
+            1
+        );
+        export.draws[0].inputs.remove("population");
+        assert!(
+            verify(&export, &NoGame).is_err(),
+            "no description: unknown purpose"
+        );
     }
 }

@@ -100,6 +100,9 @@ pub struct Render<'a> {
     pub ping: bool,
     /// A seat not to mention (the author).
     pub skip: Option<usize>,
+    /// The record's chain head, shown under every report (none offline): the last entry it
+    /// covers (`None`: the setup) and its first 12 hex digits.
+    pub head: Option<(Option<i64>, &'a str)>,
 }
 
 impl<'a> Render<'a> {
@@ -113,6 +116,23 @@ impl<'a> Render<'a> {
             draw_source: self.draw_source,
             names: Names::new(seated, self.ping, self.skip),
         }
+    }
+}
+
+/// A report with the record's head line under it (when the table keeps one).
+fn with_head(text: String, render: &Render<'_>) -> String {
+    match render.head {
+        Some((seq, head)) => {
+            let line = render.templates.say(
+                &crate::messages::RecordHead {
+                    seq,
+                    head: head.to_string(),
+                },
+                render.prefix,
+            );
+            format!("{text}\n{line}")
+        }
+        None => text,
     }
 }
 
@@ -629,9 +649,14 @@ impl<G: TableGame> Session for GameSession<G> {
                     text.push('\n');
                     text.push_str(render.templates.say(&line, render.prefix).trim_end());
                 }
-                return Some(text);
+                return Some(with_head(text, render));
             }
-            Show::Prompt => Text::Prompt { state },
+            Show::Prompt => {
+                return Some(with_head(
+                    self.game.render(&ctx, Text::Prompt { state }),
+                    render,
+                ))
+            }
             Show::Moves => Text::Moves { state },
             Show::Preset(order) => Text::Preset(order),
             Show::Reason(reason) => Text::Reason(reason),

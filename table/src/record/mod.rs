@@ -7,6 +7,7 @@
 //! [`check`] replays a record with its game and checks it; [`replay`] rebuilds the position at
 //! any entry, offline.
 
+pub mod chain;
 pub mod log;
 
 use std::collections::HashSet;
@@ -17,8 +18,10 @@ use serde_json::Value;
 use crate::dice::{DrawRecord, Spec};
 use crate::game::session::{Session, SharedPlugin};
 use crate::game::{DiceMode, PlayerInfo};
+use crate::record::chain::{Chain, ChainSummary, Witness, CHAIN};
 use crate::record::log::{effective, Entry};
 use crate::store::{time_text, GameRow, LogRow};
+use crate::weeks::events::{ProxyWhy, TableEvent};
 
 /// The setup as stored with the game: the players in sign-up order, the game's own setup, and
 /// how draws are made. The layout of the first version.
@@ -41,8 +44,11 @@ pub struct StoredSetup {
     pub signup: Option<DrawRecord>,
 }
 
-/// The record format's name.
-pub const FORMAT: &str = "gaugebot-record-v1";
+/// The first record format's name (no hash chain; such records still verify).
+pub const FORMAT_V1: &str = "gaugebot-record-v1";
+/// The record format's name: every log entry and draw record carries `prev`, the hash of the
+/// link before it, and the record ends with its chain's head (docs/DICE.md §8.2).
+pub const FORMAT: &str = "gaugebot-record-v2";
 
 /// One log entry of the record.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -63,6 +69,9 @@ pub struct RecordEntry {
     pub at: String,
     /// Whether an undo took it back.
     pub undone: bool,
+    /// The hash of the chain's link before this one (records of format v2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prev: Option<String>,
 }
 
 /// A whole game, for keeping, checking, replaying and moving elsewhere.
@@ -93,6 +102,9 @@ pub struct GameRecord {
     /// Every audited draw: setup draws (no `seq`), then one per audited draw entry of the log,
     /// with its `seq` and `undone` flag.
     pub draws: Vec<DrawRecord>,
+    /// The hash chain's head and counts (format v2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<ChainSummary>,
 }
 
 /// Why a record is incomplete or inconsistent.
@@ -114,6 +126,215 @@ fn in_force(log: &[RecordEntry], until: Option<i64>) -> Result<Vec<(i64, Entry)>
         .collect())
 }
 
+/// Whether a game's draws are made by the audited dice (and so have draw records).
+fn audited(row: &GameRow, stored: &StoredSetup) -> bool {
+    stored.dice == DiceMode::Audited && row.commitment.is_some()
+}
+
+/// The chain's header of a stored game.
+fn chain_header(row: &GameRow, stored: &StoredSetup) -> Value {
+    chain::header(
+        stored.spec.name(),
+        &row.id,
+        &row.kind,
+        row.commitment.as_deref(),
+        &serde_json::to_value(stored).unwrap_or(Value::Null),
+    )
+}
+
+/// The setup draw records of a stored game, in the order they were drawn (the signup pick
+/// first), keyed under v2 by the setup message.
+fn setup_draws(row: &GameRow, stored: &StoredSetup, session: &dyn Session) -> Vec<DrawRecord> {
+    if !audited(row, stored) {
+        return Vec::new();
+    }
+    let mut draws = Vec::new();
+    for mut record in stored.signup.iter().cloned().chain(session.setup_records()) {
+        if let (Spec::V2, Some(message)) = (stored.spec, &stored.setup_message) {
+            // The signup pick keeps the key it was drawn with (the `!signup open` message).
+            if !record.inputs.contains_key("message_id") {
+                record
+                    .inputs
+                    .insert("message_id".into(), Value::from(message.clone()));
+            }
+        }
+        draws.push(record);
+    }
+    draws
+}
+
+/// A log row as a record entry (not yet marked undone, not yet linked).
+fn record_entry(r: &LogRow, value: Value) -> RecordEntry {
+    RecordEntry {
+        seq: r.seq,
+        entry: value,
+        message_id: r.message_id.clone(),
+        author_id: r.author_id.clone(),
+        author_name: r.author_name.clone(),
+        text: r.text.clone(),
+        at: time_text(r.at),
+        undone: false,
+        prev: None,
+    }
+}
+
+/// The draw record of a log entry, if it is an audited draw, with its `seq` and what triggered
+/// it (`trigger`, and `bot_made` for a move the table made for a seat: docs/DICE.md §8.3).
+fn log_draw(
+    row: &GameRow,
+    stored: &StoredSetup,
+    session: &dyn Session,
+    entry: &Entry,
+    seq: i64,
+    trigger: Option<&Trigger>,
+) -> Option<DrawRecord> {
+    if !audited(row, stored) {
+        return None;
+    }
+    let mut record = session.draw_record(entry)?;
+    record.inputs.insert("seq".into(), Value::from(seq));
+    if let Some(trigger) = trigger {
+        record
+            .inputs
+            .insert("trigger".into(), Value::from(trigger.seq));
+        if let Some((marker, why)) = trigger.proxy {
+            record.inputs.insert(
+                "bot_made".into(),
+                serde_json::json!({ "why": why.name(), "marker": marker }),
+            );
+        }
+    }
+    Some(record)
+}
+
+/// Links a draw record: sets its `prev`.
+fn link_draw(chain: &mut Chain, record: &mut DrawRecord) {
+    record.inputs.remove("prev");
+    let value = serde_json::to_value(&*record).unwrap_or(Value::Null);
+    let prev = chain.link(&value);
+    record.inputs.insert("prev".into(), Value::from(prev));
+}
+
+/// Links a record entry: sets its `prev`.
+fn link_entry(chain: &mut Chain, item: &mut RecordEntry) {
+    item.prev = None;
+    let value = serde_json::to_value(&*item).unwrap_or(Value::Null);
+    item.prev = Some(chain.link(&value));
+    chain.seq = Some(item.seq);
+}
+
+/// The move right before a draw: its entry number and, if the table made it for a seat, the
+/// proxy marker before it and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Trigger {
+    seq: i64,
+    proxy: Option<(i64, ProxyWhy)>,
+}
+
+/// The running head of a game's record, kept by the table as entries are stored: it is the head
+/// the game's record will show for the same entries.
+#[derive(Debug, Clone)]
+pub struct RunningHead {
+    chain: Chain,
+    /// The head's first 12 hex digits.
+    short: String,
+    /// The entry just linked, if it is a move (a draw right after it was triggered by it).
+    last_move: Option<Trigger>,
+    /// A proxy marker just linked: the move after it is the table's.
+    marker: Option<(i64, ProxyWhy)>,
+}
+
+impl RunningHead {
+    /// The head after the setup and `log` (stored rows with their entries).
+    pub fn of<'a>(
+        row: &GameRow,
+        stored: &StoredSetup,
+        session: &dyn Session,
+        log: impl IntoIterator<Item = (&'a Entry, &'a LogRow)>,
+    ) -> RunningHead {
+        let (mut head, _) = RunningHead::start(row, stored, session);
+        head.extend(row, stored, session, log);
+        head
+    }
+
+    /// The chain of the header and the setup draws (returned, linked).
+    fn start(
+        row: &GameRow,
+        stored: &StoredSetup,
+        session: &dyn Session,
+    ) -> (RunningHead, Vec<DrawRecord>) {
+        let mut chain = Chain::start(&chain_header(row, stored));
+        let mut draws = setup_draws(row, stored, session);
+        for record in &mut draws {
+            link_draw(&mut chain, record);
+        }
+        let head = RunningHead {
+            short: chain.short_head(),
+            chain,
+            last_move: None,
+            marker: None,
+        };
+        (head, draws)
+    }
+
+    /// Links one entry (and its draw record, returned).
+    fn push(
+        &mut self,
+        row: &GameRow,
+        stored: &StoredSetup,
+        session: &dyn Session,
+        entry: &Entry,
+        item: &mut RecordEntry,
+    ) -> Option<DrawRecord> {
+        link_entry(&mut self.chain, item);
+        let trigger = self.last_move.take();
+        let marker = self.marker.take();
+        match entry {
+            Entry::Action { .. } => {
+                self.last_move = Some(Trigger {
+                    seq: item.seq,
+                    proxy: marker,
+                });
+            }
+            Entry::Table(TableEvent::Proxy { why, .. }) => self.marker = Some((item.seq, *why)),
+            _ => {}
+        }
+        let mut record = log_draw(row, stored, session, entry, item.seq, trigger.as_ref())?;
+        link_draw(&mut self.chain, &mut record);
+        Some(record)
+    }
+
+    /// Links more stored rows.
+    pub fn extend<'a>(
+        &mut self,
+        row: &GameRow,
+        stored: &StoredSetup,
+        session: &dyn Session,
+        log: impl IntoIterator<Item = (&'a Entry, &'a LogRow)>,
+    ) {
+        for (entry, r) in log {
+            let mut item = record_entry(r, entry.to_json());
+            self.push(row, stored, session, entry, &mut item);
+        }
+        self.short = self.chain.short_head();
+    }
+
+    /// The last entry covered (`None`: the setup only).
+    pub fn seq(&self) -> Option<i64> {
+        self.chain.seq
+    }
+
+    /// The head's first 12 hex digits, as reports show them.
+    pub fn short(&self) -> &str {
+        &self.short
+    }
+
+    /// The whole head.
+    pub fn head(&self) -> String {
+        self.chain.head()
+    }
+}
+
 impl GameRecord {
     /// The record of a stored game; the seed only if revealed. `session` is the game loaded
     /// from the same setup (for the draw records).
@@ -131,16 +352,7 @@ impl GameRecord {
             let entry = Entry::from_json(&value)
                 .map_err(|e| RecordError(format!("entry #{}: {e}", r.seq)))?;
             entries.push((r.seq, entry));
-            log.push(RecordEntry {
-                seq: r.seq,
-                entry: value,
-                message_id: r.message_id.clone(),
-                author_id: r.author_id.clone(),
-                author_name: r.author_name.clone(),
-                text: r.text.clone(),
-                at: time_text(r.at),
-                undone: false,
-            });
+            log.push(record_entry(r, value));
         }
         let kept: HashSet<i64> = effective(entries.iter().map(|(s, e)| (*s, e)))
             .iter()
@@ -149,29 +361,22 @@ impl GameRecord {
         for (item, (_, entry)) in log.iter_mut().zip(&entries) {
             item.undone = entry.is_play() && !kept.contains(&item.seq);
         }
-        let audited = stored.dice == DiceMode::Audited && row.commitment.is_some();
-        let mut draws = Vec::new();
-        if audited {
-            // The signup pick (if the players were drawn) first: it was drawn first.
-            let setup_draws = stored.signup.iter().cloned().chain(session.setup_records());
-            for mut record in setup_draws {
-                if let (Spec::V2, Some(message)) = (stored.spec, &stored.setup_message) {
-                    record
-                        .inputs
-                        .insert("message_id".into(), Value::from(message.clone()));
-                }
+        let (mut head, mut draws) = RunningHead::start(row, stored, session);
+        for (item, (_, entry)) in log.iter_mut().zip(&entries) {
+            if let Some(mut record) = head.push(row, stored, session, entry, item) {
+                record
+                    .inputs
+                    .insert("undone".into(), Value::from(item.undone));
                 draws.push(record);
             }
-            for (item, (_, entry)) in log.iter().zip(&entries) {
-                if let Some(mut record) = session.draw_record(entry) {
-                    record.inputs.insert("seq".into(), Value::from(item.seq));
-                    record
-                        .inputs
-                        .insert("undone".into(), Value::from(item.undone));
-                    draws.push(record);
-                }
-            }
         }
+        let summary = ChainSummary {
+            algorithm: CHAIN.to_string(),
+            head: head.head(),
+            seq: head.seq(),
+            entries: log.len(),
+            draws: draws.len(),
+        };
         Ok(GameRecord {
             format: FORMAT.to_string(),
             version: stored.spec.name().to_string(),
@@ -189,6 +394,7 @@ impl GameRecord {
             },
             log,
             draws,
+            chain: Some(summary),
         })
     }
 
@@ -231,12 +437,344 @@ pub fn replay(
 /// exactly one draw record with the same index and result, and every record of a draw points to
 /// such an entry. (The draws' values are the dice verifier's business.) Returns what it checked.
 pub fn check(record: &GameRecord, games: &[SharedPlugin]) -> Result<String, RecordError> {
-    if record.format != FORMAT {
+    check_with(record, games, &[])
+}
+
+/// What a draw record is called in messages: `the draw record for #SEQ (purpose)` or `setup draw
+/// record N (purpose)`.
+fn draw_name(position: usize, record: &DrawRecord) -> String {
+    match record.input("seq").and_then(Value::as_i64) {
+        Some(seq) => format!("the draw record for #{seq} ({})", record.purpose),
+        None => format!("setup draw record {position} ({})", record.purpose),
+    }
+}
+
+/// Checks a record's hash chain (format v2): every link's `prev` is the hash of the link before
+/// it, the draw records come in chain order (setup draws, then each right after its entry), the
+/// counts and the head are the summary's, and each witness (a head players saw) is the head
+/// after its entry. The error names the first bad record.
+pub fn check_chain(record: &GameRecord, witnesses: &[Witness]) -> Result<String, RecordError> {
+    let bad = |what: String| Err(RecordError(what));
+    let Some(summary) = &record.chain else {
+        return bad("the record has no chain summary (`chain`)".into());
+    };
+    if summary.algorithm != CHAIN {
+        return bad(format!(
+            "unknown chain algorithm '{}' (this build checks {CHAIN})",
+            summary.algorithm
+        ));
+    }
+    let mut chain = Chain::start(&chain::header(
+        &record.version,
+        &record.game_id,
+        &record.kind,
+        record.commitment.as_deref(),
+        &record.setup,
+    ));
+    let mut heads: Vec<(Option<i64>, String)> = Vec::new();
+    let broken = |name: String| {
+        RecordError(format!(
+            "the chain breaks at {name}: its prev is not the hash of the record before it \
+             (a record before it was dropped, moved, added or changed, or this one was moved)"
+        ))
+    };
+    let link = |chain: &mut Chain, value: Value, prev: Option<&str>, name: String| {
+        let expected = chain.link(&value);
+        if prev != Some(expected.as_str()) {
+            return Err(broken(name));
+        }
+        Ok(())
+    };
+    let mut cursor = 0;
+    while let Some(draw) = record.draws.get(cursor) {
+        if draw.input("seq").is_some() {
+            break;
+        }
+        let value = serde_json::to_value(draw).unwrap_or(Value::Null);
+        link(
+            &mut chain,
+            value,
+            draw.input("prev").and_then(Value::as_str),
+            draw_name(cursor, draw),
+        )?;
+        cursor += 1;
+    }
+    heads.push((None, chain.head()));
+    for item in &record.log {
+        let value = serde_json::to_value(item).unwrap_or(Value::Null);
+        link(
+            &mut chain,
+            value,
+            item.prev.as_deref(),
+            format!("entry #{}", item.seq),
+        )?;
+        chain.seq = Some(item.seq);
+        let next = record.draws.get(cursor);
+        if let Some(draw) =
+            next.filter(|d| d.input("seq").and_then(Value::as_i64) == Some(item.seq))
+        {
+            let value = serde_json::to_value(draw).unwrap_or(Value::Null);
+            link(
+                &mut chain,
+                value,
+                draw.input("prev").and_then(Value::as_str),
+                draw_name(cursor, draw),
+            )?;
+            cursor += 1;
+        } else if record.commitment.is_some()
+            && item.entry.get("entry") == Some(&Value::from("draw"))
+            && item.entry.get("manual") == Some(&Value::Bool(false))
+        {
+            return bad(format!(
+                "the draw record for #{} is missing or out of order (draw records come in the \
+                 order of the log, each right after its entry){}",
+                item.seq,
+                next.map(|d| format!("; {} is in its place", draw_name(cursor, d)))
+                    .unwrap_or_default()
+            ));
+        }
+        heads.push((Some(item.seq), chain.head()));
+    }
+    if let Some(draw) = record.draws.get(cursor) {
+        return bad(format!(
+            "{} is out of order: draw records come in the order of the log, each right after its entry",
+            draw_name(cursor, draw)
+        ));
+    }
+    let last = record.log.last().map(|e| e.seq);
+    if summary.entries != record.log.len() || summary.draws != record.draws.len() {
+        return bad(format!(
+            "the chain summary counts {} entries and {} draw records, the record holds {} and {}",
+            summary.entries,
+            summary.draws,
+            record.log.len(),
+            record.draws.len()
+        ));
+    }
+    if summary.seq != last {
+        return bad(format!(
+            "the chain summary's head covers {}, the record ends at {}",
+            seq_name(summary.seq),
+            seq_name(last)
+        ));
+    }
+    if !summary.head.eq_ignore_ascii_case(&chain.head()) {
+        return bad(format!(
+            "the record up to its last record ({}) does not hash to the chain's head: \
+             the last record was changed, or records after it were cut",
+            match record.draws.last() {
+                Some(d) if d.input("seq").and_then(Value::as_i64) == last && last.is_some() =>
+                    draw_name(record.draws.len() - 1, d),
+                _ => seq_name(last),
+            }
+        ));
+    }
+    for witness in witnesses {
+        let Some((_, head)) = heads.iter().find(|(seq, _)| *seq == witness.seq) else {
+            return bad(format!(
+                "witness {witness}: the record ends at {}, before the witnessed entry: its tail was cut",
+                seq_name(last)
+            ));
+        };
+        if !head.starts_with(&witness.head) {
+            return bad(format!(
+                "witness {witness}: the record's head after {} is {}: the record up to there \
+                 is not the one players saw",
+                seq_name(witness.seq),
+                &head[..chain::SHORT_HEAD]
+            ));
+        }
+    }
+    Ok(format!(
+        "chain of {} links checked, head {} after {}{}",
+        1 + record.log.len() + record.draws.len(),
+        &summary.head[..chain::SHORT_HEAD.min(summary.head.len())],
+        seq_name(last),
+        match witnesses.len() {
+            0 => String::new(),
+            1 => ", 1 witness matches".to_string(),
+            n => format!(", {n} witnesses match"),
+        }
+    ))
+}
+
+/// Checks the key of every draw record of a v2-dice record of format v2 (docs/DICE.md §8.3):
+/// a setup draw is keyed by the setup message; a draw in the log records the move right before
+/// it (`trigger`) and, if the table made that move for a seat, the proxy marker before it
+/// (`bot_made`); it is keyed by the message that made the move — by the setup message when the
+/// table made it by itself (a clock, a preset, an absence, an automa: no message of its own; a
+/// moderator's `!act` is a message) — or, after an undo, by the key of an undone draw of the
+/// same purpose and index (the draw everybody saw).
+pub fn check_keys(record: &GameRecord) -> Result<(), RecordError> {
+    if Spec::of(&record.version) != Some(Spec::V2) || record.format != FORMAT {
+        return Ok(());
+    }
+    let setup_message = record
+        .setup
+        .get("setup_message")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let kind_of = |seq: i64| -> Option<&Value> {
+        usize::try_from(seq)
+            .ok()
+            .and_then(|i| record.log.get(i))
+            .map(|e| &e.entry)
+    };
+    for (position, draw) in record.draws.iter().enumerate() {
+        let key = draw
+            .input("message_id")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let name = draw_name(position, draw);
+        let Some(seq) = draw.input("seq").and_then(Value::as_i64) else {
+            if key != setup_message {
+                return Err(RecordError(format!(
+                    "{name} is keyed by message {key}, not by the setup message {setup_message}"
+                )));
+            }
+            continue;
+        };
+        let Some(item) = usize::try_from(seq).ok().and_then(|i| record.log.get(i)) else {
+            return Err(RecordError(format!("{name} has no entry")));
+        };
+        // What triggered it: the move right before it, and whether the table made that move.
+        let trigger = (seq > 0
+            && kind_of(seq - 1).and_then(|e| e.get("entry")) == Some(&Value::from("action")))
+        .then_some(seq - 1);
+        let bot_made = trigger.and_then(|t| {
+            let marker = kind_of(t - 1).filter(|_| t > 0)?;
+            (marker.get("entry") == Some(&Value::from("table"))
+                && marker.get("event") == Some(&Value::from("proxy")))
+            .then(|| serde_json::json!({ "why": marker.get("why"), "marker": t - 1 }))
+        });
+        if draw.input("trigger").and_then(Value::as_i64) != trigger {
+            return Err(RecordError(format!(
+                "{name} names {} as the move that triggered it; the log says {}",
+                draw.input("trigger")
+                    .map_or("nothing".to_string(), |t| format!("#{t}")),
+                trigger.map_or("none".to_string(), |t| format!("#{t}"))
+            )));
+        }
+        if draw.input("bot_made") != bot_made.as_ref() {
+            return Err(RecordError(format!(
+                "{name} is marked {} but the log says {}",
+                draw.input("bot_made")
+                    .map_or("made by a player".to_string(), |b| format!(
+                        "bot-made ({b})"
+                    )),
+                bot_made
+                    .as_ref()
+                    .map_or("a player made its move".to_string(), |b| format!(
+                        "the table made its move ({b})"
+                    ))
+            )));
+        }
+        let by_itself = bot_made
+            .as_ref()
+            .is_some_and(|b| b.get("why") != Some(&Value::from(ProxyWhy::Moderator.name())));
+        let own = if by_itself || !crate::dice::is_message_id(&item.message_id) {
+            setup_message
+        } else {
+            item.message_id.as_str()
+        };
+        if key == own {
+            continue;
+        }
+        let redone = record.draws[..position].iter().any(|earlier| {
+            earlier.input("undone").and_then(Value::as_bool) == Some(true)
+                && earlier.purpose == draw.purpose
+                && earlier.index == draw.index
+                && earlier.input("message_id").and_then(Value::as_str) == Some(key)
+        });
+        if !redone {
+            return Err(RecordError(format!(
+                "{name} is keyed by message {key}, but {} (and no undone draw of the same \
+                 purpose and index had that key)",
+                if by_itself {
+                    format!("its move was made by the table itself, so the setup message {setup_message} keys it")
+                } else {
+                    format!("the message that made its move is {own}")
+                }
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The seed of an audited record is revealed exactly when its log has a `reveal` entry, and up
+/// to that entry every draw the game asked for is in the record (an audited draw answers its
+/// move at once): a record cut between a move and its draw, or with its reveal cut off, is not
+/// whole.
+fn check_reveal(record: &GameRecord, games: &[SharedPlugin]) -> Result<(), RecordError> {
+    let reveal = record
+        .log
+        .iter()
+        .find(|e| e.entry.get("entry") == Some(&Value::from("reveal")))
+        .map(|e| e.seq);
+    match (reveal, &record.seed) {
+        (None, Some(_)) => {
+            return Err(RecordError(
+                "the seed is revealed but the log has no reveal entry (was its tail cut?)".into(),
+            ))
+        }
+        (Some(seq), None) => {
+            return Err(RecordError(format!(
+                "entry #{seq} reveals the seed but the record has none"
+            )))
+        }
+        (None, None) => return Ok(()),
+        (Some(_), Some(_)) => {}
+    }
+    let until = reveal.map(|seq| seq - 1);
+    let session = replay(record, games, until)?;
+    if session.to_act() == crate::game::ToAct::Draw {
+        let last = record
+            .log
+            .iter()
+            .rev()
+            .find(|e| until.is_none_or(|u| e.seq <= u))
+            .map(|e| e.seq);
         return Err(RecordError(format!(
-            "not a game record of format {FORMAT} (found '{}')",
-            record.format
+            "the game waits for an audited draw after {} that is not in the record",
+            seq_name(last)
         )));
     }
+    Ok(())
+}
+
+/// `#N`, or `the setup` for `None`.
+fn seq_name(seq: Option<i64>) -> String {
+    match seq {
+        Some(seq) => format!("#{seq}"),
+        None => "the setup".to_string(),
+    }
+}
+
+/// [`check`] with witnesses: heads that players saw (`gaugebot verify --witness SEQ:HEAD`).
+pub fn check_with(
+    record: &GameRecord,
+    games: &[SharedPlugin],
+    witnesses: &[Witness],
+) -> Result<String, RecordError> {
+    let chained = match record.format.as_str() {
+        FORMAT => {
+            let chained = check_chain(record, witnesses)?;
+            check_keys(record)?;
+            Some(chained)
+        }
+        FORMAT_V1 if witnesses.is_empty() => None,
+        FORMAT_V1 => {
+            return Err(RecordError(
+                "a record of format gaugebot-record-v1 has no chain to check witnesses against"
+                    .into(),
+            ))
+        }
+        other => {
+            return Err(RecordError(format!(
+                "not a game record of format {FORMAT} or {FORMAT_V1} (found '{other}')"
+            )))
+        }
+    };
     for (i, item) in record.log.iter().enumerate() {
         if item.seq != i as i64 {
             return Err(RecordError(format!(
@@ -292,12 +830,33 @@ pub fn check(record: &GameRecord, games: &[SharedPlugin]) -> Result<String, Reco
         if !seen.insert(seq) {
             return Err(RecordError(format!("entry #{seq} has two draw records")));
         }
+        let inputs = |d: &DrawRecord| {
+            let mut inputs = d.inputs.clone();
+            for field in ["seq", "undone", "prev", "trigger", "bot_made"] {
+                inputs.remove(field);
+            }
+            if record.format == FORMAT_V1 {
+                // Records of the first format do not describe their draws.
+                inputs.remove("population");
+                inputs.remove("count");
+            }
+            inputs
+        };
         if made.index != record_draw.index
             || made.purpose != record_draw.purpose
             || made.result != record_draw.result
+            || inputs(made) != inputs(record_draw)
         {
             return Err(RecordError(format!(
                 "the draw record at #{seq} differs from its log entry"
+            )));
+        }
+        let undone = !kept.contains(&seq);
+        if record_draw.input("undone").and_then(Value::as_bool) != Some(undone) {
+            return Err(RecordError(format!(
+                "the draw record at #{seq} is marked {} but its undos make it {}",
+                if undone { "in force" } else { "undone" },
+                if undone { "undone" } else { "in force" }
             )));
         }
     }
@@ -305,6 +864,9 @@ pub fn check(record: &GameRecord, games: &[SharedPlugin]) -> Result<String, Reco
         return Err(RecordError(format!(
             "the audited draw at #{seq} has no draw record"
         )));
+    }
+    if audited && record.format == FORMAT {
+        check_reveal(record, games)?;
     }
     let want_setup = if audited {
         session.setup_records().len() + usize::from(stored.signup.is_some())
@@ -317,11 +879,12 @@ pub fn check(record: &GameRecord, games: &[SharedPlugin]) -> Result<String, Reco
         )));
     }
     Ok(format!(
-        "{} log entries numbered 0–{} ({} undone), {} draw records for {} audited draws and the setup; the game replays",
+        "{} log entries numbered 0–{} ({} undone), {} draw records for {} audited draws and the setup; the game replays{}",
         record.log.len(),
         record.log.len().saturating_sub(1),
         record.log.iter().filter(|e| e.undone).count(),
         record.draws.len(),
-        expected.len()
+        expected.len(),
+        chained.map(|c| format!("; {c}")).unwrap_or_default()
     ))
 }

@@ -25,7 +25,7 @@ use crate::input::{Author, Incoming, Response, Verdict};
 use crate::messages;
 use crate::messages::Message;
 use crate::record::log::{effective, Effective, Entry};
-use crate::record::GameRecord;
+use crate::record::{GameRecord, RunningHead};
 use crate::store::{GameRow, LogRow, Store, StoreError};
 use crate::templates::Templates;
 use crate::weeks::meta::Meta;
@@ -127,6 +127,8 @@ pub(crate) struct Current {
     pub(crate) log: Vec<(Entry, LogRow)>,
     pub(crate) stack: Vec<Effective>,
     pub(crate) session: Box<dyn Session>,
+    /// The record's chain head after the stored log.
+    pub(crate) head: RunningHead,
 }
 
 impl Current {
@@ -156,8 +158,9 @@ impl Current {
             .draws
             .into_iter()
             .map(|mut d| {
-                d.inputs.remove("seq");
-                d.inputs.remove("undone");
+                for field in ["seq", "undone", "prev", "trigger", "bot_made"] {
+                    d.inputs.remove(field);
+                }
                 d
             })
             .collect();
@@ -320,6 +323,12 @@ impl Cx {
                 .map_err(|e| (Some(item.seq), e.to_string()))?;
         }
         crate::weeks::meta::substitute_all(&mut *session, &log);
+        let head = RunningHead::of(
+            row,
+            &stored,
+            session.as_ref(),
+            log.iter().map(|(e, r)| (e, r)),
+        );
         Ok(Current {
             row: row.clone(),
             plugin,
@@ -328,6 +337,7 @@ impl Cx {
             log,
             stack,
             session,
+            head,
         })
     }
 
@@ -409,6 +419,7 @@ impl Cx {
             draw_source: current.audited().then_some("audited dice"),
             ping,
             skip,
+            head: Some((current.head.seq(), current.head.short())),
         }
     }
 
@@ -459,9 +470,16 @@ impl Cx {
                 newly_revealed,
             )
             .await?;
+        let start = current.log.len();
         for (entry, row) in draft.entries.into_iter().zip(rows) {
             current.log.push((entry, row));
         }
+        current.head.extend(
+            &current.row,
+            &current.stored,
+            draft.session.as_ref(),
+            current.log[start..].iter().map(|(e, r)| (e, r)),
+        );
         current.session = draft.session;
         current.stack = draft.stack;
         current.row.revealed = draft.revealed;

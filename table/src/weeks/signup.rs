@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::commands::setup::SetupArgs;
-use crate::dice::{DiceError, DrawRecord, DrawSource, Seed};
+use crate::dice::{is_message_id, DiceError, DrawRecord, DrawSource, Seed};
 use crate::game::{DiceMode, PlayerInfo, SetupOptions};
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
@@ -57,6 +57,11 @@ pub struct Signups {
     /// How many times they were extended.
     #[serde(default)]
     pub extensions: u32,
+    /// The id of the `!signup open` message: it keys the pick and the game's setup draws
+    /// (docs/DICE.md §3.2), whoever or whatever closes the signups. Signups opened by an older
+    /// version have none (their game then keys by the message that closes them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_message: Option<String>,
 }
 
 /// The pick of `picks` of `signups` players: sign-up numbers (1 = the first to sign up) in
@@ -83,6 +88,7 @@ pub fn pick_record(names: &[String], picks: usize, result: &[u32]) -> DrawRecord
         ],
         Value::from(result.to_vec()),
     )
+    .with_population((1..=names.len()).map(Value::from).collect(), picks)
 }
 
 /// Recomputes a `signup-pick` record; `None` for any other purpose.
@@ -269,6 +275,7 @@ impl Cx {
             by: person(&msg.author),
             players: Vec::new(),
             extensions: 0,
+            open_message: Some(msg.message_id.clone()),
         };
         if let Err(e) = self.save_signups(Some(&state), &msg.message_id).await {
             return self.storage_refusal(&e);
@@ -411,6 +418,14 @@ impl Cx {
         };
         let count = state.players.len();
         let wanted = count.min(state.max);
+        // The draws are keyed by the `!signup open` message (known to all, posted before the
+        // seed existed), not by whatever closes the signups (a clock tick has no message).
+        let closing_message = message_id;
+        let message_id = state
+            .open_message
+            .as_deref()
+            .filter(|m| is_message_id(m))
+            .unwrap_or(message_id);
         let (players, record, drawn) = if count > wanted {
             // Keyed like the game's setup draws: by this message under dice spec v2.
             let source = DrawSource {
@@ -452,6 +467,7 @@ impl Cx {
             parsed,
             game_id,
             Some(seed),
+            closing_message,
             message_id,
             now,
             record,
@@ -460,7 +476,7 @@ impl Cx {
         if response.verdict != Verdict::Accepted {
             return response;
         }
-        if let Err(error) = self.save_signups(None, message_id).await {
+        if let Err(error) = self.save_signups(None, closing_message).await {
             tracing::error!(channel = %self.channel, %error, "the game started but the signups were not cleared");
         }
         Response::new(Verdict::Accepted).say(format!("{intro}\n{}", response.text()))

@@ -1,0 +1,83 @@
+//! `gaugebot backup PATH`: an online, consistent copy of the SQLite database (`VACUUM INTO`, which
+//! reads one snapshot while the bot keeps running), created readable by its owner only and never
+//! over an existing file. The copy holds every unrevealed dice seed, like the database itself.
+//! For PostgreSQL, `pg_dump` is the tool (docs/DEPLOY.md, "Backups").
+
+use std::path::Path;
+
+use anyhow::{bail, Context as _};
+use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::{ConnectOptions as _, Connection as _};
+
+use crate::backend::Database;
+
+/// Creates `path` empty, 0600 on Unix; refuses an existing file.
+fn create_private(path: &Path) -> anyhow::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => bail!(
+            "{} exists: a backup never overwrites a file (choose a new name)",
+            path.display()
+        ),
+        Err(e) => Err(e).with_context(|| format!("cannot create {}", path.display())),
+    }
+}
+
+/// Copies the database `db` into the new file `path`; returns what to tell the operator.
+pub async fn backup(db: &str, path: &Path) -> anyhow::Result<String> {
+    let source = match Database::parse(db) {
+        Database::Postgres(_) => bail!(
+            "the database is PostgreSQL: back it up with pg_dump into a private file \
+             (docs/DEPLOY.md, \"Backups\")"
+        ),
+        Database::Sqlite(path) if path == ":memory:" || path.is_empty() => {
+            bail!("an in-memory database has nothing to back up")
+        }
+        Database::Sqlite(path) => path,
+    };
+    if !Path::new(&source).exists() {
+        bail!("no database at {source}");
+    }
+    let target = path
+        .to_str()
+        .context("the backup's path is not UTF-8")?
+        .to_string();
+    create_private(path)?;
+    let copy = async {
+        let mut connection = SqliteConnectOptions::new()
+            .filename(&source)
+            .read_only(true)
+            .connect()
+            .await
+            .with_context(|| format!("opening {source}"))?;
+        sqlx::query("VACUUM INTO ?")
+            .bind(&target)
+            .execute(&mut connection)
+            .await
+            .with_context(|| format!("copying {source} into {target}"))?;
+        connection.close().await.ok();
+        anyhow::Ok(())
+    };
+    if let Err(e) = copy.await {
+        // Leave no empty or partial file behind.
+        std::fs::remove_file(path).ok();
+        return Err(e);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+            .with_context(|| format!("making {target} private"))?;
+    }
+    Ok(format!(
+        "backed up {source} into {target} (readable by its owner only: it holds the unrevealed \
+         dice seeds)"
+    ))
+}
