@@ -198,33 +198,34 @@ impl Default for Config {
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     /// The file could not be read.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}: {reason}")]
     Read {
         /// The file.
         path: PathBuf,
         /// Why.
-        source: std::io::Error,
+        reason: std::io::Error,
     },
-    /// The YAML is invalid.
-    #[error("invalid configuration {path}: {source}")]
+    /// The YAML is invalid. (Its reason is part of this message and not a `source`, so that a
+    /// report of the error chain says it once.)
+    #[error("invalid configuration {path}: {reason}")]
     Parse {
         /// The file.
         path: PathBuf,
         /// Why.
-        source: serde_yaml_ng::Error,
+        reason: serde_yaml_ng::Error,
     },
 }
 
 impl Config {
     /// Reads a configuration file.
     pub fn from_file(path: &Path) -> Result<Config, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        let text = std::fs::read_to_string(path).map_err(|reason| ConfigError::Read {
             path: path.to_path_buf(),
-            source,
+            reason,
         })?;
-        Config::from_yaml(&text).map_err(|source| ConfigError::Parse {
+        Config::from_yaml(&text).map_err(|reason| ConfigError::Parse {
             path: path.to_path_buf(),
-            source,
+            reason,
         })
     }
 
@@ -286,6 +287,26 @@ mod tests {
         assert_eq!(config.discord.message_content, MessageContent::Off);
         assert_eq!(config.report, ReportStyle::Compact);
         assert!(Config::from_yaml("report: short").is_err());
+    }
+
+    #[test]
+    fn a_configuration_error_is_said_once() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("unk.yaml");
+        std::fs::write(&path, "databse: x.db\n").expect("write");
+        let error = anyhow::Error::from(Config::from_file(&path).expect_err("refused"));
+        let shown = format!("{error:#}");
+        assert_eq!(
+            shown.matches("unknown field `databse`").count(),
+            1,
+            "{shown}"
+        );
+        assert!(shown.starts_with("invalid configuration "), "{shown}");
+        let missing = anyhow::Error::from(
+            Config::from_file(&dir.path().join("none.yaml")).expect_err("refused"),
+        );
+        let shown = format!("{missing:#}");
+        assert_eq!(shown.matches("No such file").count(), 1, "{shown}");
     }
 
     #[test]

@@ -31,7 +31,9 @@ enum Command {
     /// Connect to Discord and serve every channel as a table of either game.
     ///
     /// The token is read from the environment variable the configuration names (default
-    /// `DISCORD_TOKEN`).
+    /// `DISCORD_TOKEN`). Exit code 78 when the operator must fix something first (the
+    /// configuration or templates, a token Discord refuses, the Message Content intent not
+    /// enabled in the Developer Portal); 1 on any other failure.
     Run,
     /// Play one table of either game in the terminal: input lines are `name: message`.
     ///
@@ -144,21 +146,63 @@ enum Command {
     },
 }
 
+/// Whether the logs may carry colour codes: only on a terminal, and not when `NO_COLOR` is set
+/// (to anything but the empty string, as no-color.org says). journald, a container's log and a
+/// file get plain text.
+fn colour_logs() -> bool {
+    use std::io::IsTerminal as _;
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    std::io::stderr().is_terminal() && !no_color
+}
+
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,gaugebot=info")),
         )
+        .with_ansi(colour_logs())
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("gaugebot: {e:#}");
-            ExitCode::FAILURE
+            eprintln!("gaugebot: {}", said_once(&e));
+            exit_code(&e)
         }
+    }
+}
+
+/// An error and its causes, each said once: a cause whose text its wrapper already ends with
+/// (`invalid configuration x.yaml: <the YAML error>`) is not repeated.
+fn said_once(error: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in error.chain() {
+        let text = cause.to_string();
+        if out.ends_with(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+    }
+    out
+}
+
+/// 78 (`EX_CONFIG`) for what the operator must fix (the configuration, the templates, a token
+/// or intent Discord refuses), 1 for any other failure.
+fn exit_code(error: &anyhow::Error) -> ExitCode {
+    let setup = error.chain().any(|e| {
+        e.is::<gaugebot::config::ConfigError>()
+            || e.is::<gaugebot::games::HostError>()
+            || e.is::<gaugebot::discord::SetupError>()
+    });
+    if setup {
+        ExitCode::from(gaugebot::discord::SETUP_EXIT_CODE)
+    } else {
+        ExitCode::FAILURE
     }
 }
 

@@ -94,6 +94,9 @@ impl PostgresStore {
             let ms = IDLE_IN_TRANSACTION.as_millis().to_string();
             options = options.options([("idle_in_transaction_session_timeout", ms.as_str())]);
         }
+        // One connection first, so that a server that refuses or does not answer is named
+        // within seconds (the pool would retry in silence until its acquire timeout).
+        reach(&options).await?;
         let pool = PgPoolOptions::new()
             .max_connections(8)
             .acquire_timeout(Duration::from_secs(30))
@@ -203,6 +206,44 @@ fn rand_token() -> u64 {
     hasher.write_u128(nanos);
     hasher.write_u32(std::process::id());
     hasher.finish()
+}
+
+/// How long the first connection may take before the server counts as unreachable.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The PostgreSQL server could not be reached at start.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot connect to PostgreSQL at {address}: {reason}")]
+pub struct Unreachable {
+    /// `host:port` or the unix socket.
+    pub address: String,
+    /// The refusal, or that it did not answer within [`CONNECT_TIMEOUT`].
+    pub reason: String,
+}
+
+/// Connects once (within [`CONNECT_TIMEOUT`]) and closes the connection again.
+async fn reach(options: &PgConnectOptions) -> Result<(), StoreError> {
+    let address = match options.get_socket() {
+        Some(socket) => socket.display().to_string(),
+        None => format!("{}:{}", options.get_host(), options.get_port()),
+    };
+    let unreachable = |reason: String| {
+        StoreError::Unavailable(Arc::new(Unreachable {
+            address: address.clone(),
+            reason,
+        }))
+    };
+    match tokio::time::timeout(CONNECT_TIMEOUT, options.connect()).await {
+        Ok(Ok(connection)) => {
+            let _ = sqlx::Connection::close(connection).await;
+            Ok(())
+        }
+        Ok(Err(error)) => Err(unreachable(error.to_string())),
+        Err(_) => Err(unreachable(format!(
+            "no answer within {} s",
+            CONNECT_TIMEOUT.as_secs()
+        ))),
+    }
 }
 
 /// Renews a process's lease for [`LEASE`] from now (the database's clock).
@@ -394,5 +435,24 @@ impl Owners for PostgresStore {
         .iter()
         .map(|r| (r.get(0), r.get(1)))
         .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_server_that_refuses_is_named_with_its_refusal() {
+        let error = PostgresStore::open("postgres://gaugebot:secret@127.0.0.1:1/gaugebot")
+            .await
+            .expect_err("refused");
+        let shown = error.to_string();
+        assert!(
+            shown.contains("cannot connect to PostgreSQL at 127.0.0.1:1: ")
+                && shown.to_lowercase().contains("refused"),
+            "{shown}"
+        );
+        assert!(!shown.contains("secret"), "{shown}");
     }
 }

@@ -22,8 +22,11 @@ pub const LIVE_STATUS: &str = "discord/live_status.md.j2";
 /// Descriptions of the slash options the registry does not describe.
 pub const SLASH_OPTIONS: &str = "discord/slash_options.md.j2";
 
+/// The one notice that the bot may not pin (the Pin Messages permission lacks).
+pub const PIN_MISSING: &str = "discord/pin_missing.md.j2";
+
 /// Every built-in template of the Discord adapter.
-pub const DISCORD: [BuiltIn; 8] = [
+pub const DISCORD: [BuiltIn; 9] = [
     (
         EDIT_NOTICE,
         include_str!("../../templates/discord/edit_notice.md.j2"),
@@ -51,6 +54,10 @@ pub const DISCORD: [BuiltIn; 8] = [
     (
         LIVE_STATUS,
         include_str!("../../templates/discord/live_status.md.j2"),
+    ),
+    (
+        PIN_MISSING,
+        include_str!("../../templates/discord/pin_missing.md.j2"),
     ),
     (
         SLASH_OPTIONS,

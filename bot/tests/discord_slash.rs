@@ -753,3 +753,207 @@ async fn without_the_message_content_intent_mentions_slash_commands_and_buttons_
     assert_eq!(fake.last_intents().expect("identified") & (1 << 15), 0);
     stop(bot).await;
 }
+
+const FORUM: u64 = 520;
+
+/// Posts a message and waits for its reaction.
+async fn posted(fake: &FakeDiscord, channel: u64, user: &FakeUser, text: &str) -> u64 {
+    let id = fake.post_user_message(channel, Some(GUILD), user, text);
+    let reactions = fake
+        .wait_for_reactions(id, 1, WAIT)
+        .await
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
+    assert_eq!(reactions, ["✅"], "{text}");
+    id
+}
+
+/// One move of the transcript by bold text (`way` 0), slash command (1) or button (2, when the
+/// prompt has one; else a slash command).
+async fn play_one(fake: &FakeDiscord, channel: u64, name: &str, text: &str, way: usize) {
+    let user = user_named(name);
+    if way == 0 {
+        posted(fake, channel, &user, text).await;
+        return;
+    }
+    let answer = match button_for(fake, channel, text) {
+        Some((message, id)) if way == 2 && name != "mod" => {
+            let click = fake.click_button(message, &user, &id);
+            answered(fake, channel, &click).await
+        }
+        _ => {
+            let (command, options) = as_slash(text);
+            let options: Vec<(&str, &str)> = options
+                .iter()
+                .map(|(n, v)| (n.as_str(), v.as_str()))
+                .collect();
+            slash(fake, channel, &user, &command, &options).await
+        }
+    };
+    assert!(answer.accepted(), "{name}: {text}: {}", answer.private);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_in_a_forum_post_plays_to_its_end_across_restarts_and_archiving() {
+    let (fake, dir) = world().await;
+    fake.add_forum(GUILD, FORUM, "games");
+    let bot = start_with(&fake, config(&fake, dir.path())).await;
+
+    // The moderator opens a post whose first message sets the game up.
+    let thread = fake.create_forum_post(GUILD, FORUM, "Game 1", &helper(), SETUP);
+    let reactions = fake
+        .wait_for_reactions(thread, 1, WAIT)
+        .await
+        .expect("a reaction");
+    assert_eq!(reactions, ["✅"]);
+    let status = fake
+        .wait_for(WAIT, |f| match f.pins(thread).as_slice() {
+            [one] => Ok(*one),
+            other => Err(format!("pins in the post: {other:?}")),
+        })
+        .await
+        .expect("the live status is pinned in the post");
+    assert!(fake
+        .message(status)
+        .expect("status")
+        .content
+        .contains("Live status"));
+
+    let moves = transcript();
+    let third = moves.len() / 3;
+    let mut bot = Some(bot);
+    for (i, (name, text)) in moves.iter().enumerate() {
+        if i == third {
+            // Down: three moves are posted, then the post is archived (it leaves GUILD_CREATE).
+            stop(bot.take().expect("running")).await;
+            let mut missed = Vec::new();
+            for (name, text) in &moves[i..i + 3] {
+                missed.push(fake.post_user_message(thread, Some(GUILD), &user_named(name), text));
+            }
+            fake.set_thread_archived(thread, true);
+            bot = Some(start_with(&fake, config(&fake, dir.path())).await);
+            for id in missed {
+                let reactions = fake
+                    .wait_for_reactions(id, 1, WAIT)
+                    .await
+                    .expect("caught up");
+                assert_eq!(reactions, ["✅"]);
+            }
+            continue;
+        }
+        if (third..third + 3).contains(&i) {
+            continue;
+        }
+        if i == 2 * third {
+            // Archived while the bot runs; the next move unarchives it and is read.
+            fake.set_thread_archived(thread, true);
+            assert!(fake.is_archived(thread));
+            posted(&fake, thread, &user_named(name), text).await;
+            assert!(!fake.is_archived(thread));
+            continue;
+        }
+        play_one(&fake, thread, name, text, i % 3).await;
+    }
+    let end = fake
+        .wait_for(WAIT, |f| {
+            f.bot_messages(thread)
+                .into_iter()
+                .find(|m| m.content.contains("cat wins with £59"))
+                .ok_or_else(|| "the final scores".to_string())
+        })
+        .await
+        .expect("the game ends");
+    assert!(end.content.contains("cat wins with £59"));
+    // One status message all game long, pinned in the post, edited after every turn.
+    assert_eq!(fake.pins(thread), [status]);
+    assert!(fake.message(status).expect("status").edit_count >= 30);
+    assert!(fake.pins(CHANNEL).is_empty());
+    stop(bot.take().expect("running")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn signups_in_a_forum_post_start_the_game_there() {
+    let (fake, dir) = world().await;
+    fake.add_forum(GUILD, FORUM, "games");
+    let bot = start_with(&fake, config(&fake, dir.path())).await;
+    let thread = fake.create_forum_post(
+        GUILD,
+        FORUM,
+        "Irish Gauge, 3 players",
+        &helper(),
+        "!signup open players:3 closes:24h",
+    );
+    fake.wait_for_reactions(thread, 1, WAIT)
+        .await
+        .expect("opened");
+    for user in [ann(), bob(), cat()] {
+        posted(&fake, thread, &user, "I'm in, **sign up**").await;
+    }
+    posted(&fake, thread, &helper(), "!signup close").await;
+    fake.wait_for(WAIT, |f| match f.pins(thread).as_slice() {
+        [_] => Ok(()),
+        other => Err(format!("pins in the post: {other:?}")),
+    })
+    .await
+    .expect("the new game's status is pinned in the post");
+    let state = dump(&bot, thread).await;
+    assert!(state.to_string().contains("ann"), "{state}");
+    stop(bot).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn archived_forum_posts_up_to_date_cost_no_request_each_on_restart() {
+    const POSTS: usize = 20;
+    let (fake, dir) = world().await;
+    fake.add_forum(GUILD, FORUM, "games");
+    let bot = start_with(&fake, config(&fake, dir.path())).await;
+    let mut threads = Vec::new();
+    for i in 0..POSTS {
+        let thread = fake.create_forum_post(GUILD, FORUM, &format!("Game {i}"), &helper(), SETUP);
+        fake.wait_for_reactions(thread, 1, WAIT)
+            .await
+            .expect("set up");
+        threads.push(thread);
+    }
+    // Let every status be posted (and pinned) before the bot stops.
+    fake.wait_for(WAIT, |f| {
+        let pinned = threads.iter().filter(|t| f.pins(**t).len() == 1).count();
+        (pinned == POSTS)
+            .then_some(())
+            .ok_or_else(|| format!("{pinned} statuses pinned"))
+    })
+    .await
+    .expect("every status pinned");
+    stop(bot).await;
+    // While down: a move in the first post; then every post is archived.
+    let missed = fake.post_user_message(threads[0], Some(GUILD), &ann(), "**bid 7**");
+    for thread in &threads {
+        fake.set_thread_archived(*thread, true);
+    }
+    let from = fake.requests().len();
+    let bot = start_with(&fake, config(&fake, dir.path())).await;
+    let reactions = fake
+        .wait_for_reactions(missed, 1, WAIT)
+        .await
+        .expect("caught up");
+    assert_eq!(reactions, ["✅"]);
+    let after: Vec<_> = fake.requests().into_iter().skip(from).collect();
+    let count =
+        |route: fakediscord::RouteKind| after.iter().filter(|r| r.route == Some(route)).count();
+    // One listing of the forum's archived posts; history read only in the post that is behind.
+    assert_eq!(count(fakediscord::RouteKind::ArchivedThreads), 1);
+    let histories: Vec<&str> = after
+        .iter()
+        .filter(|r| r.route == Some(fakediscord::RouteKind::GetMessages))
+        .map(|r| r.path.as_str())
+        .collect();
+    let first = format!("/api/v10/channels/{}/messages", threads[0]);
+    assert!(
+        !histories.is_empty() && histories.iter().all(|p| *p == first),
+        "{histories:?}"
+    );
+    let counts = bot.restart_counts();
+    assert_eq!(counts.active, POSTS);
+    assert_eq!(counts.fresh, POSTS - 1, "{counts:?}");
+    assert_eq!(counts.unplaced, 1, "{counts:?}");
+    stop(bot).await;
+}

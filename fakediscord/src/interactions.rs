@@ -405,6 +405,10 @@ pub(crate) fn routes(router: Router<Arc<Shared>>) -> Router<Arc<Shared>> {
             "/api/v10/channels/{channel_id}/pins/{message_id}",
             put(pin).delete(unpin),
         )
+        .route(
+            "/api/v10/channels/{channel_id}/messages/pins/{message_id}",
+            put(message_pin).delete(message_unpin),
+        )
 }
 
 /// The [`RouteKind`] of one of this module's routes.
@@ -423,6 +427,8 @@ pub(crate) fn route_kind(method: &str, path: &str) -> Option<RouteKind> {
         ("GET", "/channels/{channel_id}/pins") => GetPins,
         ("PUT", "/channels/{channel_id}/pins/{message_id}") => Pin,
         ("DELETE", "/channels/{channel_id}/pins/{message_id}") => Unpin,
+        ("PUT", "/channels/{channel_id}/messages/pins/{message_id}") => MessagePin,
+        ("DELETE", "/channels/{channel_id}/messages/pins/{message_id}") => MessageUnpin,
         _ => return None,
     })
 }
@@ -862,10 +868,40 @@ async fn get_pins(State(shared): St, Path(channel_id): Path<u64>) -> Response {
     Json(Value::Array(pins)).into_response()
 }
 
+/// Today's rule: pinning and unpinning need PIN_MESSAGES (1 << 51) in the channel; Manage
+/// Messages no longer grants it. Without it: 403, code 50013.
+fn may_pin(s: &FakeState, channel_id: u64) -> Option<Response> {
+    let bot = s.bot.id;
+    (s.channel_permissions(channel_id, bot) & crate::permissions::PIN_MESSAGES == 0)
+        .then(|| error(StatusCode::FORBIDDEN, 50_013, "Missing Permissions"))
+}
+
+/// The 404 of a Discord that does not serve the new pin routes.
+fn route_missing() -> Response {
+    error(StatusCode::NOT_FOUND, 0, "404: Not Found")
+}
+
+async fn message_pin(state: St, Path((channel_id, message_id)): Path<(u64, u64)>) -> Response {
+    if !state.0.read().new_pin_routes {
+        return route_missing();
+    }
+    pin(state, Path((channel_id, message_id))).await
+}
+
+async fn message_unpin(state: St, Path((channel_id, message_id)): Path<(u64, u64)>) -> Response {
+    if !state.0.read().new_pin_routes {
+        return route_missing();
+    }
+    unpin(state, Path((channel_id, message_id))).await
+}
+
 async fn pin(State(shared): St, Path((channel_id, message_id)): Path<(u64, u64)>) -> Response {
     shared.write(|s| {
         if !s.channels.contains_key(&channel_id) {
             return unknown_channel();
+        }
+        if let Some(refused) = may_pin(s, channel_id) {
+            return refused;
         }
         if !s
             .messages
@@ -893,6 +929,9 @@ async fn unpin(State(shared): St, Path((channel_id, message_id)): Path<(u64, u64
     shared.write(|s| {
         if !s.channels.contains_key(&channel_id) {
             return unknown_channel();
+        }
+        if let Some(refused) = may_pin(s, channel_id) {
+            return refused;
         }
         if let Some(pins) = s.native.pins.get_mut(&channel_id) {
             pins.retain(|m| *m != message_id);

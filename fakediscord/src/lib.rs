@@ -99,6 +99,18 @@ pub mod permissions {
     pub const SEND_MESSAGES_IN_THREADS: u64 = 1 << 38;
     /// ADMINISTRATOR
     pub const ADMINISTRATOR: u64 = 1 << 3;
+    /// PIN_MESSAGES: since 2026 the one permission that lets a member pin and unpin (Manage
+    /// Messages no longer does).
+    pub const PIN_MESSAGES: u64 = 1 << 51;
+}
+
+/// What the bot's own role grants in every fake guild (what the invite URL asks for): pinning.
+/// [`FakeDiscord::set_bot_permissions`] changes it.
+pub const DEFAULT_BOT_PERMISSIONS: u64 = permissions::PIN_MESSAGES;
+
+/// The id of the bot's own role in a guild (Discord makes one from the invite's permissions).
+pub fn bot_role_id(guild_id: u64) -> u64 {
+    guild_id + (1 << 40)
 }
 
 /// What @everyone may do in every fake guild: enough for serenity's cache-based permission
@@ -334,6 +346,12 @@ pub enum RouteKind {
     Pin,
     /// `DELETE /channels/{c}/pins/{m}`
     Unpin,
+    /// `GET /channels/{c}/threads/archived/public`
+    ArchivedThreads,
+    /// `PUT /channels/{c}/messages/pins/{m}` (the route since 2026)
+    MessagePin,
+    /// `DELETE /channels/{c}/messages/pins/{m}` (the route since 2026)
+    MessageUnpin,
 }
 
 /// A wait that ran out of time. Its message says what was awaited and what was seen.
@@ -477,6 +495,81 @@ impl FakeDiscord {
         self.add_channel_of_kind(guild_id, thread_id, name, 11, Some(parent_id));
     }
 
+    /// Defines a forum channel (type 15) in a guild: its posts are threads
+    /// ([`create_forum_post`](Self::create_forum_post)).
+    pub fn add_forum(&self, guild_id: u64, forum_id: u64, name: &str) {
+        self.add_channel_of_kind(guild_id, forum_id, name, 15, None);
+    }
+
+    /// Opens a post in a forum as `author`: a public thread (type 11) named `title` under the
+    /// forum, whose starter message (`content`) has the thread's id, as Discord makes them.
+    /// Sessions get THREAD_CREATE, then MESSAGE_CREATE of the starter message.
+    /// Returns the thread's id (that of its starter message too).
+    pub fn create_forum_post(
+        &self,
+        guild_id: u64,
+        forum_id: u64,
+        title: &str,
+        author: &FakeUser,
+        content: &str,
+    ) -> u64 {
+        let thread_id = self.shared.write(|s| {
+            s.ensure_guild(guild_id, None);
+            let thread_id = s.next_id();
+            s.channels.insert(
+                thread_id,
+                ChannelInfo {
+                    guild_id: Some(guild_id),
+                    name: title.to_owned(),
+                    kind: 11,
+                    parent_id: Some(forum_id),
+                    recipient: None,
+                },
+            );
+            s.dispatch_thread("THREAD_CREATE", thread_id);
+            thread_id
+        });
+        self.post_user_message_inner(
+            thread_id,
+            Some(guild_id),
+            author,
+            content,
+            None,
+            Some(thread_id),
+        );
+        thread_id
+    }
+
+    /// Archives or unarchives a thread: sessions get THREAD_UPDATE; an archived thread leaves
+    /// GUILD_CREATE's `threads` and is listed by `GET /channels/{parent}/threads/archived/public`.
+    /// (A message posted in an archived thread unarchives it, as on Discord.)
+    pub fn set_thread_archived(&self, thread_id: u64, archived: bool) {
+        self.shared.write(|s| {
+            let changed = if archived {
+                s.archived.insert(thread_id)
+            } else {
+                s.archived.remove(&thread_id)
+            };
+            if changed {
+                s.dispatch_thread("THREAD_UPDATE", thread_id);
+            }
+        });
+    }
+
+    /// Whether a thread is archived now.
+    pub fn is_archived(&self, thread_id: u64) -> bool {
+        self.shared.read().archived.contains(&thread_id)
+    }
+
+    /// Deletes a thread (and so its messages): sessions get THREAD_DELETE.
+    pub fn delete_thread(&self, thread_id: u64) {
+        self.shared.write(|s| {
+            s.dispatch_thread("THREAD_DELETE", thread_id);
+            s.channels.remove(&thread_id);
+            s.archived.remove(&thread_id);
+        });
+    }
+
     fn add_channel_of_kind(
         &self,
         guild_id: u64,
@@ -541,6 +634,33 @@ impl FakeDiscord {
         });
     }
 
+    /// Sets what the bot's own role ([`bot_role_id`]) grants in a guild (default
+    /// [`DEFAULT_BOT_PERMISSIONS`]); `0` leaves the bot only what @everyone may.
+    pub fn set_bot_permissions(&self, guild_id: u64, permissions: u64) {
+        self.add_role(guild_id, bot_role_id(guild_id), BOT_USER_NAME, permissions);
+    }
+
+    /// Sets a channel's permission overwrite for a role (`is_role`) or a member: bits it allows
+    /// and denies there (a thread uses its parent's). Visible over REST (`GET /channels/{c}`).
+    pub fn set_overwrite(&self, channel_id: u64, id: u64, is_role: bool, allow: u64, deny: u64) {
+        self.shared.write(|s| {
+            let list = s.overwrites.entry(channel_id).or_default();
+            list.retain(|o| o.id != id);
+            list.push(state::Overwrite {
+                id,
+                is_role,
+                allow,
+                deny,
+            });
+        });
+    }
+
+    /// Whether the new pin routes (`/channels/{c}/messages/pins/{m}`) answer; off, they answer
+    /// 404 as a Discord without them would (default on).
+    pub fn set_new_pin_routes(&self, served: bool) {
+        self.shared.write(|s| s.new_pin_routes = served);
+    }
+
     /// Makes `user` a member of the guild with exactly these roles (replacing earlier ones).
     /// Visible at once over REST (`GET /guilds/{g}/members/{u}`) and in the `member` of the
     /// user's next messages; connected sessions with the GUILDS intent get a fresh
@@ -578,7 +698,7 @@ impl FakeDiscord {
         author: &FakeUser,
         content: &str,
     ) -> u64 {
-        self.post_user_message_inner(channel_id, guild_id, author, content, None)
+        self.post_user_message_inner(channel_id, guild_id, author, content, None, None)
     }
 
     /// Like [`Self::post_user_message`], as a reply to `reply_to`.
@@ -590,7 +710,7 @@ impl FakeDiscord {
         content: &str,
         reply_to: u64,
     ) -> u64 {
-        self.post_user_message_inner(channel_id, guild_id, author, content, Some(reply_to))
+        self.post_user_message_inner(channel_id, guild_id, author, content, Some(reply_to), None)
     }
 
     fn post_user_message_inner(
@@ -600,6 +720,7 @@ impl FakeDiscord {
         author: &FakeUser,
         content: &str,
         reply_to: Option<u64>,
+        fixed_id: Option<u64>,
     ) -> u64 {
         self.shared.write(|s| {
             s.remember_user(author);
@@ -629,7 +750,8 @@ impl FakeDiscord {
             if let Some(g) = guild_id {
                 s.ensure_member(g, author);
             }
-            let id = s.next_id();
+            s.unarchive_on_post(channel_id);
+            let id = fixed_id.unwrap_or_else(|| s.next_id());
             s.messages.insert(
                 id,
                 RecordedMessage {
@@ -1132,6 +1254,11 @@ mod examples {
         let thread_msg = *s.messages.keys().last().unwrap();
         s.dispatch_message("MESSAGE_CREATE", thread_msg);
         s.dispatch_message("MESSAGE_UPDATE", bot_msg);
+        // A thread's life: created, archived, deleted.
+        s.dispatch_thread("THREAD_CREATE", T);
+        s.archived.insert(T);
+        s.dispatch_thread("THREAD_UPDATE", T);
+        s.dispatch_thread("THREAD_DELETE", T);
         s.dispatch_delete(user_msg);
         s.dispatch_delete(dm_msg);
         // Reply whose target was deleted: referenced_message is null.
@@ -1164,6 +1291,9 @@ mod examples {
             .rev()
             .map(|m| s.message_json(m, false))
             .collect();
+        s.archived.insert(T);
+        let archived = s.archived_threads_json(C);
+        s.archived.remove(&T);
         vec![
             (name(RouteKind::Gateway, ""), rest::gateway_json(&s)),
             (name(RouteKind::GatewayBot, ""), rest::gateway_bot_json(&s)),
@@ -1179,6 +1309,7 @@ mod examples {
                 name(RouteKind::GetChannel, "/dm"),
                 s.channel_json(DM).unwrap(),
             ),
+            (name(RouteKind::ArchivedThreads, ""), archived),
             (name(RouteKind::GetMessages, ""), Value::Array(history)),
             (
                 name(RouteKind::GetMessage, ""),
@@ -1369,6 +1500,11 @@ mod tests {
                             serde_json::from_value::<Channel>(v)?,
                             Channel::Guild(_)
                         ));
+                    }
+                    "ArchivedThreads" => {
+                        let data = serde_json::from_value::<serenity::all::ThreadsData>(v)?;
+                        assert_eq!(data.threads.len(), 1);
+                        assert!(data.threads[0].thread_metadata.is_some_and(|m| m.archived));
                     }
                     "GetMessages" => {
                         let msgs = serde_json::from_value::<Vec<Message>>(v)?;

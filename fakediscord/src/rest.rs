@@ -69,6 +69,10 @@ fn router(shared: Arc<Shared>) -> Router {
             put(create_reaction).delete(delete_reaction),
         )
         .route(&format!("{CH}/typing"), post(typing))
+        .route(
+            &format!("{CH}/threads/archived/public"),
+            get(archived_public_threads),
+        )
         .route("/api/v10/guilds/{guild_id}", get(get_guild))
         .route("/api/v10/guilds/{guild_id}/roles", get(get_roles))
         .route(
@@ -112,6 +116,7 @@ fn route_kind(method: &Method, path: &str) -> Option<RouteKind> {
             DeleteReaction
         }
         ("POST", "/channels/{channel_id}/typing") => Typing,
+        ("GET", "/channels/{channel_id}/threads/archived/public") => ArchivedThreads,
         ("GET", "/guilds/{guild_id}") => GetGuild,
         ("GET", "/guilds/{guild_id}/roles") => GetGuildRoles,
         ("GET", "/guilds/{guild_id}/channels") => GetGuildChannels,
@@ -562,6 +567,8 @@ async fn create_message(State(shared): St, Path(channel_id): Path<u64>, req: Req
         let Some(channel) = s.channels.get(&channel_id).cloned() else {
             return unknown_channel();
         };
+        // The bot may send messages in threads: a post unarchives an archived one.
+        s.unarchive_on_post(channel_id);
         let mut referenced = None;
         if let Some(r) = v.get("message_reference").filter(|r| !r.is_null()) {
             let target = parse_id(&r["message_id"]);
@@ -778,6 +785,14 @@ async fn get_guild(State(shared): St, Path(guild_id): Path<u64>) -> Response {
     }
 }
 
+async fn archived_public_threads(State(shared): St, Path(channel_id): Path<u64>) -> Response {
+    let s = shared.read();
+    if !s.channels.contains_key(&channel_id) {
+        return unknown_channel();
+    }
+    Json(s.archived_threads_json(channel_id)).into_response()
+}
+
 async fn get_roles(State(shared): St, Path(guild_id): Path<u64>) -> Response {
     match shared.read().roles_json(guild_id) {
         Some(v) => Json(v).into_response(),
@@ -789,7 +804,7 @@ pub(crate) fn guild_channels_json(s: &state::State, guild_id: u64) -> Value {
     Value::Array(
         s.channels
             .iter()
-            .filter(|(_, c)| c.guild_id == Some(guild_id) && c.kind != 11)
+            .filter(|(_, c)| c.guild_id == Some(guild_id) && !state::is_thread(c.kind))
             .filter_map(|(id, _)| s.channel_json(*id))
             .collect(),
     )

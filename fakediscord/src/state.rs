@@ -3,7 +3,7 @@
 //! Everything here is synchronous and lives behind one `std::sync::Mutex` in [`crate::Shared`];
 //! no lock is ever held across an `.await`.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
@@ -95,6 +95,17 @@ pub(crate) struct ChannelInfo {
     pub recipient: Option<u64>,
 }
 
+/// A channel's permission overwrite.
+#[derive(Clone, Debug)]
+pub(crate) struct Overwrite {
+    /// The role or member.
+    pub id: u64,
+    /// A role (else a member).
+    pub is_role: bool,
+    pub allow: u64,
+    pub deny: u64,
+}
+
 /// A role of a fake guild.
 #[derive(Clone, Debug)]
 pub(crate) struct RoleInfo {
@@ -149,6 +160,12 @@ pub(crate) struct State {
     pub unhandled: Vec<String>,
     /// Application commands, interactions and pins.
     pub native: crate::interactions::Native,
+    /// Permission overwrites by channel.
+    pub overwrites: HashMap<u64, Vec<Overwrite>>,
+    /// Whether `/channels/{c}/messages/pins/{m}` is served (else 404).
+    pub new_pin_routes: bool,
+    /// Threads archived now.
+    pub archived: HashSet<u64>,
 }
 
 impl State {
@@ -177,6 +194,9 @@ impl State {
             requests: Vec::new(),
             unhandled: Vec::new(),
             native: crate::interactions::Native::default(),
+            overwrites: HashMap::new(),
+            new_pin_routes: true,
+            archived: HashSet::new(),
         }
     }
 
@@ -214,7 +234,15 @@ impl State {
                     position: 0,
                 },
             );
-            g.members.insert(bot_id, Vec::new());
+            g.roles.insert(
+                crate::bot_role_id(guild_id),
+                RoleInfo {
+                    name: crate::BOT_USER_NAME.to_owned(),
+                    permissions: crate::DEFAULT_BOT_PERMISSIONS,
+                    position: 1,
+                },
+            );
+            g.members.insert(bot_id, vec![crate::bot_role_id(guild_id)]);
             g
         });
         if let Some(name) = name {
@@ -337,6 +365,72 @@ impl State {
         })
     }
 
+    fn overwrites_json(&self, channel_id: u64) -> Value {
+        Value::Array(
+            self.overwrites
+                .get(&channel_id)
+                .into_iter()
+                .flatten()
+                .map(|o| {
+                    json!({
+                        "id": o.id.to_string(),
+                        "type": if o.is_role { 0 } else { 1 },
+                        "allow": o.allow.to_string(),
+                        "deny": o.deny.to_string(),
+                    })
+                })
+                .collect(),
+        )
+    }
+
+    /// A member's permissions in a channel, as Discord computes them: the guild owner and
+    /// Administrator have all; else @everyone and their roles, then the channel's overwrites
+    /// (a thread's are its parent's) for @everyone, their roles, and them.
+    pub(crate) fn channel_permissions(&self, channel_id: u64, user: u64) -> u64 {
+        const ALL: u64 = u64::MAX;
+        let Some(c) = self.channels.get(&channel_id) else {
+            return 0;
+        };
+        let Some(guild_id) = c.guild_id else {
+            return ALL;
+        };
+        if user == GUILD_OWNER_ID {
+            return ALL;
+        }
+        let Some(g) = self.guilds.get(&guild_id) else {
+            return 0;
+        };
+        let roles = g.members.get(&user).cloned().unwrap_or_default();
+        let mut p = g.roles.get(&guild_id).map_or(0, |r| r.permissions);
+        for role in &roles {
+            p |= g.roles.get(role).map_or(0, |r| r.permissions);
+        }
+        if p & crate::permissions::ADMINISTRATOR != 0 {
+            return ALL;
+        }
+        let source = match c.kind {
+            10..=12 => c.parent_id.unwrap_or(channel_id),
+            _ => channel_id,
+        };
+        let overwrites = self.overwrites.get(&source).cloned().unwrap_or_default();
+        for o in overwrites.iter().filter(|o| o.is_role && o.id == guild_id) {
+            p = (p & !o.deny) | o.allow;
+        }
+        let (mut allow, mut deny) = (0, 0);
+        for o in overwrites
+            .iter()
+            .filter(|o| o.is_role && o.id != guild_id && roles.contains(&o.id))
+        {
+            allow |= o.allow;
+            deny |= o.deny;
+        }
+        p = (p & !deny) | allow;
+        for o in overwrites.iter().filter(|o| !o.is_role && o.id == user) {
+            p = (p & !o.deny) | o.allow;
+        }
+        p
+    }
+
     /// A channel object (guild channel, thread or DM).
     pub(crate) fn channel_json(&self, channel_id: u64) -> Option<Value> {
         let last_message_id = self
@@ -378,7 +472,7 @@ impl State {
             "type": c.kind,
             "name": c.name,
             "position": 0,
-            "permission_overwrites": [],
+            "permission_overwrites": self.overwrites_json(channel_id),
             "nsfw": false,
             "topic": null,
             "last_message_id": last_message_id,
@@ -389,10 +483,10 @@ impl State {
         if let Some(g) = c.guild_id {
             v["guild_id"] = json!(g.to_string());
         }
-        if c.kind == 11 {
+        if is_thread(c.kind) {
             v["owner_id"] = json!(GUILD_OWNER_ID.to_string());
             v["thread_metadata"] = json!({
-                "archived": false,
+                "archived": self.archived.contains(&channel_id),
                 "auto_archive_duration": 10080,
                 "archive_timestamp": timestamp(JOINED_AT_MS),
                 "locked": false,
@@ -445,13 +539,16 @@ impl State {
             let channels: Vec<Value> = self
                 .channels
                 .iter()
-                .filter(|(_, c)| c.guild_id == Some(guild_id) && c.kind != 11)
+                .filter(|(_, c)| c.guild_id == Some(guild_id) && !is_thread(c.kind))
                 .filter_map(|(id, _)| self.channel_json_with_last(*id, last.get(id).copied()))
                 .collect();
+            // Active threads only, as Discord sends them.
             let threads: Vec<Value> = self
                 .channels
                 .iter()
-                .filter(|(_, c)| c.guild_id == Some(guild_id) && c.kind == 11)
+                .filter(|(id, c)| {
+                    c.guild_id == Some(guild_id) && is_thread(c.kind) && !self.archived.contains(id)
+                })
                 .filter_map(|(id, _)| self.channel_json_with_last(*id, last.get(id).copied()))
                 .collect();
             let members: Vec<Value> = g
@@ -639,6 +736,58 @@ impl State {
         }
     }
 
+    /// Sends THREAD_CREATE, THREAD_UPDATE or THREAD_DELETE for a thread to every session with
+    /// the GUILDS intent that serves its guild.
+    pub(crate) fn dispatch_thread(&mut self, event: &'static str, thread_id: u64) {
+        let Some(c) = self.channels.get(&thread_id) else {
+            return;
+        };
+        let guild = c.guild_id;
+        let payload = if event == "THREAD_DELETE" {
+            json!({
+                "id": thread_id.to_string(),
+                "guild_id": guild.map(|g| g.to_string()),
+                "parent_id": c.parent_id.map(|p| p.to_string()),
+                "type": c.kind,
+            })
+        } else {
+            let Some(mut v) = self.channel_json(thread_id) else {
+                return;
+            };
+            if event == "THREAD_CREATE" {
+                v["newly_created"] = json!(true);
+            }
+            v
+        };
+        for s in self.sessions.values() {
+            if s.intents & INTENT_GUILDS != 0 && s.serves(guild) {
+                let _ = s.tx.send(Outgoing::Dispatch(event, payload.clone()));
+            }
+        }
+    }
+
+    /// A message posted in an archived thread unarchives it (THREAD_UPDATE), as on Discord.
+    pub(crate) fn unarchive_on_post(&mut self, channel_id: u64) {
+        if self.archived.remove(&channel_id) {
+            self.dispatch_thread("THREAD_UPDATE", channel_id);
+        }
+    }
+
+    /// The archived public threads of a parent channel, newest archive first
+    /// (`GET /channels/{c}/threads/archived/public`).
+    pub(crate) fn archived_threads_json(&self, parent: u64) -> Value {
+        let threads: Vec<Value> = self
+            .channels
+            .iter()
+            .rev()
+            .filter(|(id, c)| {
+                c.parent_id == Some(parent) && c.kind != 12 && self.archived.contains(id)
+            })
+            .filter_map(|(id, _)| self.channel_json(*id))
+            .collect();
+        json!({"threads": threads, "members": [], "has_more": false})
+    }
+
     /// Sends a fresh GUILD_CREATE for `guild_id` to every session with the GUILDS intent.
     pub(crate) fn dispatch_guild_create(&mut self, guild_id: u64) {
         let Some(payload) = self.guild_json(guild_id, true) else {
@@ -709,6 +858,11 @@ pub(crate) fn parse_mentions(content: &str) -> (Vec<u64>, Vec<u64>, bool) {
     }
     let everyone = content.contains("@everyone") || content.contains("@here");
     (users, roles, everyone)
+}
+
+/// Whether a channel type is a thread (announcement 10, public 11, private 12).
+pub(crate) fn is_thread(kind: u8) -> bool {
+    matches!(kind, 10..=12)
 }
 
 #[cfg(test)]

@@ -58,7 +58,9 @@ async fn identity_guild_and_channel_routes() {
     let guild = http.get_guild(GuildId::new(GUILD)).await.unwrap();
     assert_eq!(guild.name, "Irish Gauge");
     let roles = GuildId::new(GUILD).roles(&http).await.unwrap();
-    assert_eq!(roles.len(), 2);
+    // @everyone, the bot's own role (Pin Messages) and the moderators'.
+    assert_eq!(roles.len(), 3);
+    assert!(roles.contains_key(&serenity::all::RoleId::new(fakediscord::bot_role_id(GUILD))));
     assert!(roles[&serenity::all::RoleId::new(GUILD)]
         .permissions
         .send_messages());

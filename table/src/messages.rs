@@ -56,7 +56,7 @@ pub struct LogLine {
     pub undone: bool,
     /// What it was, in words.
     pub what: String,
-    /// When (as stored).
+    /// When, to the second (`2026-01-02 03:04:05 UTC`).
     pub at: String,
 }
 

@@ -131,6 +131,14 @@ impl Templates {
             .unwrap_or_else(|e| format!("(text failed: {e})"))
     }
 
+    /// The relative names of every template (`table/help.md.j2`, `irish-gauge/status.md.j2`),
+    /// sorted: the names a `templates_dir` may override.
+    pub fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.env.templates().map(|(n, _)| n.to_string()).collect();
+        names.sort();
+        names
+    }
+
     /// Whether a template of that name exists.
     pub fn has(&self, name: &str) -> bool {
         self.env.get_template(name).is_ok()

@@ -523,6 +523,15 @@ async fn a_second_game_plays_through_the_core_with_its_own_texts_and_dice() {
         "{}",
         log.text()
     );
+    // Each entry's time to the second: `— 2026-01-02 03:04:05 UTC`, no fraction.
+    for line in log.text().lines().filter(|l| l.starts_with('#')) {
+        let at = line.rsplit(" — ").next().unwrap_or_default();
+        let at = at.trim_end_matches("~~ (undone)");
+        assert!(
+            chrono::NaiveDateTime::parse_from_str(at, "%Y-%m-%d %H:%M:%S UTC").is_ok(),
+            "{line}"
+        );
+    }
     let export = table.audit_export().expect("an audited game");
     assert_eq!(export.draws[0].purpose, "pile-first");
     assert!(

@@ -2,6 +2,7 @@
 //! message it missed; after each READY the channels behind their cursor do so (the others are
 //! found fresh in their guild's payload, [`super::shards`]).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use chrono::DateTime;
@@ -13,13 +14,83 @@ use super::channel::ChannelState;
 use super::job::Job;
 use super::messages::{has_game, process};
 use super::retry::deliver;
-use super::shards::GUILD_WAIT;
+use super::shards::{behind, GUILD_WAIT};
 use super::shared::Shared;
 
 /// Messages per history page (Discord's maximum).
 const HISTORY_PAGE: u8 = 100;
 /// The Discord epoch (2015-01-01) in Unix milliseconds.
 const DISCORD_EPOCH_MS: i64 = 1_420_070_400_000;
+
+/// Of the active channels no guild payload mentioned, those still to read: archived threads
+/// are looked up in their forums' lists of archived posts (one request per forum and 100
+/// threads, newest archive first, stopping once every such channel is found), and one whose
+/// last message is not newer than its cursor is fresh without a request of its own. Direct
+/// messages, and threads of text channels, are read as before.
+async fn unlisted(shared: &Arc<Shared>, mut unplaced: Vec<u64>) -> Vec<u64> {
+    if unplaced.is_empty() {
+        return unplaced;
+    }
+    let restart = &shared.session.restart;
+    let shards = shared.settings.shards;
+    let (forums, cursors) = restart.forums_and_cursors(shards.start..=shards.end);
+    let mut listed: HashMap<u64, Option<u64>> = HashMap::new();
+    let all_found =
+        |listed: &HashMap<u64, Option<u64>>| unplaced.iter().all(|c| listed.contains_key(c));
+    for forum in forums {
+        let mut before: Option<String> = None;
+        loop {
+            restart.pacer.wait().await;
+            let page = match shared
+                .discord
+                .pins
+                .archived_threads(forum, before.as_deref())
+                .await
+            {
+                Ok(page) => page,
+                Err(error) => {
+                    tracing::warn!(forum, %error, "cannot list the forum's archived posts");
+                    break;
+                }
+            };
+            let threads = page["threads"].as_array().cloned().unwrap_or_default();
+            for thread in &threads {
+                let id = thread["id"].as_str().and_then(|s| s.parse::<u64>().ok());
+                let last = thread["last_message_id"]
+                    .as_str()
+                    .and_then(|s| s.parse::<u64>().ok());
+                if let Some(id) = id {
+                    listed.insert(id, last);
+                }
+            }
+            before = threads
+                .last()
+                .and_then(|t| t["thread_metadata"]["archive_timestamp"].as_str())
+                .map(str::to_string);
+            if page["has_more"].as_bool() != Some(true) || before.is_none() || all_found(&listed) {
+                break;
+            }
+        }
+        if all_found(&listed) {
+            break;
+        }
+    }
+    let fresh: Vec<u64> = unplaced
+        .iter()
+        .copied()
+        .filter(|c| {
+            listed
+                .get(c)
+                .is_some_and(|last| !behind(*last, cursors.get(c).copied().flatten()))
+        })
+        .collect();
+    if !fresh.is_empty() {
+        restart.archived_fresh(&fresh);
+        let fresh: std::collections::HashSet<u64> = fresh.into_iter().collect();
+        unplaced.retain(|c| !fresh.contains(c));
+    }
+    unplaced
+}
 
 /// Queues a catch-up of a channel; the receiver fires when it is done.
 pub(crate) fn start(shared: &Arc<Shared>, channel: u64) -> oneshot::Receiver<()> {
@@ -55,10 +126,10 @@ pub(crate) async fn after_ready(shared: &Arc<Shared>, shard: u32, epoch: u64, gu
     // channels.
     if shard == 0 {
         let shards = shared.settings.shards;
-        for channel in restart
+        let unplaced = restart
             .unplaced(shards.start..=shards.end, GUILD_WAIT)
-            .await
-        {
+            .await;
+        for channel in unlisted(shared, unplaced).await {
             waits.push(start(shared, channel));
         }
     }

@@ -37,11 +37,13 @@ mod mention;
 mod messages;
 mod ownership;
 mod perms;
+mod pins;
 mod play;
 mod posting;
 mod queue;
 mod retry;
 mod session;
+mod setup;
 pub mod shards;
 mod shared;
 mod text;
@@ -64,6 +66,8 @@ use crate::games;
 
 use events::Handler;
 use shared::Shared;
+
+pub use setup::{invite_url, SetupError, INVITE_PERMISSIONS, SETUP_EXIT_CODE};
 
 /// How long [`start`] waits for READY and the first catch-up.
 pub const START_TIMEOUT: Duration = Duration::from_secs(120);
@@ -202,17 +206,11 @@ fn build_http(config: &Config, token: &str) -> Http {
 
 /// Connects to Discord and returns once READY was seen and the channels with an active game
 /// have caught up on what they missed. Fails if that takes over [`START_TIMEOUT`] or the client
-/// stops (e.g. a refused token).
+/// stops; a refused token or intent fails at once with a [`SetupError`] saying what to fix.
 pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
     let database = config.database.to_string_lossy().into_owned();
     let shards = config.discord.shards.unwrap_or(ShardRange::SINGLE);
     shards.check().map_err(anyhow::Error::msg)?;
-    let (store, owners) = open_for_bot(&database).await.with_context(|| {
-        format!(
-            "opening the database {}",
-            Database::parse(&database).display()
-        )
-    })?;
     let host = games::host(
         config.templates_dir.as_deref(),
         TableSettings {
@@ -224,9 +222,17 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
             automa: config.automa,
         },
     )?;
-    let tables = Tables::new(store, host);
     // One REST client for the adapter's own requests, one for serenity's gateway client.
     let http = Arc::new(build_http(&config, &token));
+    // A refused token stops here, at once, rather than in serenity's reconnection loop.
+    setup::check_token(&http, &config.discord.token_env).await?;
+    let (store, owners) = open_for_bot(&database).await.with_context(|| {
+        format!(
+            "opening the database {}",
+            Database::parse(&database).display()
+        )
+    })?;
+    let tables = Tables::new(store, host);
     let content = wants_message_content(&config, &http).await;
     if !content {
         tracing::info!("without the Message Content intent: slash commands, buttons and messages that mention the bot");
@@ -248,17 +254,26 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
     }
     let mut client = builder.await.context("building the Discord client")?;
     let shard_manager = client.shard_manager.clone();
-    let (stopped_tx, mut stopped_rx) = tokio::sync::oneshot::channel::<String>();
+    let (stopped_tx, mut stopped_rx) = tokio::sync::oneshot::channel::<Stopped>();
+    let token_env = config.discord.token_env.clone();
     let client_task = tokio::spawn(async move {
         // serenity's range is inclusive of its end, as `discord.shards.end` is.
         let started = client
             .start_shard_range(shards.start..shards.end, shards.total)
             .await;
         let outcome = match started {
-            Ok(()) => "the gateway client stopped".to_string(),
-            Err(e) => format!("the gateway client stopped: {e}"),
+            Ok(()) => Stopped::Other("the gateway client stopped".to_string()),
+            Err(e) => match setup::of_gateway(&e, &token_env) {
+                Some(refusal) => {
+                    tracing::error!("{refusal}");
+                    Stopped::Setup(refusal)
+                }
+                None => Stopped::Other(format!("the gateway client stopped: {e}")),
+            },
         };
-        tracing::info!("{outcome}");
+        if let Stopped::Other(why) = &outcome {
+            tracing::info!("{why}");
+        }
         let _ = stopped_tx.send(outcome);
     });
     let ticking = shared.clone();
@@ -292,7 +307,7 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
             tokio::select! {
                 changed = caught_up.changed() => {
                     if changed.is_err() {
-                        return Err("the bot stopped".to_string());
+                        return Err(Stopped::Other("the bot stopped".to_string()));
                     }
                     // Every shard of the range has READY and caught up.
                     if *caught_up.borrow_and_update() > u64::from(shards.end - shards.start) {
@@ -300,7 +315,7 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
                     }
                 }
                 outcome = &mut stopped_rx => {
-                    return Err(outcome.unwrap_or_else(|_| "the gateway client failed".to_string()));
+                    return Err(outcome.unwrap_or_else(|_| Stopped::Other("the gateway client failed".to_string())));
                 }
             }
         }
@@ -308,7 +323,11 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
     .await;
     match ready {
         Ok(Ok(())) => Ok(handle),
-        Ok(Err(why)) => {
+        Ok(Err(Stopped::Setup(refusal))) => {
+            handle.shutdown().await;
+            Err(refusal.into())
+        }
+        Ok(Err(Stopped::Other(why))) => {
             handle.shutdown().await;
             anyhow::bail!("could not connect to Discord: {why}")
         }
@@ -317,6 +336,14 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
             anyhow::bail!("no READY from Discord within {START_TIMEOUT:?}")
         }
     }
+}
+
+/// Why the gateway client stopped before the bot was ready.
+enum Stopped {
+    /// Discord refused the token or an intent: the operator must act.
+    Setup(SetupError),
+    /// Anything else.
+    Other(String),
 }
 
 /// Connects to Discord and serves every channel as a table until ctrl-c, then shuts down

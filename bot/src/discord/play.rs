@@ -195,7 +195,8 @@ async fn settle(
         let templates = &shared.tables.host().templates;
         let content = pin::status_content(templates, &game, &status);
         let store = &**shared.tables.store();
-        pin::update_status(http, store, state.channel, &game, content).await;
+        let pins = &shared.discord.pins;
+        pin::update_status(http, pins, templates, store, state.channel, &game, content).await;
     }
 }
 

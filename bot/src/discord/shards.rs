@@ -10,7 +10,10 @@
 //!   thread's) `last_message_id`. Only a channel whose last message is newer than its cursor
 //!   is caught up; the others are marked fresh for the session and their tables stay unloaded
 //!   until a message arrives. Channels with a game that no payload mentions (direct messages,
-//!   archived threads) are caught up as before, by the process that runs shard 0.
+//!   archived threads) are caught up by the process that runs shard 0; first it lists the
+//!   archived posts of every forum channel (one request per 100 threads per forum, not one
+//!   per thread), and an archived thread whose last message is not newer than its cursor is
+//!   fresh like the others.
 //! - **Pacing.** Every history request of a catch-up waits for a [`Pacer`] (`governor`) shared
 //!   by the process, under Discord's global limit of 50 requests a second; per-route limits
 //!   (`X-RateLimit-*` headers, 429s) are serenity's ratelimiter's job.
@@ -69,6 +72,9 @@ pub struct GuildPayload {
     pub guild: u64,
     /// (channel, its last message id).
     pub channels: Vec<(u64, Option<u64>)>,
+    /// Its forum channels: their archived posts (threads) are listed after READY, so that an
+    /// archived thread with a game needs no request of its own when it is up to date.
+    pub forums: Vec<u64>,
 }
 
 /// Whether a channel whose last message is `last` has messages after `cursor`.
@@ -91,6 +97,8 @@ struct Plan {
     unplaced: HashSet<u64>,
     /// The catch-ups this READY started.
     waits: Vec<oneshot::Receiver<()>>,
+    /// The forum channels of its guilds.
+    forums: HashSet<u64>,
     finished: bool,
 }
 
@@ -191,6 +199,7 @@ impl Restart {
                 active,
                 unplaced,
                 waits: Vec::new(),
+                forums: HashSet::new(),
                 finished: false,
             },
         );
@@ -305,6 +314,36 @@ impl Restart {
         unplaced
     }
 
+    /// The forum channels of the guilds of `shards`' current plans, and the active channels'
+    /// cursors: what the listing of archived threads needs.
+    pub(crate) fn forums_and_cursors(
+        &self,
+        shards: std::ops::RangeInclusive<u32>,
+    ) -> (Vec<u64>, HashMap<u64, Option<u64>>) {
+        let state = self.lock();
+        let mut forums = HashSet::new();
+        let mut cursors = HashMap::new();
+        for plan in shards.filter_map(|s| state.plans.get(&s)) {
+            forums.extend(plan.forums.iter().copied());
+            cursors.extend(plan.active.iter().map(|(c, k)| (*c, *k)));
+        }
+        let mut forums: Vec<u64> = forums.into_iter().collect();
+        forums.sort_unstable();
+        (forums, cursors)
+    }
+
+    /// Archived threads found up to date by listing their forums (no history read): fresh in
+    /// the session of shard 0, which serves the channels no payload mentioned.
+    pub(crate) fn archived_fresh(&self, channels: &[u64]) {
+        let mut state = self.lock();
+        let epoch = state.epochs.get(&0).copied().unwrap_or(0);
+        for channel in channels {
+            state.fresh.insert(*channel, epoch);
+        }
+        state.counts.fresh += channels.len();
+        state.counts.unplaced = state.counts.unplaced.saturating_sub(channels.len());
+    }
+
     /// Waits (at most `timeout`) until the current plan of the shard of `guild` has placed
     /// `channel` (or ended), then tells whether it found the channel up to date: a message that
     /// arrives during a restart need not read its channel's history when the guild's payload
@@ -364,6 +403,7 @@ fn place(
         return;
     };
     plan.waiting.remove(&payload.guild);
+    plan.forums.extend(payload.forums.iter().copied());
     let epoch = plan.epoch;
     let mut fresh = Vec::new();
     let mut behind_count = 0;
@@ -439,6 +479,7 @@ mod tests {
             GuildPayload {
                 guild: 1,
                 channels: vec![(10, Some(100)), (11, Some(50)), (12, None)],
+                forums: Vec::new(),
             },
             true,
             &mut catch_up,
@@ -449,6 +490,7 @@ mod tests {
             GuildPayload {
                 guild: 2,
                 channels: vec![(20, Some(2))],
+                forums: Vec::new(),
             },
             true,
             &mut catch_up,
@@ -489,6 +531,7 @@ mod tests {
             GuildPayload {
                 guild: g1,
                 channels: vec![(20, Some(1))],
+                forums: Vec::new(),
             },
             true,
             &mut none,
@@ -497,6 +540,7 @@ mod tests {
             GuildPayload {
                 guild: g0,
                 channels: vec![(10, Some(1))],
+                forums: Vec::new(),
             },
             true,
             &mut none,
@@ -531,6 +575,7 @@ mod tests {
         let payload = |last| GuildPayload {
             guild: 1,
             channels: vec![(10, Some(last))],
+            forums: Vec::new(),
         };
         restart.guild(payload(5), true, &mut catch_up);
         restart.finish(0, 1);
@@ -558,6 +603,7 @@ mod tests {
             GuildPayload {
                 guild: 3,
                 channels: vec![(10, Some(7))],
+                forums: Vec::new(),
             },
             false,
             &mut catch_up,

@@ -11,6 +11,7 @@ use gaugebot_table::Tables;
 
 use super::job::Job;
 use super::perms::Perms;
+use super::pins::Pins;
 use super::queue::{Queues, Worker};
 use super::session::Session;
 use crate::backend::Owners;
@@ -30,10 +31,12 @@ pub(crate) struct Settings {
     pub(crate) shards: ShardRange,
 }
 
-/// Talking to Discord: the adapter's REST client and the moderator check over it.
+/// Talking to Discord: the adapter's REST client, the moderator check over it, and the pin
+/// client (the routes and permission serenity 0.12 does not know).
 pub(crate) struct Discord {
     pub(crate) http: Arc<Http>,
     pub(crate) perms: Perms,
+    pub(crate) pins: Pins,
 }
 
 /// The adapter's state.
@@ -64,6 +67,7 @@ impl Shared {
             tables,
             discord: Discord {
                 perms: Perms::new(http.clone(), &config.discord.moderator_roles),
+                pins: Pins::new(config.discord.api_base.as_deref(), http.token()),
                 http,
             },
             settings: Settings {

@@ -7,7 +7,7 @@ use gaugebot_table::Templates;
 
 use crate::templates::{
     ANSWER_ACCEPTED, ANSWER_DUPLICATE, ANSWER_FAILED, ANSWER_NOTHING, ANSWER_STALE, EDIT_NOTICE,
-    LIVE_STATUS, SLASH_OPTIONS,
+    LIVE_STATUS, PIN_MISSING, SLASH_OPTIONS,
 };
 
 /// A text the adapter posts or shows.
@@ -31,6 +31,8 @@ pub(crate) enum Text<'a> {
     NotLoaded,
     /// The pinned live status of a game (before it is cut to one message).
     LiveStatus { game_id: &'a str, status: &'a str },
+    /// The one notice to the moderators that the bot may not pin.
+    PinMissing,
     /// The description of the slash option asking for a private answer.
     PrivateOption,
     /// The description of a slash option the registry does not describe.
@@ -56,6 +58,7 @@ impl Text<'_> {
             Text::NothingToDo => templates.text(ANSWER_NOTHING, context! {}),
             Text::StaleButton => templates.text(ANSWER_STALE, context! {}),
             Text::NotLoaded => templates.text(ANSWER_FAILED, context! {}),
+            Text::PinMissing => templates.text(PIN_MISSING, context! {}),
             Text::LiveStatus { game_id, status } => templates.text(
                 LIVE_STATUS,
                 context! { game_id => game_id, status => status },
@@ -126,6 +129,9 @@ mod tests {
             .render(&t),
             "📌 **Live status** — game g-1, updated after every turn\na\nb"
         );
+        assert!(Text::PinMissing
+            .render(&t)
+            .contains("I lack the **Pin Messages** permission"));
         assert_eq!(Text::PrivateOption.render(&t), "answer only to you");
         assert_eq!(Text::UnknownOption.render(&t), "a value");
     }

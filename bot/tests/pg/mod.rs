@@ -8,8 +8,9 @@
 //! two.
 //!
 //! Without `initdb` (not installed: `apt-get install postgresql`, which `.ci/run` does) the
-//! server cannot start: [`TestPostgres::start`] prints why and returns `None` so the test can
-//! skip, except under CI (`CI` set), where that is a failure.
+//! server cannot start: [`TestPostgres::start`] prints why (past the harness's capture, so the
+//! note shows in `cargo test`'s output) and returns `None` so the test can skip, except under
+//! CI (`CI` set), where that is a failure.
 
 #![allow(dead_code)]
 
@@ -80,7 +81,10 @@ impl TestPostgres {
             if std::env::var_os("CI").is_some() {
                 panic!("{why}, and CI must run them");
             }
-            eprintln!("NOTE: {why}");
+            // Straight to stderr, not through `eprintln!`, which the test harness captures and
+            // hides for a passing test: the skip shows in `cargo test`'s output.
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stderr().lock(), "NOTE: {why}");
             return None;
         };
         let dir = tempfile::Builder::new()

@@ -170,7 +170,8 @@ impl Command for Log {
                     seq: row.seq,
                     undone: entry.is_play() && !in_force.contains(&row.seq),
                     what,
-                    at: crate::store::time_text(row.at),
+                    // To the second: the stored time has nanoseconds no reader needs.
+                    at: row.at.format("%Y-%m-%d %H:%M:%S UTC").to_string(),
                 })
             })
             .collect();

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use serenity::all::Guild;
+use serenity::all::{ChannelType, Guild};
 
 use crate::discord::catch_up;
 use crate::discord::shards::GuildPayload;
@@ -17,9 +17,16 @@ pub(crate) fn guild_create(shared: &Arc<Shared>, guild: &Guild, is_new: Option<b
         .chain(guild.threads.iter())
         .map(|c| (c.id.get(), c.last_message_id.map(|m| m.get())))
         .collect();
+    let forums = guild
+        .channels
+        .values()
+        .filter(|c| c.kind == ChannelType::Forum)
+        .map(|c| c.id.get())
+        .collect();
     let payload = GuildPayload {
         guild: guild.id.get(),
         channels,
+        forums,
     };
     // serenity decides `is_new` in gateway order: `Some(false)` for a guild its latest READY
     // announced.

@@ -19,13 +19,13 @@ const AUTOCOMPLETE_WAIT: Duration = Duration::from_millis(2_000);
 pub(crate) fn action<'a>(
     ctx: Ctx<'a>,
     typed: &'a str,
-) -> poise::BoxFuture<'a, Result<CreateAutocompleteResponse, poise::SlashArgError>> {
-    Box::pin(async move { Ok(autocomplete(ctx, typed).await) })
+) -> poise::BoxFuture<'a, CreateAutocompleteResponse> {
+    Box::pin(autocomplete(ctx, typed))
 }
 
 async fn autocomplete(ctx: Ctx<'_>, typed: &str) -> CreateAutocompleteResponse {
     let mut response = CreateAutocompleteResponse::new();
-    let Some(spec) = ctx.command.custom_data.downcast_ref::<Spec>() else {
+    let Some(spec) = ctx.command().custom_data.downcast_ref::<Spec>() else {
         return response;
     };
     let focused = ctx.args.iter().find_map(|o| match &o.value {
@@ -43,7 +43,7 @@ async fn autocomplete(ctx: Ctx<'_>, typed: &str) -> CreateAutocompleteResponse {
         .into_iter()
         .map(|(n, v)| (n, v.as_text()))
         .collect();
-    let shared = &ctx.data.shared;
+    let shared = &ctx.data().shared;
     let key = ctx.interaction.channel_id.to_string();
     let user = ctx.interaction.user.id.to_string();
     let query = Query {

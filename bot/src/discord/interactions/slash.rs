@@ -1,5 +1,5 @@
 //! Slash commands, derived at start-up from the command registry (the table's commands and
-//! every game's), built as poise 0.6 `Command` values at run time: one generic action and one
+//! every game's), built as poise 0.7 `Command` values at run time: one generic action and one
 //! generic autocomplete read which command they serve from the command's `custom_data`.
 //!
 //! - A move (`Form::Move`) becomes `/bid amount`, `/build railway hexes`…: its options make the
@@ -106,13 +106,13 @@ fn command(
             // Built at run time: the macro is not needed, the hidden field says "no other
             // fields".
             poise::CommandParameter {
-                name: o.name.clone(),
+                name: o.name.clone().into(),
                 name_localizations: Default::default(),
-                description: Some(Spec::help(specs, o, templates)),
+                description: Some(Spec::help(specs, o, templates).into()),
                 description_localizations: Default::default(),
                 required: o.required,
                 channel_types: None,
-                choices: Vec::new(),
+                choices: Vec::new().into(),
                 type_setter: Some(match (&o.source, o.kind) {
                     (Source::Private, _) => boolean_option,
                     (_, ArgKind::Integer) => integer_option,
@@ -134,10 +134,10 @@ fn command(
         .collect::<Vec<_>>()
         .join("; ");
     SlashCommand {
-        name: spec.name.to_string(),
-        qualified_name: spec.name.to_string(),
-        identifying_name: spec.name.to_string(),
-        description: Some(cut(&summary, DISCORD_TEXT)),
+        name: spec.name.to_string().into(),
+        qualified_name: spec.name.to_string().into(),
+        identifying_name: spec.name.to_string().into(),
+        description: Some(cut(&summary, DISCORD_TEXT).into()),
         default_member_permissions: if spec.access == Access::Moderator {
             Permissions::MANAGE_MESSAGES
         } else {
@@ -220,10 +220,10 @@ async fn register(http: &Arc<Http>, commands: &[SlashCommand], guilds: &[u64]) {
 }
 
 async fn run(ctx: Ctx<'_>) {
-    let Some(spec) = ctx.command.custom_data.downcast_ref::<Spec>() else {
+    let Some(spec) = ctx.command().custom_data.downcast_ref::<Spec>() else {
         return;
     };
-    let shared = &ctx.data.shared;
+    let shared = &ctx.data().shared;
     let interaction: &CommandInteraction = ctx.interaction;
     let values = given(ctx.args);
     let private = match spec.privacy {
@@ -270,7 +270,7 @@ async fn run(ctx: Ctx<'_>) {
     };
     let outcome = submit(shared, interaction.channel_id, incoming, None, echo).await;
     answer(
-        &ctx.serenity_context.http,
+        &ctx.serenity_context().http,
         &shared.tables.host().templates,
         interaction.channel_id,
         &interaction.token,
@@ -325,7 +325,7 @@ mod tests {
         let names: Vec<_> = setup
             .parameters
             .iter()
-            .map(|p| (p.name.as_str(), p.required))
+            .map(|p| (p.name.as_ref(), p.required))
             .collect();
         // As many players required as the smallest game seats (Privates: 2), up to the largest.
         let fewest = host

@@ -9,6 +9,7 @@ use serenity::model::id::ChannelId;
 use gaugebot_table::Store;
 use gaugebot_table::{Templates, MESSAGE_LIMIT};
 
+use crate::discord::pins::{PinError, Pins};
 use crate::discord::retry::deliver;
 use crate::discord::text::Text;
 
@@ -31,9 +32,12 @@ fn is_gone(error: &serenity::Error) -> bool {
 }
 
 /// Edits the game's status message to `content`, or posts and pins a new one if there is none
-/// (or it was deleted). Failures are logged; the game is not affected.
+/// (or it was deleted); without the Pin Messages permission it is not pinned and the
+/// moderators are told once. Failures are logged; the game is not affected.
 pub(crate) async fn update_status(
     http: &Http,
+    pins: &Pins,
+    templates: &Templates,
     store: &dyn Store,
     channel: ChannelId,
     game_id: &str,
@@ -78,11 +82,41 @@ pub(crate) async fn update_status(
     {
         tracing::warn!(%channel, %error, "cannot store the status message id");
     }
-    // Without Manage Messages the pin fails: the message is still the live status.
-    let _ = deliver("pin the status message", channel, || {
-        http.pin_message(channel, message.id, None)
-    })
-    .await;
+    pin(http, pins, templates, channel, message.id).await;
+}
+
+/// Pins the new status message if the bot holds Pin Messages in the channel (read from the raw
+/// permission values: serenity 0.12 drops the bit). Without it no pin is attempted, and the
+/// moderators are told once per channel (per process); the message is the live status anyway.
+async fn pin(
+    http: &Http,
+    pins: &Pins,
+    templates: &Templates,
+    channel: ChannelId,
+    message: MessageId,
+) {
+    let refused = match pins.may_pin(channel).await {
+        Ok(false) => true,
+        // When the permissions cannot be read, the pin itself tells.
+        Ok(true) | Err(_) => match pins.pin(channel, message).await {
+            Ok(()) => false,
+            Err(PinError::Forbidden) => true,
+            Err(error) => {
+                tracing::warn!(%channel, %error, "cannot pin the status message");
+                false
+            }
+        },
+    };
+    if refused && pins.first_notice(channel) {
+        tracing::warn!(%channel, "no Pin Messages permission here: the status is not pinned; telling the moderators once");
+        let notice = CreateMessage::new()
+            .content(Text::PinMissing.render(templates))
+            .allowed_mentions(CreateAllowedMentions::new());
+        let _ = deliver("post the pin notice", channel, || {
+            channel.send_message(http, notice.clone())
+        })
+        .await;
+    }
 }
 
 #[cfg(test)]
