@@ -367,10 +367,7 @@ async fn a_complete_game_is_played_with_slash_commands_and_buttons_only() {
         .filter(|a| a.filename.ends_with(".png") && a.filename.contains("chart"))
         .collect();
     assert_eq!(charts.len(), 1, "one chart with the final report: {scores}");
-    assert!(
-        charts[0].data.starts_with(b"\x89PNG"),
-        "the chart is a PNG"
-    );
+    assert!(charts[0].data.starts_with(b"\x89PNG"), "the chart is a PNG");
 
     // One status message, edited in place after every turn, still pinned.
     assert_eq!(fake.pins(CHANNEL), [status_id]);
@@ -401,7 +398,10 @@ async fn a_complete_game_is_played_with_slash_commands_and_buttons_only() {
             .ephemeral,
         "/recap is private"
     );
-    assert!(recap.public.is_empty(), "/recap posts nothing in the channel");
+    assert!(
+        recap.public.is_empty(),
+        "/recap posts nothing in the channel"
+    );
     assert!(
         recap.private.contains("dividends paid"),
         "the recap names the moves since ann's last one: {}",
