@@ -701,6 +701,13 @@ impl FakeDiscord {
         self.post_user_message_inner(channel_id, guild_id, author, content, None, None)
     }
 
+    /// Moves the fake's clock ahead by `by`: every snowflake (and so every message's
+    /// timestamp) handed out from now on carries the later time, as if `by` had passed.
+    pub fn advance_clock(&self, by: Duration) {
+        self.shared
+            .write(|s| s.clock_ahead_ms += u64::try_from(by.as_millis()).unwrap_or(u64::MAX));
+    }
+
     /// Like [`Self::post_user_message`], as a reply to `reply_to`.
     pub fn post_user_reply(
         &self,

@@ -142,6 +142,8 @@ pub(crate) struct State {
     pub api_base: String,
     pub gateway_url: String,
     last_id: u64,
+    /// How far the fake's clock runs ahead of the real one ([`crate::FakeDiscord::advance_clock`]).
+    pub(crate) clock_ahead_ms: u64,
     pub messages: BTreeMap<u64, RecordedMessage>,
     pub channels: BTreeMap<u64, ChannelInfo>,
     pub guilds: BTreeMap<u64, GuildInfo>,
@@ -177,6 +179,7 @@ impl State {
             api_base,
             gateway_url,
             last_id: 0,
+            clock_ahead_ms: 0,
             messages: BTreeMap::new(),
             channels: BTreeMap::new(),
             guilds: BTreeMap::new(),
@@ -206,7 +209,8 @@ impl State {
         let now_ms = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map(|d| d.as_millis() as u64)
-            .unwrap_or(DISCORD_EPOCH_MS);
+            .unwrap_or(DISCORD_EPOCH_MS)
+            + self.clock_ahead_ms;
         let from_clock = now_ms.saturating_sub(DISCORD_EPOCH_MS) << 22;
         self.last_id = from_clock.max(self.last_id + 1);
         self.last_id

@@ -840,8 +840,8 @@ Write your move in **bold**, the way you would write it to a moderator:
 - Special interest: `interest Sligo pink`, `special interest in Sligo (pink)`, `place a pink cube in Sligo`.
 - Dividends: `dividends`, `call dividends`, `I call for dividends`.
 When you write a move another way, the bot says how it read it (read as `bid 8`), so you can learn the short form.
-Bold with no move word in it is chat and gets no reply: **really**, and also a bare **8** (write `bid 8`).
-A near miss (`bdi 8`, `pas`) is refused with a suggestion. Anything that reads two ways (`bid 8 or 9`, `build WLW` with no hex, `bid 8?`) is refused with the options: the bot never guesses.";
+Bold that does not read as a whole move is chat and gets no reply: **really**, **Nice build!**, and also a bare **8** (write `bid 8`).
+Bold that starts as a move (`bid x`, `build WLW N7`) is refused with the reason, and so is a near miss (`bdi 8`, `pas`) or a text that reads two ways (`bid 8 or 9`, `build WLW` with no hex, `bid 8?`) from the player to act, with a suggestion or the options: the bot never guesses.";
 
 #[cfg(test)]
 mod tests {
