@@ -4,51 +4,15 @@
 
 use std::time::Duration;
 
-use fakediscord::{within, FakeDiscord, FakeUser, RecordedMessage};
-use gaugebot::config::Config;
-use gaugebot::discord::{self, BotHandle};
+use fakediscord::{within, FakeDiscord, RecordedMessage};
 use gaugebot_table::game::automa::AutomaLevel;
 
-const GUILD: u64 = 500;
-const CHANNEL: u64 = 501;
-const MODERATOR_ROLE: u64 = 600;
-const WAIT: Duration = Duration::from_secs(20);
+mod fake_table;
+use fake_table::{accepted, ann, bob, cat, guild, moderator, start, CHANNEL, GUILD, WAIT};
 
-fn ann() -> FakeUser {
-    FakeUser::new(1, "ann")
-}
-fn bob() -> FakeUser {
-    FakeUser::new(2, "bob")
-}
-fn cat() -> FakeUser {
-    FakeUser::new(3, "cat")
-}
-fn moderator() -> FakeUser {
-    FakeUser::new(100, "mona")
-}
-
-async fn start(fake: &FakeDiscord, db: &std::path::Path) -> BotHandle {
-    let mut config = Config::default();
-    config.discord.api_base = Some(fake.api_base());
-    config.discord.moderator_roles = vec!["Moderator".to_string()];
-    config.database = db.to_path_buf();
-    config.map.after_build = false;
-    config.automa = AutomaLevel::Cheap;
-    within(
-        WAIT,
-        "the bot starts",
-        discord::start(config, fake.token().to_string()),
-    )
-    .await
-    .expect("the bot starts")
-}
-
-/// Posts a message and waits for its ✅.
-async fn accepted(fake: &FakeDiscord, user: &FakeUser, text: &str) -> u64 {
-    let id = fake.post_user_message(CHANNEL, Some(GUILD), user, text);
-    let reactions = fake.wait_for_reactions(id, 1, WAIT).await.expect(text);
-    assert_eq!(reactions, ["✅"], "{text}");
-    id
+/// The bot with the cheap automa (a decision in milliseconds).
+async fn start_cheap(fake: &FakeDiscord, db: &std::path::Path) -> gaugebot::discord::BotHandle {
+    start(fake, db, |config| config.automa = AutomaLevel::Cheap).await
 }
 
 /// Waits for `count` automa posts in the channel; returns them.
@@ -72,15 +36,9 @@ async fn automa_posts(fake: &FakeDiscord, count: usize) -> Vec<RecordedMessage> 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_automa_moves_after_the_reply_to_the_move_before_and_takes_a_seat_by_sub() {
     let fake = FakeDiscord::start().await;
-    fake.add_guild(GUILD, "Irish Gauge");
-    fake.add_channel(GUILD, CHANNEL, "game");
-    fake.add_role(GUILD, MODERATOR_ROLE, "Moderator", 0);
-    fake.add_member(GUILD, &moderator(), &[MODERATOR_ROLE]);
-    for user in [ann(), bob(), cat()] {
-        fake.add_member(GUILD, &user, &[]);
-    }
+    guild(&fake, "Irish Gauge", &[ann(), bob(), cat()]);
     let dir = tempfile::tempdir().expect("temp dir");
-    let bot = start(&fake, &dir.path().join("gaugebot.db")).await;
+    let bot = start_cheap(&fake, &dir.path().join("gaugebot.db")).await;
 
     // ann, bob and an automa, in that order.
     accepted(
@@ -135,12 +93,9 @@ async fn an_automa_moves_after_the_reply_to_the_move_before_and_takes_a_seat_by_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_privates_game_of_automa_seats_plays_to_its_end_through_discord() {
     let fake = FakeDiscord::start().await;
-    fake.add_guild(GUILD, "Privates");
-    fake.add_channel(GUILD, CHANNEL, "game");
-    fake.add_role(GUILD, MODERATOR_ROLE, "Moderator", 0);
-    fake.add_member(GUILD, &moderator(), &[MODERATOR_ROLE]);
+    guild(&fake, "Privates", &[]);
     let dir = tempfile::tempdir().expect("temp dir");
-    let bot = start(&fake, &dir.path().join("gaugebot.db")).await;
+    let bot = start_cheap(&fake, &dir.path().join("gaugebot.db")).await;
 
     accepted(&fake, &moderator(), "!setup privates automa automa automa").await;
     // Every move is the automa's, posted one after another until the final report.

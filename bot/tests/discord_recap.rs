@@ -4,71 +4,17 @@
 
 use std::time::Duration;
 
-use fakediscord::{within, FakeDiscord, FakeUser};
-use gaugebot::config::Config;
-use gaugebot::discord::{self, BotHandle};
+use fakediscord::{within, FakeDiscord};
 
-const GUILD: u64 = 500;
-const CHANNEL: u64 = 501;
-const MODERATOR_ROLE: u64 = 600;
-const WAIT: Duration = Duration::from_secs(20);
-
-fn ann() -> FakeUser {
-    FakeUser::new(1, "ann")
-}
-fn bob() -> FakeUser {
-    FakeUser::new(2, "bob")
-}
-fn cat() -> FakeUser {
-    FakeUser::new(3, "cat")
-}
-fn moderator() -> FakeUser {
-    FakeUser::new(100, "mona")
-}
-
-async fn start(fake: &FakeDiscord, db: &std::path::Path) -> BotHandle {
-    let mut config = Config::default();
-    config.discord.api_base = Some(fake.api_base());
-    config.discord.moderator_roles = vec!["Moderator".to_string()];
-    config.database = db.to_path_buf();
-    config.map.after_build = false;
-    within(
-        WAIT,
-        "the bot starts",
-        discord::start(config, fake.token().to_string()),
-    )
-    .await
-    .expect("the bot starts")
-}
-
-/// Posts a move, waits for its ✅ and returns the bot's reply to it.
-async fn reply_to(fake: &FakeDiscord, user: &FakeUser, text: &str) -> String {
-    let id = fake.post_user_message(CHANNEL, Some(GUILD), user, text);
-    let reactions = fake.wait_for_reactions(id, 1, WAIT).await.expect(text);
-    assert_eq!(reactions, ["✅"], "{text}");
-    fake.wait_for(WAIT, |f| {
-        f.bot_messages(CHANNEL)
-            .into_iter()
-            .find(|m| m.referenced_message == Some(id))
-            .map(|m| m.content)
-            .ok_or_else(|| format!("the reply to {text}"))
-    })
-    .await
-    .unwrap_or_else(|e| panic!("{e}"))
-}
+mod fake_table;
+use fake_table::{ann, bob, cat, guild, moderator, reply_to, start};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_turn_ping_of_a_player_back_after_hours_carries_a_recap() {
     let fake = FakeDiscord::start().await;
-    fake.add_guild(GUILD, "Irish Gauge");
-    fake.add_channel(GUILD, CHANNEL, "game");
-    fake.add_role(GUILD, MODERATOR_ROLE, "Moderator", 0);
-    fake.add_member(GUILD, &moderator(), &[MODERATOR_ROLE]);
-    for user in [ann(), bob(), cat()] {
-        fake.add_member(GUILD, &user, &[]);
-    }
+    guild(&fake, "Irish Gauge", &[ann(), bob(), cat()]);
     let dir = tempfile::tempdir().expect("temp dir");
-    let bot = start(&fake, &dir.path().join("gaugebot.db")).await;
+    let bot = start(&fake, &dir.path().join("gaugebot.db"), |_| {}).await;
 
     reply_to(
         &fake,
