@@ -13,14 +13,7 @@ use crate::backend::Database;
 
 /// Creates `path` empty, 0600 on Unix; refuses an existing file.
 fn create_private(path: &Path) -> anyhow::Result<()> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    match options.open(path) {
+    match crate::storage::create_new_private(path) {
         Ok(_) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => bail!(
             "{} exists: a backup never overwrites a file (choose a new name)",

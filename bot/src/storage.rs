@@ -25,10 +25,10 @@ pub struct SqliteBackend {
     memory: bool,
 }
 
-/// Creates a new database file readable and writable by its owner only (it holds the secret
-/// dice seeds; SQLite gives its `-wal` and `-shm` files the same permissions). An existing file
-/// is left as it is.
-fn create_private(path: &str) -> Result<(), StoreError> {
+/// Creates the new file `path`, readable and writable by its owner only (0600 on Unix); fails
+/// with `AlreadyExists` if it exists. The database and its backups are made with it: both hold
+/// the secret dice seeds.
+pub(crate) fn create_new_private(path: &std::path::Path) -> std::io::Result<std::fs::File> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
@@ -36,7 +36,14 @@ fn create_private(path: &str) -> Result<(), StoreError> {
         use std::os::unix::fs::OpenOptionsExt;
         options.mode(0o600);
     }
-    match options.open(path) {
+    options.open(path)
+}
+
+/// Creates a new database file readable and writable by its owner only (it holds the secret
+/// dice seeds; SQLite gives its `-wal` and `-shm` files the same permissions). An existing file
+/// is left as it is.
+fn create_private(path: &str) -> Result<(), StoreError> {
+    match create_new_private(std::path::Path::new(path)) {
         Ok(_) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
         Err(e) => Err(StoreError::Unavailable(std::sync::Arc::new(

@@ -408,12 +408,7 @@ fn automa_seat(
 
 /// The refusal of someone who is not a player of the game.
 pub(crate) fn not_a_player(cx: &Cx, current: &Current, who: &str) -> String {
-    let players: Vec<String> = current
-        .session
-        .seated()
-        .iter()
-        .map(|p| p.name.clone())
-        .collect();
+    let players = current.seat_names();
     cx.say(messages::NotAPlayer {
         who: who.to_string(),
         players,

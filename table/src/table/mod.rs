@@ -153,6 +153,15 @@ impl Current {
         self.session.seated().iter().position(|p| p.id == author.id)
     }
 
+    /// The seated players' names, in seat order.
+    pub(crate) fn seat_names(&self) -> Vec<String> {
+        self.session
+            .seated()
+            .iter()
+            .map(|p| p.name.clone())
+            .collect()
+    }
+
     /// The table-level state of the game (clocks, absences, substitutes), from its log.
     pub(crate) fn meta(&self) -> Meta {
         Meta::of(

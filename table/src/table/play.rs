@@ -155,12 +155,7 @@ impl Cx {
             return Err(Refusal::GameOver);
         }
         let Some(seat) = current.seat_of(&msg.author) else {
-            let players: Vec<String> = current
-                .session
-                .seated()
-                .iter()
-                .map(|p| p.name.clone())
-                .collect();
+            let players = current.seat_names();
             return Err(Refusal::NotSeated { players });
         };
         let render = self.render(current, false, None);

@@ -73,12 +73,7 @@ impl Current {
                 summaries.extend(said);
             }
         }
-        let names: Vec<String> = self
-            .session
-            .seated()
-            .iter()
-            .map(|p| p.name.clone())
-            .collect();
+        let names = self.seat_names();
         let mut lines = group(&summaries, &names);
         let worth_now = seat.and_then(|s| self.session.worth(s));
         let (money, cash) = match (cash_before, worth_now) {
@@ -138,12 +133,7 @@ impl Current {
     /// Every player's net worth from the start and after each move in force, and the
     /// currency; `None` when the game does not say what its players are worth.
     pub(crate) fn net_worth(&self) -> Option<(Vec<crate::table::chart::Series>, &'static str)> {
-        let names: Vec<String> = self
-            .session
-            .seated()
-            .iter()
-            .map(|p| p.name.clone())
-            .collect();
+        let names = self.seat_names();
         let mut session = self
             .plugin
             .load(&self.stored.setup, self.stored.players.clone())
