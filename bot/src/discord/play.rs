@@ -47,7 +47,9 @@ pub(crate) enum Played {
 struct After {
     accepted: bool,
     prompt: Option<Prompt>,
-    status: Option<(String, String)>,
+    /// Whether the pinned status is edited; its text is rendered after the reply is posted
+    /// ([`settle`]): the full report is not on the reply's path.
+    status: bool,
 }
 
 impl After {
@@ -59,9 +61,7 @@ impl After {
             prompt: (accepted && shared.settings.buttons && !table.automa_to_act())
                 .then(|| table.prompt())
                 .flatten(),
-            status: (accepted && shared.settings.pinned_status)
-                .then(|| Some((table.game_id()?.to_string(), table.status_text()?)))
-                .flatten(),
+            status: accepted && shared.settings.pinned_status,
         }
     }
 
@@ -191,7 +191,16 @@ async fn settle(
         .await;
     }
     state.last_prompt = posted;
-    if let Some((game, status)) = after.status {
+    if !after.status {
+        return;
+    }
+    // Rendered from the table now, after the reply: only the clock's tick could have moved the
+    // game in between, and then the status shows that move too.
+    let status = match shared.tables.table(&state.key).await {
+        Ok(table) => table.game_id().map(str::to_string).zip(table.status_text()),
+        Err(_) => None,
+    };
+    if let Some((game, status)) = status {
         let templates = &shared.tables.host().templates;
         let content = pin::status_content(templates, &game, &status);
         let store = &**shared.tables.store();
