@@ -9,12 +9,13 @@
 //!   posts it again with the same nonce, and Discord (`enforce_nonce`) returns the message it
 //!   has: one reply, not two.
 
+mod children;
 mod fake_table;
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
+use std::time::Duration;
 
+use children::{eventually, spawn_bot, Bots};
 use fake_table::{ann, bob, cat, guild, moderator, CHANNEL, GUILD};
 use fakediscord::{FakeDiscord, FakeUser, RecordedMessage, RouteKind};
 use gaugebot::storage::SqliteStore;
@@ -23,36 +24,47 @@ use gaugebot_table::store::Store;
 const WAIT: Duration = Duration::from_secs(30);
 const SETUP: &str = "!setup <@1> <@2> <@3> dice:manual order:1,2,3 cities:5,2,3,11,4,7,9,12";
 
-/// A `gaugebot run` child process, killed when dropped (also when the test fails).
-struct Bot(Child);
-
-impl Drop for Bot {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
+/// A game under way: the fake Discord with the game's guild, a bot process on a SQLite file
+/// (its config and log in a temporary directory), the game set up and ann's bid answered.
+struct Begun {
+    fake: FakeDiscord,
+    dir: tempfile::TempDir,
+    config: PathBuf,
+    bots: Bots,
+    logs: Vec<PathBuf>,
+    store: SqliteStore,
 }
 
-impl Bot {
-    /// Starts `gaugebot run` on the configuration file; its log goes to `log`.
-    fn start(config: &Path, log: &Path) -> Bot {
-        let log = std::fs::File::create(log).expect("log file");
-        let child = Command::new(env!("CARGO_BIN_EXE_gaugebot"))
-            .args(["--config", &config.to_string_lossy(), "run"])
-            .env("DISCORD_TOKEN", fakediscord::BOT_TOKEN)
-            .env("RUST_LOG", "warn,gaugebot=info")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .expect("gaugebot starts");
-        Bot(child)
+impl Begun {
+    async fn new() -> Begun {
+        let (fake, dir, db, config) = world().await;
+        let log = dir.path().join("bot-0.log");
+        let bots = Bots(vec![spawn_bot(&config, &log)]);
+        fake.wait_for_identify_count(1, WAIT)
+            .await
+            .expect("the bot connects");
+        accepted(&fake, &moderator(), SETUP).await;
+        accepted(&fake, &ann(), "**bid 7**").await;
+        let store = SqliteStore::open(&db.to_string_lossy())
+            .await
+            .expect("the database");
+        Begun {
+            fake,
+            dir,
+            config,
+            bots,
+            logs: vec![log],
+            store,
+        }
     }
 
-    /// SIGKILL: no shutdown, no flush, nothing more posted.
-    fn crash(mut self) {
-        self.0.kill().expect("kill");
-        self.0.wait().expect("wait");
+    /// Kills the bot (SIGKILL) and starts a new process on the same database.
+    fn crash_and_restart(&mut self, heal: impl FnOnce(&FakeDiscord)) {
+        self.bots.crash(0);
+        heal(&self.fake);
+        let log = self.dir.path().join(format!("bot-{}.log", self.logs.len()));
+        self.bots.0[0] = spawn_bot(&self.config, &log);
+        self.logs.push(log);
     }
 }
 
@@ -73,27 +85,6 @@ async fn world() -> (FakeDiscord, tempfile::TempDir, PathBuf, PathBuf) {
     )
     .expect("config");
     (fake, dir, db, config)
-}
-
-/// Polls (bounded) until `check` holds; prints the bots' logs if it never does.
-async fn eventually<T>(what: &str, logs: &[&Path], mut check: impl AsyncFnMut() -> Option<T>) -> T {
-    let start = Instant::now();
-    loop {
-        if let Some(v) = check().await {
-            return v;
-        }
-        if start.elapsed() > WAIT {
-            for log in logs {
-                eprintln!(
-                    "--- {}\n{}",
-                    log.display(),
-                    std::fs::read_to_string(log).unwrap_or_default()
-                );
-            }
-            panic!("timed out waiting for {what}");
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }
 
 /// Posts a message and waits for its ✅.
@@ -132,12 +123,8 @@ async fn kept(store: &SqliteStore) -> usize {
 
 /// After the restart: `pass` has its one ✅ and its one reply, which pings the next player;
 /// the outbox is empty; and the game goes on.
-async fn answered_once_after_restart(
-    fake: &FakeDiscord,
-    store: &SqliteStore,
-    pass: u64,
-    logs: &[&Path],
-) {
+async fn answered_once_after_restart(game: &Begun, pass: u64) {
+    let (fake, store, logs) = (&game.fake, &game.store, &game.logs);
     let reactions = fake
         .wait_for_reactions(pass, 1, WAIT)
         .await
@@ -167,27 +154,18 @@ async fn answered_once_after_restart(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_answer_discord_refused_until_the_crash_is_posted_after_the_restart() {
-    let (fake, dir, db, config) = world().await;
-    let first_log = dir.path().join("bot-0.log");
-    let bot = Bot::start(&config, &first_log);
-    fake.wait_for_identify_count(1, WAIT)
-        .await
-        .expect("the bot connects");
-    accepted(&fake, &moderator(), SETUP).await;
-    accepted(&fake, &ann(), "**bid 7**").await;
-    let store = SqliteStore::open(&db.to_string_lossy())
-        .await
-        .expect("the database");
-
+    let mut game = Begun::new().await;
+    let (fake, store) = (&game.fake, &game.store);
     // Discord fails every post from now on; the move is stored with its answer kept.
     fake.fail_next(RouteKind::CreateMessage, 503, 1_000_000);
     let pass = fake.post_user_message(CHANNEL, Some(GUILD), &bob(), "**pass**");
-    let logs = [first_log.as_path()];
-    eventually("the move stored with its answer kept", &logs, async || {
-        (stored(&store, pass).await && kept(&store).await == 1).then_some(())
-    })
+    eventually(
+        "the move stored with its answer kept",
+        &game.logs,
+        async || (stored(store, pass).await && kept(store).await == 1).then_some(()),
+    )
     .await;
-    eventually("a refused post of the answer", &logs, async || {
+    eventually("a refused post of the answer", &game.logs, async || {
         let refused = fake
             .requests()
             .iter()
@@ -195,45 +173,26 @@ async fn an_answer_discord_refused_until_the_crash_is_posted_after_the_restart()
         refused.then_some(())
     })
     .await;
-    bot.crash();
-    assert!(replies_to(&fake, pass).is_empty());
-    assert!(fake.reactions(pass).is_empty());
-
-    fake.clear_faults(RouteKind::CreateMessage);
-    let second_log = dir.path().join("bot-1.log");
-    let _bot = Bot::start(&config, &second_log);
-    let logs = [first_log.as_path(), second_log.as_path()];
-    answered_once_after_restart(&fake, &store, pass, &logs).await;
+    game.crash_and_restart(|fake| {
+        assert!(replies_to(fake, pass).is_empty());
+        assert!(fake.reactions(pass).is_empty());
+        fake.clear_faults(RouteKind::CreateMessage);
+    });
+    answered_once_after_restart(&game, pass).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_answer_discord_applied_but_never_acknowledged_is_not_doubled_after_the_restart() {
-    let (fake, dir, db, config) = world().await;
-    let first_log = dir.path().join("bot-0.log");
-    let bot = Bot::start(&config, &first_log);
-    fake.wait_for_identify_count(1, WAIT)
-        .await
-        .expect("the bot connects");
-    accepted(&fake, &moderator(), SETUP).await;
-    accepted(&fake, &ann(), "**bid 7**").await;
-    let store = SqliteStore::open(&db.to_string_lossy())
-        .await
-        .expect("the database");
-
+    let mut game = Begun::new().await;
+    let (fake, store) = (&game.fake, &game.store);
     // Discord applies the answer's post but never says so; the process dies meanwhile.
     fake.hang_next(RouteKind::CreateMessage, true, 1);
     let pass = fake.post_user_message(CHANNEL, Some(GUILD), &bob(), "**pass**");
-    let logs = [first_log.as_path()];
-    eventually("the answer applied by Discord", &logs, async || {
-        (!replies_to(&fake, pass).is_empty()).then_some(())
+    eventually("the answer applied by Discord", &game.logs, async || {
+        (!replies_to(fake, pass).is_empty()).then_some(())
     })
     .await;
-    assert_eq!(kept(&store).await, 1, "unacknowledged: still in the outbox");
-    bot.crash();
-    assert!(fake.reactions(pass).is_empty());
-
-    let second_log = dir.path().join("bot-1.log");
-    let _bot = Bot::start(&config, &second_log);
-    let logs = [first_log.as_path(), second_log.as_path()];
-    answered_once_after_restart(&fake, &store, pass, &logs).await;
+    assert_eq!(kept(store).await, 1, "unacknowledged: still in the outbox");
+    game.crash_and_restart(|fake| assert!(fake.reactions(pass).is_empty()));
+    answered_once_after_restart(&game, pass).await;
 }
