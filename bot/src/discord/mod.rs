@@ -35,6 +35,7 @@ mod interactions;
 mod job;
 mod mention;
 mod messages;
+mod outbox;
 mod ownership;
 mod perms;
 mod pins;
