@@ -35,6 +35,13 @@
 //!   guild / DM message events; GUILD_CREATE is only sent with the GUILDS intent.
 //! - Sending a reply to a message that does not exist (or was deleted) fails with 400 unless
 //!   `fail_if_not_exists` is false; content over 2000 characters and empty messages fail with 400.
+//! - Like Discord, a post with a `nonce` and `enforce_nonce: true` whose nonce a message of the
+//!   same author in the same channel carries (from the last few minutes) is not posted again:
+//!   the answer is that message.
+//! - Faults can be injected per route: error statuses and 429s ([`FakeDiscord::fail_next`],
+//!   [`FakeDiscord::fail_next_rate_limited`]), and requests that are never answered, applied or
+//!   not ([`FakeDiscord::hang_next`]). Every request is recorded with the instant it arrived
+//!   ([`FakeDiscord::requests`]).
 //! - Interactions ([`interactions`]): the bot registers its application commands (checked as
 //!   Discord checks them); a test invokes them ([`FakeDiscord::slash_command`],
 //!   [`FakeDiscord::autocomplete`], [`FakeDiscord::click_button`]) and reads what the bot
@@ -268,7 +275,7 @@ pub struct RecordedReaction {
     pub removed: bool,
 }
 
-/// One REST request the fake answered.
+/// One REST request the fake received.
 #[derive(Clone, Debug)]
 pub struct RequestRecord {
     /// HTTP method.
@@ -279,10 +286,26 @@ pub struct RequestRecord {
     pub query: Option<String>,
     /// The route it matched, `None` for unknown routes.
     pub route: Option<RouteKind>,
-    /// Status answered.
+    /// Status answered (for a request left unanswered: what it would have been if it was
+    /// applied, else 0).
     pub status: u16,
     /// When it arrived.
     pub at: Instant,
+    /// Whether it was answered (false: an injected hang, [`FakeDiscord::hang_next`]).
+    pub answered: bool,
+}
+
+/// How a 429 says how long to wait ([`FakeDiscord::fail_next_rate_limited_as`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RateLimitForm {
+    /// Discord's JSON body (`retry_after`, `global`) and its headers (`Retry-After` in whole
+    /// seconds, rounded up; `X-RateLimit-*`).
+    BodyAndHeaders,
+    /// The JSON body only: no `Retry-After` nor `X-RateLimit-Reset-After` header.
+    BodyOnly,
+    /// The `Retry-After` header only (whole seconds, rounded up; `X-RateLimit-Global` if
+    /// global), with a body that is not JSON, as a proxy or Cloudflare answers.
+    HeaderOnly,
 }
 
 /// The REST routes the fake serves, for [`FakeDiscord::fail_next`] and [`RequestRecord`].
@@ -379,6 +402,8 @@ impl std::error::Error for WaitTimeout {}
 pub(crate) struct Shared {
     state: Mutex<State>,
     version: watch::Sender<u64>,
+    /// Turns true when the fake stops (ends the requests left hanging).
+    stopped: watch::Receiver<bool>,
 }
 
 impl Shared {
@@ -430,11 +455,12 @@ impl FakeDiscord {
             format!("http://{api_addr}"),
             format!("ws://{gateway_addr}"),
         );
+        let (shutdown, shutdown_rx) = watch::channel(false);
         let shared = Arc::new(Shared {
             state: Mutex::new(state),
             version: watch::channel(0).0,
+            stopped: shutdown_rx.clone(),
         });
-        let (shutdown, shutdown_rx) = watch::channel(false);
         tokio::spawn(rest::serve(api, shared.clone(), shutdown_rx.clone()));
         tokio::spawn(gateway::serve(gw, shared.clone(), shutdown_rx));
         FakeDiscord {
@@ -1030,10 +1056,11 @@ impl FakeDiscord {
     pub fn fail_next(&self, route: RouteKind, status: u16, count: u32) {
         self.push_faults(
             route,
-            Fault {
+            Fault::Status {
                 status,
                 retry_after_secs: 0.1,
                 global: false,
+                form: RateLimitForm::BodyAndHeaders,
             },
             count,
         );
@@ -1048,15 +1075,42 @@ impl FakeDiscord {
         global: bool,
         count: u32,
     ) {
+        self.fail_next_rate_limited_as(
+            route,
+            retry_after,
+            global,
+            RateLimitForm::BodyAndHeaders,
+            count,
+        );
+    }
+
+    /// As [`FakeDiscord::fail_next_rate_limited`], saying the wait only as `form` says.
+    pub fn fail_next_rate_limited_as(
+        &self,
+        route: RouteKind,
+        retry_after: Duration,
+        global: bool,
+        form: RateLimitForm,
+        count: u32,
+    ) {
         self.push_faults(
             route,
-            Fault {
+            Fault::Status {
                 status: 429,
                 retry_after_secs: retry_after.as_secs_f64(),
                 global,
+                form,
             },
             count,
         );
+    }
+
+    /// The next `count` requests to `route` are never answered (the connection stays open
+    /// until the client gives up or the fake stops). With `applied` each is served first (a
+    /// post is stored and dispatched, as when Discord applied a request whose answer was lost);
+    /// without, nothing is done. They are recorded with `answered: false`.
+    pub fn hang_next(&self, route: RouteKind, applied: bool, count: u32) {
+        self.push_faults(route, Fault::Hang { applied }, count);
     }
 
     fn push_faults(&self, route: RouteKind, fault: Fault, count: u32) {

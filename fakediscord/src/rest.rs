@@ -22,14 +22,16 @@ use tokio::sync::watch;
 
 use crate::state::{self, ChannelInfo, Fault};
 use crate::{
-    RecordedAttachment, RecordedMessage, RecordedReaction, RequestRecord, RouteKind, Shared,
-    BOT_TOKEN,
+    RateLimitForm, RecordedAttachment, RecordedMessage, RecordedReaction, RequestRecord, RouteKind,
+    Shared, BOT_TOKEN,
 };
 
 type St = State<Arc<Shared>>;
 
 /// Discord's maximum message length.
 const MAX_CONTENT_CHARS: usize = 2000;
+/// How long a nonce is remembered for `enforce_nonce` ("the past few minutes").
+const NONCE_WINDOW: std::time::Duration = std::time::Duration::from_secs(300);
 
 pub(crate) async fn serve(
     listener: TcpListener,
@@ -144,24 +146,35 @@ async fn gatekeeper(State(shared): St, matched: MatchedPath, req: Request, next:
     } else {
         None
     };
-    let response = if !authorized {
-        error(StatusCode::UNAUTHORIZED, 0, "401: Unauthorized")
-    } else if let Some(f) = fault {
-        fault_response(f)
-    } else {
-        next.run(req).await
+    let record = |status: u16, answered: bool| RequestRecord {
+        method: method.to_string(),
+        path: path.clone(),
+        query: query.clone(),
+        route,
+        status,
+        at,
+        answered,
+    };
+    let response = match fault {
+        _ if !authorized => error(StatusCode::UNAUTHORIZED, 0, "401: Unauthorized"),
+        Some(Fault::Hang { applied }) => {
+            let status = if applied {
+                next.run(req).await.status().as_u16()
+            } else {
+                0
+            };
+            shared.write(|s| s.requests.push(record(status, false)));
+            // Never answered: held until the client gives up (the connection closes and this
+            // is dropped) or the fake stops.
+            let mut stopped = shared.stopped.clone();
+            let _ = stopped.wait_for(|stopped| *stopped).await;
+            return error(StatusCode::SERVICE_UNAVAILABLE, 0, "the fake stopped");
+        }
+        Some(f) => fault_response(f),
+        None => next.run(req).await,
     };
     let status = response.status().as_u16();
-    shared.write(|s| {
-        s.requests.push(RequestRecord {
-            method: method.to_string(),
-            path,
-            query,
-            route,
-            status,
-            at,
-        })
-    });
+    shared.write(|s| s.requests.push(record(status, true)));
     response
 }
 
@@ -176,6 +189,7 @@ async fn fallback(State(shared): St, method: Method, uri: axum::http::Uri) -> Re
             route: None,
             status: 404,
             at,
+            answered: true,
         });
     });
     error(StatusCode::NOT_FOUND, 0, "404: Not Found")
@@ -199,57 +213,82 @@ pub(crate) fn rate_limit_json(retry_after: f64, global: bool) -> Value {
 }
 
 fn fault_response(f: Fault) -> Response {
-    let status = StatusCode::from_u16(f.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    if f.status != 429 {
+    let Fault::Status {
+        status: code,
+        retry_after_secs: secs,
+        global,
+        form,
+    } = f
+    else {
+        return error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            0,
+            "500: Injected failure",
+        );
+    };
+    let status = StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    if code != 429 {
         let msg = format!(
-            "{}: {}",
-            f.status,
+            "{code}: {}",
             status.canonical_reason().unwrap_or("Injected failure")
         );
         return error(status, 0, &msg);
     }
     let mut headers = HeaderMap::new();
-    let secs = f.retry_after_secs;
     let set = |h: &mut HeaderMap, k: &'static str, v: String| {
         if let Ok(v) = HeaderValue::from_str(&v) {
             h.insert(k, v);
         }
     };
-    set(
-        &mut headers,
-        "retry-after",
-        format!("{}", secs.ceil() as u64),
-    );
-    set(&mut headers, "x-ratelimit-limit", "5".into());
-    set(&mut headers, "x-ratelimit-remaining", "0".into());
-    set(
-        &mut headers,
-        "x-ratelimit-reset-after",
-        format!("{secs:.3}"),
-    );
-    let reset = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs_f64())
-        .unwrap_or(0.0)
-        + secs;
-    set(&mut headers, "x-ratelimit-reset", format!("{reset:.3}"));
-    set(
-        &mut headers,
-        "x-ratelimit-bucket",
-        "fakediscord-bucket".into(),
-    );
-    set(
-        &mut headers,
-        "x-ratelimit-scope",
-        if f.global { "global" } else { "user" }.into(),
-    );
-    if f.global {
+    let body = form != RateLimitForm::HeaderOnly;
+    let header = form != RateLimitForm::BodyOnly;
+    if header {
+        set(
+            &mut headers,
+            "retry-after",
+            format!("{}", secs.ceil() as u64),
+        );
+    }
+    if form == RateLimitForm::BodyAndHeaders {
+        set(&mut headers, "x-ratelimit-limit", "5".into());
+        set(&mut headers, "x-ratelimit-remaining", "0".into());
+        set(
+            &mut headers,
+            "x-ratelimit-reset-after",
+            format!("{secs:.3}"),
+        );
+        let reset = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs_f64())
+            .unwrap_or(0.0)
+            + secs;
+        set(&mut headers, "x-ratelimit-reset", format!("{reset:.3}"));
+        set(
+            &mut headers,
+            "x-ratelimit-bucket",
+            "fakediscord-bucket".into(),
+        );
+        set(
+            &mut headers,
+            "x-ratelimit-scope",
+            if global { "global" } else { "user" }.into(),
+        );
+    }
+    if global && header {
         set(&mut headers, "x-ratelimit-global", "true".into());
+    }
+    if !body {
+        return (
+            StatusCode::TOO_MANY_REQUESTS,
+            headers,
+            "You are being rate limited.",
+        )
+            .into_response();
     }
     (
         StatusCode::TOO_MANY_REQUESTS,
         headers,
-        Json(rate_limit_json(secs, f.global)),
+        Json(rate_limit_json(secs, global)),
     )
         .into_response()
 }
@@ -567,6 +606,20 @@ async fn create_message(State(shared): St, Path(channel_id): Path<u64>, req: Req
         let Some(channel) = s.channels.get(&channel_id).cloned() else {
             return unknown_channel();
         };
+        // enforce_nonce: a nonce this author used in this channel lately gets that message.
+        let nonce = v.get("nonce").filter(|n| !n.is_null());
+        if let (Some(nonce), Some(true)) = (nonce, v["enforce_nonce"].as_bool()) {
+            let bot = s.bot.id;
+            let earlier = s.messages.values().find(|m| {
+                m.channel_id == channel_id
+                    && m.author.id == bot
+                    && received.duration_since(m.created_at) < NONCE_WINDOW
+                    && m.payload.as_ref().and_then(|p| p.get("nonce")) == Some(nonce)
+            });
+            if let Some(earlier) = earlier {
+                return Json(s.message_json(earlier, false)).into_response();
+            }
+        }
         // The bot may send messages in threads: a post unarchives an archived one.
         s.unarchive_on_post(channel_id);
         let mut referenced = None;

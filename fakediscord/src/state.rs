@@ -77,10 +77,17 @@ pub(crate) fn serves(shard: Option<[u64; 2]>, guild: Option<u64>) -> bool {
 
 /// A pending injected failure.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Fault {
-    pub status: u16,
-    pub retry_after_secs: f64,
-    pub global: bool,
+pub(crate) enum Fault {
+    /// Answered with `status` instead of being served; a 429 says `retry_after_secs` in the
+    /// way `form` says.
+    Status {
+        status: u16,
+        retry_after_secs: f64,
+        global: bool,
+        form: crate::RateLimitForm,
+    },
+    /// Never answered (until the fake stops); served first if `applied`.
+    Hang { applied: bool },
 }
 
 /// What the fake knows about a channel.

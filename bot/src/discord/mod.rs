@@ -41,6 +41,7 @@ mod pins;
 mod play;
 mod posting;
 mod queue;
+mod rest;
 mod retry;
 mod session;
 mod setup;

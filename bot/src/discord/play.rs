@@ -119,16 +119,16 @@ pub(crate) async fn play(
             "command"
         );
     }
-    let http = &*shared.discord.http;
+    let rest = &*shared.discord.rest;
     let components = after.components();
     let prompt = match origin {
         Origin::Message(id) => {
-            reply::respond(http, state.channel, *id, &response, components).await
+            reply::respond(rest, state.channel, *id, &response, components).await
         }
         Origin::Interaction { echo, .. } if after.accepted => {
             let replies = with_header(&header(echo, incoming, &response), &response.replies);
             let nonce = incoming.message_id.parse().unwrap_or(0);
-            reply::post(http, state.channel, None, nonce, &replies, components).await
+            reply::post(rest, state.channel, None, nonce, &replies, components).await
         }
         Origin::Interaction { .. } => None,
     };
@@ -143,7 +143,7 @@ pub(crate) async fn play(
 /// forum record reads, until a human is to act (the decisions run on the blocking pool, one
 /// per table at a time: the table is locked while its automa thinks).
 async fn automa_moves(shared: &Shared, state: &mut ChannelState) {
-    let http = &*shared.discord.http;
+    let rest = &*shared.discord.rest;
     for _ in 0..gaugebot_table::table::tables::MAX_AUTOMA_MOVES {
         let Ok(mut table) = shared.tables.table(&state.key).await else {
             return;
@@ -159,7 +159,7 @@ async fn automa_moves(shared: &Shared, state: &mut ChannelState) {
         drop(table);
         let components = after.components();
         let posted = reply::post(
-            http,
+            rest,
             state.channel,
             None,
             nonce,
@@ -182,11 +182,12 @@ async fn settle(
     if !after.accepted {
         return;
     }
-    let http = &*shared.discord.http;
+    let rest = &*shared.discord.rest;
     if let Some(old) = state.last_prompt.take().filter(|old| Some(*old) != posted) {
         let channel = state.channel;
+        let edit = EditMessage::new().components(Vec::new());
         let _ = retry("remove old buttons", channel, || {
-            channel.edit_message(http, old, EditMessage::new().components(Vec::new()))
+            rest.edit_message(channel, old, &edit)
         })
         .await;
     }
@@ -196,7 +197,7 @@ async fn settle(
         let content = pin::status_content(templates, &game, &status);
         let store = &**shared.tables.store();
         let pins = &shared.discord.pins;
-        pin::update_status(http, pins, templates, store, state.channel, &game, content).await;
+        pin::update_status(rest, pins, templates, store, state.channel, &game, content).await;
     }
 }
 

@@ -23,6 +23,6 @@ pub(crate) async fn tick(shared: &Shared, now: DateTime<Utc>) {
             shared.tables.unload(&key).await;
             continue;
         }
-        reply::announce(&shared.discord.http, ChannelId::new(channel), &response).await;
+        reply::announce(&shared.discord.rest, ChannelId::new(channel), &response).await;
     }
 }
