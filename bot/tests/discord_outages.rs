@@ -192,16 +192,7 @@ async fn six_503s_on_replies_lose_no_reply() {
     );
     let prompts = said(&fake, "<@2>").await;
     assert!(!prompts.is_empty());
-    // Nothing doubled: every text the bot posted after the bid is there once.
-    let after: Vec<String> = fake
-        .bot_messages(CHANNEL)
-        .into_iter()
-        .filter(|m| m.id > bid)
-        .map(|m| m.content)
-        .collect();
-    let mut unique = after.clone();
-    unique.dedup();
-    assert_eq!(after, unique, "a reply was posted twice");
+    nothing_doubled_after(&fake, bid);
 
     let next = play(&fake, &bob(), "**bid 8**").await;
     assert_eq!(replies_to(&fake, next).len(), 1);
@@ -262,7 +253,7 @@ fn posts_after(fake: &FakeDiscord, skip: usize) -> Vec<RequestRecord> {
         .collect()
 }
 
-/// Nothing the bot posted in the channel after message `id` is there twice.
+/// Nothing doubled: every text the bot posted in the channel after message `id` is there once.
 fn nothing_doubled_after(fake: &FakeDiscord, id: u64) {
     let after: Vec<String> = fake
         .bot_messages(CHANNEL)

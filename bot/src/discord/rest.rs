@@ -342,8 +342,11 @@ impl Rest {
 
     /// Holds `bucket` (or every request) for `after` from now.
     fn hold(&self, bucket: &str, after: Duration, global: bool) {
-        let until = Instant::now() + after;
+        let now = Instant::now();
+        let until = now + after;
         if let Ok(mut holds) = self.holds.lock() {
+            // Holds that have passed are forgotten.
+            holds.buckets.retain(|_, held| *held > now);
             if global {
                 holds.global = Some(holds.global.map_or(until, |g| g.max(until)));
             } else {
@@ -423,6 +426,16 @@ mod tests {
             rate_limit(&HeaderMap::new(), b""),
             (Duration::from_secs(1), false)
         );
+    }
+
+    #[test]
+    fn fresh_nonces_differ_and_fit_discord() {
+        let rest = Rest::new(Arc::new(Http::new("Bot x")));
+        let (Nonce::String(a), Nonce::String(b)) = (rest.fresh_nonce(), rest.fresh_nonce()) else {
+            panic!("string nonces");
+        };
+        assert_ne!(a, b);
+        assert!(a.len() <= 25 && b.len() <= 25, "{a} {b}");
     }
 
     #[test]

@@ -33,8 +33,9 @@ const FIRST_BACKOFF: Duration = Duration::from_millis(100);
 const RATE_LIMIT_BACKOFF: Duration = Duration::from_secs(1);
 /// The longest wait between two attempts of [`deliver`] (a 429 waits what Discord said).
 const MAX_BACKOFF: Duration = Duration::from_secs(10);
-/// The longest one attempt may take before it counts as failed (the bot's own client times
-/// each attempt out sooner, by what it is: [`super::rest::attempt_timeout`]).
+/// The longest one attempt of a request serenity sends may take before it counts as failed
+/// (the bot's own client times each attempt out itself, by what it is:
+/// [`super::rest::attempt_timeout`]).
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 const TIMED_OUT: &str = "the request timed out";
@@ -46,7 +47,9 @@ pub(crate) trait Failure: std::fmt::Display {
     fn transient(&self) -> bool;
     /// A 429: how long Discord said to wait, if that is known.
     fn rate_limited(&self) -> Option<Option<Duration>>;
-    /// An attempt that took longer than [`REQUEST_TIMEOUT`].
+    /// The longest one attempt may take, for requests without a timeout of their own.
+    const ATTEMPT_TIMEOUT: Option<Duration>;
+    /// An attempt that took longer than that.
     fn timed_out() -> Self;
 }
 
@@ -66,6 +69,8 @@ impl Failure for serenity::Error {
         (status(self) == Some(429)).then_some(None)
     }
 
+    const ATTEMPT_TIMEOUT: Option<Duration> = Some(REQUEST_TIMEOUT);
+
     fn timed_out() -> Self {
         serenity::Error::Other(TIMED_OUT)
     }
@@ -82,6 +87,10 @@ impl Failure for RestError {
             _ => None,
         }
     }
+
+    /// The bot's client times each attempt out itself, by what the request is, and not
+    /// while it waits for a rate limit to pass.
+    const ATTEMPT_TIMEOUT: Option<Duration> = None;
 
     fn timed_out() -> Self {
         RestError::TimedOut(REQUEST_TIMEOUT)
@@ -115,7 +124,7 @@ fn patient_backoff() -> ExponentialBuilder {
         .without_max_times()
 }
 
-/// Runs a Discord request up to [`MAX_ATTEMPTS`] times, each within [`REQUEST_TIMEOUT`].
+/// Runs a Discord request up to [`MAX_ATTEMPTS`] times, each within its timeout.
 /// Every failure is logged (with the channel and what was being done; never the token).
 pub(crate) async fn retry<T, E, F, Fut>(what: &str, channel: ChannelId, request: F) -> Result<T, E>
 where
@@ -127,7 +136,7 @@ where
 }
 
 /// Runs a Discord request until it succeeds or fails for good (403, 404, a refused body: one
-/// log line), each attempt within [`REQUEST_TIMEOUT`], waiting 100 ms, then twice as long each
+/// log line), each attempt within its timeout, waiting 100 ms, then twice as long each
 /// time up to [`MAX_BACKOFF`]; after a 429 the time Discord said (at least
 /// [`RATE_LIMIT_BACKOFF`] when serenity sent it and kept no time). For what must reach the
 /// channel: a retried post carries the same nonce, so it never doubles.
@@ -160,9 +169,12 @@ where
         attempt.fetch_add(1, Ordering::SeqCst);
         let sent = request();
         async move {
-            tokio::time::timeout(REQUEST_TIMEOUT, sent)
-                .await
-                .unwrap_or_else(|_| Err(E::timed_out()))
+            match E::ATTEMPT_TIMEOUT {
+                Some(limit) => tokio::time::timeout(limit, sent)
+                    .await
+                    .unwrap_or_else(|_| Err(E::timed_out())),
+                None => sent.await,
+            }
         }
     })
     .retry(waits)
