@@ -316,4 +316,5 @@ fn first_difference(a: &Dump, b: &Dump) -> Option<String> {
         .or_else(|| rows("channel_state", &a.states, &b.states))
         .or_else(|| rows("presets", &a.presets, &b.presets))
         .or_else(|| rows("status_message", &a.status, &b.status))
+        .or_else(|| rows("outbox", &a.outbox, &b.outbox))
 }

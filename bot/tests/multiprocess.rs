@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use fakediscord::{within, FakeDiscord, FakeUser, RouteKind};
@@ -18,7 +18,10 @@ use gaugebot::discord::{self, shards::ShardRange};
 use gaugebot::postgres::PostgresStore;
 use gaugebot_table::store::Store;
 
+mod children;
 mod pg;
+
+use children::{eventually, spawn_bot, Bots};
 
 const GUILD: u64 = 8 << 22; // shard 0 of 2
 const OTHER_GUILD: u64 = 1 << 22; // shard 1 of 2
@@ -76,57 +79,6 @@ async fn world(guilds: &[(u64, u64)]) -> FakeDiscord {
         }
     }
     fake
-}
-
-/// The bot processes of a test, killed when dropped (also when the test fails).
-struct Bots(Vec<Child>);
-
-impl Drop for Bots {
-    fn drop(&mut self) {
-        for bot in &mut self.0 {
-            let _ = bot.kill();
-            let _ = bot.wait();
-        }
-    }
-}
-
-/// A `gaugebot run` child process; its log goes to `log`.
-fn spawn_bot(config: &Path, log: &Path) -> Child {
-    let log = std::fs::File::create(log).expect("log file");
-    Command::new(env!("CARGO_BIN_EXE_gaugebot"))
-        .args(["--config", &config.to_string_lossy(), "run"])
-        .env("DISCORD_TOKEN", fakediscord::BOT_TOKEN)
-        .env("RUST_LOG", "warn,gaugebot=info")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(log)
-        .spawn()
-        .expect("gaugebot starts")
-}
-
-/// Polls (bounded) until `check` holds.
-async fn eventually<T>(
-    what: &str,
-    logs: &[std::path::PathBuf],
-    mut check: impl AsyncFnMut() -> Option<T>,
-) -> T {
-    let start = Instant::now();
-    loop {
-        if let Some(v) = check().await {
-            return v;
-        }
-        if start.elapsed() > WAIT {
-            for log in logs {
-                eprintln!(
-                    "--- {}\n{}",
-                    log.display(),
-                    std::fs::read_to_string(log).unwrap_or_default()
-                );
-            }
-            panic!("timed out waiting for {what}");
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
 }
 
 /// The message ids of a game's log, one per command (a command's entries are adjacent).

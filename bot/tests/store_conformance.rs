@@ -11,7 +11,7 @@ use gaugebot::backend::{Claim, Owners};
 use gaugebot::postgres::{PostgresStore, NOT_OWNER};
 use gaugebot::storage::SqliteStore;
 use gaugebot::table::Verdict;
-use gaugebot_table::store::{GameRow, LogRow, Store, StoreError};
+use gaugebot_table::store::{GameRow, LogRow, Outgoing, Store, StoreError, Write};
 
 mod common;
 mod pg;
@@ -24,6 +24,7 @@ fn checks() -> Vec<(&'static str, Check)> {
         ("games", |s| Box::pin(games(s))),
         ("logs", |s| Box::pin(logs(s))),
         ("atomic_append", |s| Box::pin(atomic_append(s))),
+        ("outbox", |s| Box::pin(outbox(s))),
         ("seen", |s| Box::pin(seen(s))),
         ("cursors", |s| Box::pin(cursors(s))),
         ("verbatim_text", |s| Box::pin(verbatim_text(s))),
@@ -158,6 +159,77 @@ async fn atomic_append(store: Arc<dyn Store>) {
         .await
         .expect("append after a failure");
     assert_eq!(store.log("g1").await.expect("log").len(), 2);
+}
+
+fn parcel(channel: &str, key: &str) -> Outgoing {
+    Outgoing {
+        channel: channel.to_string(),
+        key: key.to_string(),
+        payload: format!(r#"{{"answer to":"{key}","text":"ann bids £7 — «ok» ✅"}}"#),
+        at: "2026-01-02T03:04:05.5Z".parse().expect("a time"),
+    }
+}
+
+/// A command's writes and its outbox item are one transaction; the outbox keeps its items in
+/// the order they were stored, per channel, until each is delivered.
+async fn outbox(store: Arc<dyn Store>) {
+    store
+        .create_game(&game("o1", "35"), "350")
+        .await
+        .expect("create");
+    let append = |seq: i64, message: &str| Write::Append {
+        game_id: "o1".to_string(),
+        channel: "35".to_string(),
+        rows: vec![row(seq, message)],
+        message_id: message.to_string(),
+        revealed: false,
+    };
+    // Keys that do not sort as they were stored: the order is the order of storing.
+    for (seq, key) in [(0, "9"), (1, "10"), (2, "1")] {
+        store
+            .write(&[append(seq, key), Write::Outbox(parcel("35", key))])
+            .await
+            .expect("a command with its answer");
+    }
+    store
+        .write(&[Write::Outbox(parcel("36", "5"))])
+        .await
+        .expect("another channel's");
+    let keys = |items: Vec<Outgoing>| -> Vec<String> { items.into_iter().map(|o| o.key).collect() };
+    assert_eq!(
+        keys(store.pending(Some("35")).await.expect("pending")),
+        ["9", "10", "1"]
+    );
+    assert_eq!(
+        keys(store.pending(None).await.expect("pending")),
+        ["9", "10", "1", "5"]
+    );
+    assert_eq!(
+        store.pending(Some("35")).await.expect("pending")[0],
+        parcel("35", "9")
+    );
+    // A command whose log row collides stores neither the row nor its answer.
+    let failed = store
+        .write(&[append(0, "11"), Write::Outbox(parcel("35", "11"))])
+        .await;
+    assert!(failed.is_err());
+    assert_eq!(store.pending(Some("35")).await.expect("pending").len(), 3);
+    assert!(!store.seen("35", "11").await.expect("seen"));
+    // Delivered items leave, in any order; an unknown one is no error.
+    store.delivered("35", "10").await.expect("delivered");
+    store
+        .delivered("35", "404")
+        .await
+        .expect("nothing to remove");
+    assert_eq!(
+        keys(store.pending(Some("35")).await.expect("pending")),
+        ["9", "1"]
+    );
+    store.delivered("35", "9").await.expect("delivered");
+    store.delivered("35", "1").await.expect("delivered");
+    store.delivered("36", "5").await.expect("delivered");
+    assert!(store.pending(None).await.expect("pending").is_empty());
+    assert_eq!(store.log("o1").await.expect("log").len(), 3);
 }
 
 async fn seen(store: Arc<dyn Store>) {

@@ -1120,6 +1120,13 @@ impl FakeDiscord {
         });
     }
 
+    /// Drops the failures not yet used up for a route: Discord is well again.
+    pub fn clear_faults(&self, route: RouteKind) {
+        self.shared.write(|s| {
+            s.faults.remove(&route);
+        });
+    }
+
     /// Injected failures not yet used up for a route.
     pub fn pending_faults(&self, route: RouteKind) -> usize {
         self.shared

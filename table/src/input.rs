@@ -75,7 +75,7 @@ pub struct Reply {
 }
 
 /// What the table made of a message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Verdict {
     /// Chat: nothing for the bot.
     Ignored,

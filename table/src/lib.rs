@@ -33,9 +33,9 @@ pub use game::{
     QuickMove, SetupDice, SetupOptions, Suggestion, TableGame, ToAct,
 };
 pub use input::{Attachment, Author, Incoming, Mention, Reply, Response, Verdict, MESSAGE_LIMIT};
-pub use store::{GameRow, LogRow, Store, StoreError};
+pub use store::{GameRow, LogRow, Outgoing, Store, StoreError, Write};
 pub use table::prompt::Prompt;
-pub use table::tables::Table;
 pub use table::tables::Tables;
+pub use table::tables::{no_outbox, Handled, Keep, Kept, Table};
 pub use table::{Host, Report, TableError, TableSettings};
 pub use templates::Templates;

@@ -14,7 +14,7 @@ use gaugebot_table::dice::{DiceError, DrawRecord, DrawSource, Seed};
 use gaugebot_table::game::{
     Decision, GameInfo, ReadMove, SetupDice, SetupOptions, TableGame, ToAct,
 };
-use gaugebot_table::store::{GameRow, LogRow, Store, StoreError};
+use gaugebot_table::store::{GameRow, LogRow, Outgoing, Store, StoreError, Write};
 use gaugebot_table::{
     plugin, Author, Host, Incoming, Table, TableSettings, Tables, Templates, Verdict,
 };
@@ -29,10 +29,124 @@ struct Memory {
     seen: Mutex<Vec<(String, String)>>,
     states: Mutex<HashMap<String, String>>,
     presets: Mutex<HashMap<(String, String), String>>,
+    outbox: Mutex<Vec<Outgoing>>,
+    /// Every write batch stored, in order.
+    batches: Mutex<Vec<Vec<Write>>>,
+    /// While set, every write fails (the database is unavailable).
+    down: std::sync::atomic::AtomicBool,
+}
+
+impl Memory {
+    fn mark(&self, channel: &str, message_id: &str) {
+        self.seen
+            .lock()
+            .unwrap()
+            .push((channel.into(), message_id.into()));
+    }
+
+    fn apply(&self, write: &Write) {
+        match write {
+            Write::CreateGame { game, message_id } => {
+                let mut games = self.games.lock().unwrap();
+                for g in games.iter_mut().filter(|g| g.channel == game.channel) {
+                    g.active = false;
+                }
+                games.push(game.clone());
+                drop(games);
+                self.mark(&game.channel, message_id);
+            }
+            Write::Append {
+                game_id,
+                channel,
+                rows,
+                message_id,
+                revealed,
+            } => {
+                self.logs
+                    .lock()
+                    .unwrap()
+                    .entry(game_id.clone())
+                    .or_default()
+                    .extend_from_slice(rows);
+                if *revealed {
+                    for g in self
+                        .games
+                        .lock()
+                        .unwrap()
+                        .iter_mut()
+                        .filter(|g| &g.id == game_id)
+                    {
+                        g.revealed = true;
+                    }
+                }
+                self.mark(channel, message_id);
+            }
+            Write::MarkSeen {
+                channel,
+                message_id,
+            } => self.mark(channel, message_id),
+            Write::ChannelState {
+                channel,
+                state,
+                message_id,
+            } => {
+                {
+                    let mut states = self.states.lock().unwrap();
+                    match state {
+                        Some(state) => states.insert(channel.clone(), state.clone()),
+                        None => states.remove(channel),
+                    };
+                }
+                self.mark(channel, message_id);
+            }
+            Write::Presets {
+                game_id,
+                player_id,
+                presets,
+            } => {
+                let key = (game_id.clone(), player_id.clone());
+                let mut all = self.presets.lock().unwrap();
+                match presets {
+                    Some(p) => all.insert(key, p.clone()),
+                    None => all.remove(&key),
+                };
+            }
+            Write::Outbox(item) => self.outbox.lock().unwrap().push(item.clone()),
+        }
+    }
 }
 
 #[async_trait]
 impl Store for Memory {
+    async fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
+        if self.down.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(StoreError::Unavailable(Arc::new(std::io::Error::other(
+                "the disk is gone",
+            ))));
+        }
+        for write in writes {
+            self.apply(write);
+        }
+        self.batches.lock().unwrap().push(writes.to_vec());
+        Ok(())
+    }
+    async fn pending(&self, channel: Option<&str>) -> Result<Vec<Outgoing>, StoreError> {
+        Ok(self
+            .outbox
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|o| channel.is_none_or(|c| c == o.channel))
+            .cloned()
+            .collect())
+    }
+    async fn delivered(&self, channel: &str, key: &str) -> Result<(), StoreError> {
+        self.outbox
+            .lock()
+            .unwrap()
+            .retain(|o| !(o.channel == channel && o.key == key));
+        Ok(())
+    }
     async fn active_game(&self, channel: &str) -> Result<Option<GameRow>, StoreError> {
         Ok(self
             .games
@@ -61,52 +175,6 @@ impl Store for Memory {
             .map(|g| g.channel.clone())
             .collect())
     }
-    async fn create_game(&self, game: &GameRow, message_id: &str) -> Result<(), StoreError> {
-        let mut games = self.games.lock().unwrap();
-        for g in games.iter_mut().filter(|g| g.channel == game.channel) {
-            g.active = false;
-        }
-        games.push(game.clone());
-        self.seen
-            .lock()
-            .unwrap()
-            .push((game.channel.clone(), message_id.into()));
-        Ok(())
-    }
-    async fn append(
-        &self,
-        game_id: &str,
-        channel: &str,
-        rows: &[LogRow],
-        message_id: &str,
-        revealed: bool,
-    ) -> Result<(), StoreError> {
-        self.logs
-            .lock()
-            .unwrap()
-            .entry(game_id.into())
-            .or_default()
-            .extend_from_slice(rows);
-        if revealed {
-            for g in self
-                .games
-                .lock()
-                .unwrap()
-                .iter_mut()
-                .filter(|g| g.id == game_id)
-            {
-                g.revealed = true;
-            }
-        }
-        self.mark_seen(channel, message_id).await
-    }
-    async fn mark_seen(&self, channel: &str, message_id: &str) -> Result<(), StoreError> {
-        self.seen
-            .lock()
-            .unwrap()
-            .push((channel.into(), message_id.into()));
-        Ok(())
-    }
     async fn seen(&self, channel: &str, message_id: &str) -> Result<bool, StoreError> {
         Ok(self
             .seen
@@ -133,21 +201,6 @@ impl Store for Memory {
     async fn channel_state(&self, channel: &str) -> Result<Option<String>, StoreError> {
         Ok(self.states.lock().unwrap().get(channel).cloned())
     }
-    async fn set_channel_state(
-        &self,
-        channel: &str,
-        state: Option<&str>,
-        message_id: &str,
-    ) -> Result<(), StoreError> {
-        {
-            let mut states = self.states.lock().unwrap();
-            match state {
-                Some(state) => states.insert(channel.into(), state.into()),
-                None => states.remove(channel),
-            };
-        }
-        self.mark_seen(channel, message_id).await
-    }
     async fn state_channels(&self) -> Result<Vec<String>, StoreError> {
         Ok(self.states.lock().unwrap().keys().cloned().collect())
     }
@@ -160,20 +213,6 @@ impl Store for Memory {
             .filter(|((g, _), _)| g == game_id)
             .map(|((_, p), v)| (p.clone(), v.clone()))
             .collect())
-    }
-    async fn set_presets(
-        &self,
-        game_id: &str,
-        player_id: &str,
-        presets: Option<&str>,
-    ) -> Result<(), StoreError> {
-        let key = (game_id.to_string(), player_id.to_string());
-        let mut all = self.presets.lock().unwrap();
-        match presets {
-            Some(p) => all.insert(key, p.into()),
-            None => all.remove(&key),
-        };
-        Ok(())
     }
     async fn close(&self) {}
 }
@@ -880,4 +919,80 @@ async fn clocks_reminders_and_moderator_moves_work_for_a_game_that_opts_into_not
         "{}",
         preset.text()
     );
+}
+
+#[tokio::test]
+async fn a_command_s_writes_and_its_kept_answer_are_stored_together_or_not_at_all() {
+    use gaugebot_table::{Kept, Response};
+    let store = Arc::new(Memory::default());
+    let mut table = Table::load("k", store.clone(), host())
+        .await
+        .expect("loads");
+    let keep = |table: &Table, response: &Response| {
+        Some(Kept {
+            key: format!("{}", table.position().map_or(0, |(_, at)| at)),
+            payload: response.text(),
+        })
+    };
+    let setup = table
+        .handle_keeping(
+            &msg(1, "mod", "!setup pile ann bob dice:manual first:1"),
+            &keep,
+        )
+        .await;
+    assert_eq!(setup.response.verdict, Verdict::Accepted);
+    let kept = setup.kept.expect("an accepted command's answer is kept");
+    assert_eq!(kept.payload, setup.response.text());
+    assert_eq!(kept.channel, "k");
+    // The game and its answer were one write.
+    let batches = store.batches.lock().unwrap().clone();
+    assert_eq!(batches.len(), 1);
+    assert!(matches!(batches[0][0], Write::CreateGame { .. }));
+    assert_eq!(batches[0].last(), Some(&Write::Outbox(kept.clone())));
+    assert_eq!(
+        store.pending(Some("k")).await.expect("pending"),
+        std::slice::from_ref(&kept)
+    );
+    store.delivered("k", &kept.key).await.expect("delivered");
+    assert!(store.pending(None).await.expect("pending").is_empty());
+
+    // A read-only command writes nothing and keeps nothing.
+    let status = table.handle_keeping(&msg(2, "ann", "!status"), &keep).await;
+    assert_eq!(status.kept, None);
+    assert_eq!(store.batches.lock().unwrap().len(), 1);
+
+    // The database fails: the move is refused, and neither it nor its answer stays, in the
+    // store or in the table.
+    store.down.store(true, std::sync::atomic::Ordering::SeqCst);
+    let who = to_act(&table);
+    let failed = table
+        .handle_keeping(&msg(3, &who, "**take 2**"), &keep)
+        .await;
+    assert_eq!(failed.response.verdict, Verdict::Refused);
+    assert!(
+        failed.response.text().contains("the disk is gone"),
+        "{}",
+        failed.response.text()
+    );
+    assert_eq!(failed.kept, None);
+    assert_eq!(table.state::<Pile>().expect("pile").pile, 10);
+    assert_eq!(to_act(&table), who);
+    assert!(store.pending(None).await.expect("pending").is_empty());
+
+    // It comes back: the same move is taken, stored with its answer.
+    store.down.store(false, std::sync::atomic::Ordering::SeqCst);
+    let taken = table
+        .handle_keeping(&msg(3, &who, "**take 2**"), &keep)
+        .await;
+    assert_eq!(
+        taken.response.verdict,
+        Verdict::Accepted,
+        "{}",
+        taken.response.text()
+    );
+    assert_eq!(table.state::<Pile>().expect("pile").pile, 8);
+    let batches = store.batches.lock().unwrap().clone();
+    assert_eq!(batches.len(), 2);
+    assert!(matches!(batches[1][0], Write::Append { .. }));
+    assert_eq!(batches[1].last(), taken.kept.map(Write::Outbox).as_ref());
 }

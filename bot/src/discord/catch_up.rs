@@ -92,6 +92,32 @@ async fn unlisted(shared: &Arc<Shared>, mut unplaced: Vec<u64>) -> Vec<u64> {
     unplaced
 }
 
+/// Queues the delivery of what the outbox kept for every channel (answers stored before a crash
+/// or a restart but not posted), for channels no other job reaches soon. With several
+/// processes on one database, a channel's parcels are its owner's: they are delivered when it
+/// takes the channel over.
+async fn redeliver_everywhere(shared: &Arc<Shared>) {
+    if shared.owners.shared() {
+        return;
+    }
+    let pending = match shared.tables.store().pending(None).await {
+        Ok(pending) => pending,
+        Err(error) => {
+            tracing::warn!(%error, "cannot read the outbox; each channel reads it before its next job");
+            return;
+        }
+    };
+    let mut channels: Vec<u64> = pending
+        .iter()
+        .filter_map(|item| item.channel.parse::<u64>().ok().filter(|id| *id != 0))
+        .collect();
+    channels.sort_unstable();
+    channels.dedup();
+    for channel in channels {
+        shared.enqueue(ChannelId::new(channel), Job::Outbox);
+    }
+}
+
 /// Queues a catch-up of a channel; the receiver fires when it is done.
 pub(crate) fn start(shared: &Arc<Shared>, channel: u64) -> oneshot::Receiver<()> {
     let (tx, rx) = oneshot::channel();
@@ -119,6 +145,9 @@ pub(crate) async fn after_ready(shared: &Arc<Shared>, shard: u32, epoch: u64, gu
         })
         .collect();
     restart.begin(shard, epoch, guilds, active, &mut |c| start(shared, c));
+    if shard == 0 {
+        redeliver_everywhere(shared).await;
+    }
     restart.wait_for_guilds(shard, epoch, GUILD_WAIT).await;
     let mut waits = restart.finish(shard, epoch);
     // Channels no guild mentioned (direct messages, archived threads): read as before, by the
@@ -151,7 +180,7 @@ pub(crate) async fn after_ready(shared: &Arc<Shared>, shard: u32, epoch: u64, gu
 }
 
 /// Catches the channel up first if it was not since the last READY.
-pub(crate) async fn sync(shared: &Shared, state: &mut ChannelState) {
+pub(crate) async fn sync(shared: &Arc<Shared>, state: &mut ChannelState) {
     let current = shared.session.epoch();
     if state.synced_epoch < current {
         if has_game(shared, &state.key).await {
@@ -165,7 +194,7 @@ pub(crate) async fn sync(shared: &Shared, state: &mut ChannelState) {
 /// A live message (of `guild`) from the collector of session `epoch` (`None`: from the
 /// fallback handler): the channel catches up first unless it is known up to date in its shard's session.
 pub(crate) async fn before_live(
-    shared: &Shared,
+    shared: &Arc<Shared>,
     state: &mut ChannelState,
     epoch: Option<u64>,
     guild: Option<u64>,
@@ -218,7 +247,7 @@ async fn catch_up_start(shared: &Shared, key: &str) -> Option<u64> {
 /// Reads the channel's history after its cursor, oldest first, page by page, and processes
 /// every message not processed yet. A page that fails is read again, with backoff, for as long
 /// as Discord's outage lasts ([`deliver`]).
-pub(crate) async fn catch_up(shared: &Shared, state: &mut ChannelState) {
+pub(crate) async fn catch_up(shared: &Arc<Shared>, state: &mut ChannelState) {
     let epoch = shared.session.epoch();
     let channel = state.channel;
     let Some(mut after) = catch_up_start(shared, &state.key).await else {

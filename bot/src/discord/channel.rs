@@ -56,6 +56,9 @@ pub(crate) struct ChannelState {
     pub(crate) cursor_kept: bool,
     /// The epoch of the last catch-up (or of the check that none was needed).
     pub(crate) synced_epoch: u64,
+    /// Whether the outbox was read for parcels left undelivered (by a crash, a restart or
+    /// the channel's previous owner) since this process last took the channel.
+    pub(crate) outbox_checked: bool,
     /// Messages processed in this run.
     pub(crate) done: RecentIds,
     /// Commands read in this run, for edit notices.
@@ -73,6 +76,7 @@ impl ChannelState {
             guild: None,
             cursor_kept: false,
             synced_epoch: 0,
+            outbox_checked: false,
             done: RecentIds::new(),
             commands: LruCache::new(REMEMBERED_IDS),
             commented: RecentIds::new(),

@@ -4,6 +4,7 @@ use serenity::all::{Message, MessageId};
 use tokio::sync::oneshot;
 
 use gaugebot_table::input::{Incoming, Response};
+use gaugebot_table::Outgoing;
 
 /// Work for a channel's worker.
 pub(crate) enum Job {
@@ -22,6 +23,11 @@ pub(crate) enum Job {
     /// The bot's own message (a reply it posted): once every message before it was
     /// processed, the cursor may move past it, so that a restart finds the channel up to date.
     Own(MessageId),
+    /// Deliver a parcel the table kept in the outbox (the clock's posts, an automa's move
+    /// made at a tick), in the channel's order.
+    Deliver(Box<Outgoing>),
+    /// Deliver what the outbox kept for the channel from before (a crash, a restart).
+    Outbox,
     /// A message was edited (`Some(new text)`) or deleted (`None`).
     Changed {
         /// The message.

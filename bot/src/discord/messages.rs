@@ -2,6 +2,8 @@
 //! direct messages and `!waiting` answered across the tables; every other message goes to its
 //! channel's table ([`play`]), and the channel's catch-up cursor moves past it.
 
+use std::sync::Arc;
+
 use serenity::all::Message;
 
 use gaugebot_table::input::{Author, Incoming, Mention, Verdict};
@@ -52,7 +54,11 @@ async fn incoming(shared: &Shared, message: &Message) -> Incoming {
 
 /// Hands one message to its table, posts the replies, reacts, and moves the cursor.
 /// Returns whether the message was handed to the table.
-pub(crate) async fn process(shared: &Shared, state: &mut ChannelState, message: &Message) -> bool {
+pub(crate) async fn process(
+    shared: &Arc<Shared>,
+    state: &mut ChannelState,
+    message: &Message,
+) -> bool {
     if message.author.bot || state.done.contains(message.id.get()) {
         return false;
     }

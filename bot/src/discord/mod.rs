@@ -37,6 +37,7 @@ mod interactions;
 mod job;
 mod mention;
 mod messages;
+mod outbox;
 mod ownership;
 mod perms;
 mod pins;

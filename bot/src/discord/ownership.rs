@@ -26,6 +26,7 @@ pub(crate) async fn owned(shared: &Shared, state: &mut ChannelState) -> bool {
             // (leaving one forgets that).
             shared.tables.unload(&state.key).await;
             state.synced_epoch = 0;
+            state.outbox_checked = false;
             true
         }
         Ok(Claim::Other) => {

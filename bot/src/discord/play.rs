@@ -6,15 +6,20 @@
 //! with ✅ or ❌; to an interaction, once accepted, in the forum record's form (the mover's
 //! name and the move in bold, then the table's replies), the user answered privately by the
 //! interaction itself.
+//!
+//! The answer to a command that wrote anything is made into a [`Parcel`] and stored by the
+//! table with the command, in one transaction ([`super::outbox`]); it is then delivered from
+//! there, so a crash between the commit and the post loses nothing.
 
-use serenity::all::{CreateActionRow, EditMessage, MessageId};
+use serenity::all::{EditMessage, MessageId};
 
 use gaugebot_table::input::{Incoming, Reply, Response, Verdict};
-use gaugebot_table::{Prompt, Table, MESSAGE_LIMIT};
+use gaugebot_table::{Kept, Prompt, Table, MESSAGE_LIMIT};
 
 use super::channel::ChannelState;
 use super::job::Echo;
-use super::posting::{buttons, pin, reply};
+use super::outbox::{self, interaction_nonce, Address, Parcel};
+use super::posting::pin;
 use super::retry::retry;
 use super::shared::Shared;
 
@@ -44,14 +49,14 @@ pub(crate) enum Played {
 }
 
 /// What an accepted command leads to, gathered while the table is locked.
-struct After {
-    accepted: bool,
-    prompt: Option<Prompt>,
-    status: Option<(String, String)>,
+pub(crate) struct After {
+    pub(crate) accepted: bool,
+    pub(crate) prompt: Option<Prompt>,
+    pub(crate) status: Option<(String, String)>,
 }
 
 impl After {
-    fn of(shared: &Shared, table: &Table, response: &Response) -> After {
+    pub(crate) fn of(shared: &Shared, table: &Table, response: &Response) -> After {
         let accepted = response.verdict == Verdict::Accepted;
         After {
             accepted,
@@ -63,11 +68,6 @@ impl After {
                 .then(|| Some((table.game_id()?.to_string(), table.status_text()?)))
                 .flatten(),
         }
-    }
-
-    /// The buttons of the new turn prompt, if any.
-    fn components(&self) -> Vec<CreateActionRow> {
-        self.prompt.as_ref().map(buttons::rows).unwrap_or_default()
     }
 }
 
@@ -94,7 +94,27 @@ pub(crate) async fn play(
             return Played::Stale;
         }
     }
-    let response = table.handle(incoming).await;
+    // What the command leads to in the channel: replies to a message; an accepted
+    // interaction's echo and replies; nothing in the channel for a refused interaction.
+    let parcel = |table: &Table, response: &Response| match origin {
+        Origin::Message(id) => Some(Parcel::of(
+            shared,
+            table,
+            response,
+            &response.replies,
+            Address::Answer(*id),
+        )),
+        Origin::Interaction { echo, .. } if response.verdict == Verdict::Accepted => {
+            let replies = with_header(&header(echo, incoming, response), &response.replies);
+            let address = Address::Post(interaction_nonce(incoming));
+            Some(Parcel::of(shared, table, response, &replies, address))
+        }
+        Origin::Interaction { .. } => None,
+    };
+    let keep =
+        |table: &Table, response: &Response| -> Option<Kept> { parcel(table, response)?.kept() };
+    let handled = table.handle_keeping(incoming, &keep).await;
+    let response = handled.response;
     if response.verdict == Verdict::Refused
         && shared.owners.shared()
         && !shared.owners.holds(&state.key).await.unwrap_or(false)
@@ -107,7 +127,11 @@ pub(crate) async fn play(
         return Played::LeftToOwner(response);
     }
     let active = table.game_id().is_some();
-    let after = After::of(shared, &table, &response);
+    // An answer that wrote nothing (or whose write failed) was not kept: posted as it is.
+    let unkept = match handled.kept {
+        Some(_) => None,
+        None => parcel(&table, &response),
+    };
     drop(table);
     if response.verdict != Verdict::Ignored {
         tracing::info!(
@@ -119,20 +143,7 @@ pub(crate) async fn play(
             "command"
         );
     }
-    let rest = &*shared.discord.rest;
-    let components = after.components();
-    let prompt = match origin {
-        Origin::Message(id) => {
-            reply::respond(rest, state.channel, *id, &response, components).await
-        }
-        Origin::Interaction { echo, .. } if after.accepted => {
-            let replies = with_header(&header(echo, incoming, &response), &response.replies);
-            let nonce = incoming.message_id.parse().unwrap_or(0);
-            reply::post(rest, state.channel, None, nonce, &replies, components).await
-        }
-        Origin::Interaction { .. } => None,
-    };
-    settle(shared, state, after, prompt).await;
+    outbox::send(shared, state, handled.kept.as_ref(), unkept).await;
     if response.verdict == Verdict::Accepted {
         automa_moves(shared, state).await;
     }
@@ -143,37 +154,43 @@ pub(crate) async fn play(
 /// forum record reads, until a human is to act (the decisions run on the blocking pool, one
 /// per table at a time: the table is locked while its automa thinks).
 async fn automa_moves(shared: &Shared, state: &mut ChannelState) {
-    let rest = &*shared.discord.rest;
     for _ in 0..gaugebot_table::table::tables::MAX_AUTOMA_MOVES {
         let Ok(mut table) = shared.tables.table(&state.key).await else {
             return;
         };
-        let Some(response) = table.automa_step(chrono::Utc::now()).await else {
+        let keep =
+            |table: &Table, response: &Response| automa_parcel(shared, table, response).kept();
+        let Some(handled) = table.automa_step_keeping(chrono::Utc::now(), &keep).await else {
             return;
         };
-        let nonce = table
-            .position()
-            .map(|(game, at)| gaugebot_table::game::automa::automa_seed(game, at as u64))
-            .unwrap_or(0);
-        let after = After::of(shared, &table, &response);
+        let unkept = match handled.kept {
+            Some(_) => None,
+            None => Some(automa_parcel(shared, &table, &handled.response)),
+        };
         drop(table);
-        let components = after.components();
-        let posted = reply::post(
-            rest,
-            state.channel,
-            None,
-            nonce,
-            &response.replies,
-            components,
-        )
-        .await;
-        settle(shared, state, after, posted).await;
+        outbox::send(shared, state, handled.kept.as_ref(), unkept).await;
     }
+}
+
+/// The parcel of an automa's move: its post, keyed by the decision's seed (the same position,
+/// the same nonce: a move made again after a restart is not posted twice).
+fn automa_parcel(shared: &Shared, table: &Table, response: &Response) -> Parcel {
+    let nonce = table
+        .position()
+        .map(|(game, at)| gaugebot_table::game::automa::automa_seed(game, at as u64))
+        .unwrap_or(0);
+    Parcel::of(
+        shared,
+        table,
+        response,
+        &response.replies,
+        Address::Post(nonce),
+    )
 }
 
 /// After an accepted command is posted: the previous prompt loses its buttons, the new one
 /// (`posted`) is remembered, the pinned status is edited.
-async fn settle(
+pub(crate) async fn settle(
     shared: &Shared,
     state: &mut ChannelState,
     after: After,

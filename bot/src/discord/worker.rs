@@ -14,6 +14,7 @@ use super::channel::ChannelState;
 use super::edits;
 use super::job::{Invocation, Job, Outcome};
 use super::messages::process;
+use super::outbox::{self, redeliver};
 use super::ownership::owned;
 use super::play::{play, Origin, Played};
 use super::shared::Shared;
@@ -39,7 +40,7 @@ pub(crate) fn run(
 }
 
 /// Runs one job.
-async fn run_job(shared: &Shared, state: &mut ChannelState, job: Job) {
+async fn run_job(shared: &Arc<Shared>, state: &mut ChannelState, job: Job) {
     match job {
         Job::Live { message, epoch } => {
             if let Some(guild) = message.guild_id {
@@ -48,6 +49,7 @@ async fn run_job(shared: &Shared, state: &mut ChannelState, job: Job) {
             if !owned(shared, state).await {
                 return;
             }
+            redeliver(shared, state).await;
             before_live(shared, state, epoch, message.guild_id.map(|g| g.get())).await;
             process(shared, state, &message).await;
         }
@@ -55,14 +57,31 @@ async fn run_job(shared: &Shared, state: &mut ChannelState, job: Job) {
             if !owned(shared, state).await {
                 return;
             }
+            redeliver(shared, state).await;
             sync(shared, state).await;
             invoke(shared, state, *invocation).await;
         }
         Job::CatchUp(done) => {
-            if owned(shared, state).await && state.synced_epoch < shared.session.epoch() {
-                catch_up(shared, state).await;
+            if owned(shared, state).await {
+                redeliver(shared, state).await;
+                if state.synced_epoch < shared.session.epoch() {
+                    catch_up(shared, state).await;
+                }
             }
             let _ = done.send(());
+        }
+        Job::Deliver(item) => {
+            if state.outbox_checked {
+                outbox::deliver(shared, state, &item).await;
+            } else {
+                // The first read of the outbox delivers this parcel too, in its order.
+                redeliver(shared, state).await;
+            }
+        }
+        Job::Outbox => {
+            if owned(shared, state).await {
+                redeliver(shared, state).await;
+            }
         }
         Job::Own(id) => {
             // Only a channel this worker has processed in this session (so owned, caught up)
@@ -84,7 +103,7 @@ async fn run_job(shared: &Shared, state: &mut ChannelState, job: Job) {
 }
 
 /// Runs an interaction in its channel's table and sends its outcome to the submitter.
-async fn invoke(shared: &Shared, state: &mut ChannelState, invocation: Invocation) {
+async fn invoke(shared: &Arc<Shared>, state: &mut ChannelState, invocation: Invocation) {
     let Invocation {
         incoming,
         expect,

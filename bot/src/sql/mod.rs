@@ -10,11 +10,11 @@ use std::ops::DerefMut;
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use gaugebot_table::store::{GameRow, LogRow, Store, StoreError};
+use gaugebot_table::store::{GameRow, LogRow, Outgoing, Store, StoreError, Write};
 use sqlx::pool::PoolConnection;
 use sqlx::{Database, Pool};
 
-use queries::{failed, Copied, Dump, GameRecord, LogRecord, Queries};
+use queries::{failed, Copied, Dump, GameRecord, LogRecord, OutboxRecord, Queries};
 
 /// What one database does its own way: its transactions, locking and fencing.
 #[async_trait]
@@ -117,8 +117,88 @@ impl<B: Backend> SqlStore<B> {
     }
 }
 
+impl<B: Backend> SqlStore<B> {
+    /// Applies one write inside the command's transaction.
+    async fn apply(tx: &mut B::Tx, write: &Write) -> Result<(), StoreError> {
+        match write {
+            Write::CreateGame { game, message_id } => {
+                let record = GameRecord {
+                    active: true,
+                    ..GameRecord::from(game)
+                };
+                B::Db::retire_games(tx, &record.channel).await?;
+                B::Db::insert_game(tx, &record).await?;
+                B::Db::mark_seen(tx, &record.channel, message_id).await
+            }
+            Write::Append {
+                game_id,
+                channel,
+                rows,
+                message_id,
+                revealed,
+            } => {
+                for row in rows {
+                    B::Db::insert_log(tx, game_id, &LogRecord::from(row)).await?;
+                }
+                if *revealed {
+                    B::Db::reveal(tx, game_id).await?;
+                }
+                B::Db::mark_seen(tx, channel, message_id).await
+            }
+            Write::MarkSeen {
+                channel,
+                message_id,
+            } => B::Db::mark_seen(tx, channel, message_id).await,
+            Write::ChannelState {
+                channel,
+                state,
+                message_id,
+            } => {
+                B::Db::set_channel_state(tx, channel, state.as_deref()).await?;
+                B::Db::mark_seen(tx, channel, message_id).await
+            }
+            Write::Presets {
+                game_id,
+                player_id,
+                presets,
+            } => B::Db::set_presets(tx, game_id, player_id, presets.as_deref()).await,
+            Write::Outbox(item) => B::Db::insert_outbox(tx, &OutboxRecord::from(item)).await,
+        }
+    }
+}
+
 #[async_trait]
 impl<B: Backend> Store for SqlStore<B> {
+    /// One transaction, fenced by the owner of the first write's channel (a batch of presets
+    /// alone is not fenced: they come by direct message, to whichever process reads it).
+    async fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
+        if writes.is_empty() {
+            return Ok(());
+        }
+        let channel = writes.iter().find_map(Write::channel);
+        let mut tx = self.backend.begin(channel).await?;
+        let result = async {
+            for write in writes {
+                Self::apply(&mut tx, write).await?;
+            }
+            Ok(())
+        }
+        .await;
+        self.backend.finish(tx, result).await
+    }
+
+    async fn pending(&self, channel: Option<&str>) -> Result<Vec<Outgoing>, StoreError> {
+        let records = B::Db::outbox(&mut *self.read().await?, channel).await?;
+        records.into_iter().map(Outgoing::try_from).collect()
+    }
+
+    /// Not fenced: the item was delivered, whoever owns the channel now.
+    async fn delivered(&self, channel: &str, key: &str) -> Result<(), StoreError> {
+        let mut tx = self.backend.begin(None).await?;
+        let result = B::Db::remove_outbox(&mut tx, channel, key).await;
+        self.backend.finish(tx, result).await
+    }
+
     async fn active_game(&self, channel: &str) -> Result<Option<GameRow>, StoreError> {
         let mut conn = self.read().await?;
         B::Db::active_game(&mut conn, channel)
@@ -145,49 +225,6 @@ impl<B: Backend> Store for SqlStore<B> {
 
     async fn active_channels(&self) -> Result<Vec<String>, StoreError> {
         B::Db::active_channels(&mut *self.read().await?).await
-    }
-
-    async fn create_game(&self, game: &GameRow, message_id: &str) -> Result<(), StoreError> {
-        let record = GameRecord {
-            active: true,
-            ..GameRecord::from(game)
-        };
-        let mut tx = self.backend.begin(Some(&game.channel)).await?;
-        let result = async {
-            B::Db::retire_games(&mut tx, &record.channel).await?;
-            B::Db::insert_game(&mut tx, &record).await?;
-            B::Db::mark_seen(&mut tx, &record.channel, message_id).await
-        }
-        .await;
-        self.backend.finish(tx, result).await
-    }
-
-    async fn append(
-        &self,
-        game_id: &str,
-        channel: &str,
-        rows: &[LogRow],
-        message_id: &str,
-        revealed: bool,
-    ) -> Result<(), StoreError> {
-        let mut tx = self.backend.begin(Some(channel)).await?;
-        let result = async {
-            for row in rows {
-                B::Db::insert_log(&mut tx, game_id, &LogRecord::from(row)).await?;
-            }
-            if revealed {
-                B::Db::reveal(&mut tx, game_id).await?;
-            }
-            B::Db::mark_seen(&mut tx, channel, message_id).await
-        }
-        .await;
-        self.backend.finish(tx, result).await
-    }
-
-    async fn mark_seen(&self, channel: &str, message_id: &str) -> Result<(), StoreError> {
-        let mut tx = self.backend.begin(Some(channel)).await?;
-        let result = B::Db::mark_seen(&mut tx, channel, message_id).await;
-        self.backend.finish(tx, result).await
     }
 
     async fn seen(&self, channel: &str, message_id: &str) -> Result<bool, StoreError> {
@@ -223,40 +260,12 @@ impl<B: Backend> Store for SqlStore<B> {
         B::Db::channel_state(&mut *self.read().await?, channel).await
     }
 
-    async fn set_channel_state(
-        &self,
-        channel: &str,
-        state: Option<&str>,
-        message_id: &str,
-    ) -> Result<(), StoreError> {
-        let mut tx = self.backend.begin(Some(channel)).await?;
-        let result = async {
-            B::Db::set_channel_state(&mut tx, channel, state).await?;
-            B::Db::mark_seen(&mut tx, channel, message_id).await
-        }
-        .await;
-        self.backend.finish(tx, result).await
-    }
-
     async fn state_channels(&self) -> Result<Vec<String>, StoreError> {
         B::Db::state_channels(&mut *self.read().await?).await
     }
 
     async fn presets(&self, game_id: &str) -> Result<Vec<(String, String)>, StoreError> {
         B::Db::presets(&mut *self.read().await?, game_id).await
-    }
-
-    /// Presets come by direct message, to whichever process reads it: they are not moves, so
-    /// they are not fenced by the game channel's owner (who reads them at its next tick).
-    async fn set_presets(
-        &self,
-        game_id: &str,
-        player_id: &str,
-        presets: Option<&str>,
-    ) -> Result<(), StoreError> {
-        let mut tx = self.backend.begin(None).await?;
-        let result = B::Db::set_presets(&mut tx, game_id, player_id, presets).await;
-        self.backend.finish(tx, result).await
     }
 
     async fn close(&self) {

@@ -9,7 +9,7 @@
 //! between databases (`gaugebot migrate`) is verbatim.
 
 use async_trait::async_trait;
-use gaugebot_table::store::{read_time, time_text, GameRow, LogRow, StoreError};
+use gaugebot_table::store::{read_time, time_text, GameRow, LogRow, Outgoing, StoreError};
 use sqlx::{Database, Encode, Executor, FromRow, IntoArguments, Type};
 
 /// A game's row as stored.
@@ -54,6 +54,43 @@ pub struct LogRecord {
     pub text: String,
     /// When: RFC 3339 text.
     pub at: String,
+}
+
+/// An outbox item as stored.
+#[derive(Debug, Clone, PartialEq, Eq, FromRow)]
+pub struct OutboxRecord {
+    /// The channel it is posted in.
+    pub channel: String,
+    /// Its key (the adapter's nonce), unique in the channel.
+    pub key: String,
+    /// What to post, as the adapter wrote it.
+    pub payload: String,
+    /// When it was stored: RFC 3339 text.
+    pub at: String,
+}
+
+impl TryFrom<OutboxRecord> for Outgoing {
+    type Error = StoreError;
+
+    fn try_from(r: OutboxRecord) -> Result<Outgoing, StoreError> {
+        Ok(Outgoing {
+            at: read_time(&r.at)?,
+            channel: r.channel,
+            key: r.key,
+            payload: r.payload,
+        })
+    }
+}
+
+impl From<&Outgoing> for OutboxRecord {
+    fn from(o: &Outgoing) -> OutboxRecord {
+        OutboxRecord {
+            channel: o.channel.clone(),
+            key: o.key.clone(),
+            payload: o.payload.clone(),
+            at: time_text(o.at),
+        }
+    }
 }
 
 /// A log entry with its game's id, as a whole-database export reads it.
@@ -149,6 +186,8 @@ pub struct Dump {
     pub presets: Vec<(String, String, String)>,
     /// Every game's live (pinned) status message: (game id, message id).
     pub status: Vec<(String, String)>,
+    /// The outbox's undelivered items, in the order they were stored.
+    pub outbox: Vec<OutboxRecord>,
 }
 
 impl Dump {
@@ -162,6 +201,7 @@ impl Dump {
             self.states.len(),
             self.presets.len(),
             self.status.len(),
+            self.outbox.len(),
         ];
         TABLES.iter().copied().zip(counts).collect()
     }
@@ -171,7 +211,7 @@ impl Dump {
 /// added to the schema must be added here and to [`Dump`], or `gaugebot migrate` refuses to
 /// run: it will not leave a table behind). PostgreSQL's `channel_owners` is not data: which
 /// process owns a channel is decided anew by the processes on the new database.
-pub const TABLES: [&str; 7] = [
+pub const TABLES: [&str; 8] = [
     "games",
     "log",
     "seen_messages",
@@ -179,6 +219,7 @@ pub const TABLES: [&str; 7] = [
     "channel_state",
     "presets",
     "status_message",
+    "outbox",
 ];
 
 /// Tables of a schema that are not the bot's data: the migrations' own bookkeeping, the
@@ -368,6 +409,22 @@ pub trait Queries: Dialect {
         player_id: &str,
         presets: Option<&str>,
     ) -> Result<(), StoreError>;
+    /// Adds an item to the outbox.
+    async fn insert_outbox(
+        conn: &mut Self::Connection,
+        item: &OutboxRecord,
+    ) -> Result<(), StoreError>;
+    /// The outbox's items, of one channel or of all, in the order they were stored.
+    async fn outbox(
+        conn: &mut Self::Connection,
+        channel: Option<&str>,
+    ) -> Result<Vec<OutboxRecord>, StoreError>;
+    /// Removes an item from the outbox (nothing if it is not there).
+    async fn remove_outbox(
+        conn: &mut Self::Connection,
+        channel: &str,
+        key: &str,
+    ) -> Result<(), StoreError>;
     /// The whole database, in insertion order.
     async fn export(conn: &mut Self::Connection) -> Result<Dump, StoreError>;
     /// Copies a whole database in, verbatim; refused ([`NotEmpty`]) unless every table of
@@ -420,6 +477,7 @@ where
     for<'r> (String, String): FromRow<'r, DB::Row>,
     for<'r> (String, Option<String>): FromRow<'r, DB::Row>,
     for<'r> (String, String, String): FromRow<'r, DB::Row>,
+    for<'r> OutboxRecord: FromRow<'r, DB::Row>,
 {
     async fn active_game(
         conn: &mut DB::Connection,
@@ -679,6 +737,47 @@ where
         execute(query, conn).await
     }
 
+    async fn insert_outbox(
+        conn: &mut DB::Connection,
+        item: &OutboxRecord,
+    ) -> Result<(), StoreError> {
+        let query =
+            sqlx::query("INSERT INTO outbox (channel, key, payload, at) VALUES ($1, $2, $3, $4)")
+                .bind(item.channel.as_str())
+                .bind(item.key.as_str())
+                .bind(item.payload.as_str())
+                .bind(item.at.as_str());
+        execute(query, conn).await
+    }
+
+    async fn outbox(
+        conn: &mut DB::Connection,
+        channel: Option<&str>,
+    ) -> Result<Vec<OutboxRecord>, StoreError> {
+        let query = match channel {
+            Some(channel) => sqlx::query_as(
+                "SELECT channel, key, payload, at FROM outbox WHERE channel = $1
+                 ORDER BY position",
+            )
+            .bind(channel),
+            None => {
+                sqlx::query_as("SELECT channel, key, payload, at FROM outbox ORDER BY position")
+            }
+        };
+        query.fetch_all(conn).await.map_err(failed)
+    }
+
+    async fn remove_outbox(
+        conn: &mut DB::Connection,
+        channel: &str,
+        key: &str,
+    ) -> Result<(), StoreError> {
+        let query = sqlx::query("DELETE FROM outbox WHERE channel = $1 AND key = $2")
+            .bind(channel)
+            .bind(key);
+        execute(query, conn).await
+    }
+
     async fn export(conn: &mut DB::Connection) -> Result<Dump, StoreError> {
         let order = DB::INSERTION_ORDER;
         let games = sqlx::query_as(&format!("SELECT {GAME} FROM games ORDER BY {order}"))
@@ -723,6 +822,7 @@ where
                 .await
                 .map_err(failed)?;
         status.sort();
+        let outbox = DB::outbox(conn, None).await?;
         Ok(Dump {
             games,
             logs: logs.into_iter().map(|l| (l.game_id, l.row)).collect(),
@@ -731,6 +831,7 @@ where
             states,
             presets,
             status,
+            outbox,
         })
     }
 
@@ -785,6 +886,10 @@ where
         for (game_id, message_id) in &dump.status {
             DB::set_status_message(conn, game_id, message_id).await?;
             step(6, &mut done);
+        }
+        for item in &dump.outbox {
+            DB::insert_outbox(conn, item).await?;
+            step(7, &mut done);
         }
         Ok(())
     }

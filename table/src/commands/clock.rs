@@ -80,9 +80,7 @@ impl Command for Clock {
             settings,
             by: person(&msg.author),
         }));
-        if let Err(e) = cx.commit(draft, msg).await {
-            return cx.storage_refusal(&e);
-        }
+        cx.commit(draft, msg);
         let Some(current) = cx.loaded.playing() else {
             return cx.not_playing();
         };

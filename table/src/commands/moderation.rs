@@ -127,9 +127,7 @@ impl Command for Reveal {
         let mut draft = Draft::of(current);
         draft.entries.push(Entry::Reveal);
         draft.revealed = true;
-        if let Err(e) = cx.commit(draft, msg).await {
-            return cx.storage_refusal(&e);
-        }
+        cx.commit(draft, msg);
         match &cx.loaded {
             Loaded::Running(current) => {
                 Response::new(Verdict::Accepted).say(cx.reveal_text(current))

@@ -10,6 +10,7 @@ use crate::game::session::ProxySource;
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
 use crate::record::log::Entry;
+use crate::store::Write;
 use crate::table::extract::{extract, Commands};
 use crate::table::{Current, Cx, Draft, Loaded};
 use crate::weeks::duration::{format_duration, full, parse_duration, relative, store_time};
@@ -109,10 +110,8 @@ impl Command for Act {
             draft.revealed = true;
         }
         let game_id = current.row.id.clone();
-        if let Err(e) = cx.commit(draft, msg).await {
-            return cx.storage_refusal(&e);
-        }
-        cx.save_spent(&game_id, &done).await;
+        cx.commit(draft, msg);
+        cx.save_spent(&game_id, &done);
         let turn_ended = done.ends_turn;
         let mut text = cx.after_moves(std::mem::take(&mut done.texts), before, turn_ended);
         if let Some(refusal) = refusal {
@@ -216,13 +215,13 @@ impl Command for Sub {
             by: person(&msg.author),
         }));
         let game_id = current.row.id.clone();
-        if let Err(e) = cx.commit(draft, msg).await {
-            return cx.storage_refusal(&e);
-        }
+        cx.commit(draft, msg);
         // The old player's secret orders are theirs, not the seat's.
-        if let Err(error) = cx.store.set_presets(&game_id, &old.id, None).await {
-            tracing::warn!(game = %game_id, %error, "cannot drop the old player's presets");
-        }
+        cx.stage(Write::Presets {
+            game_id: game_id.clone(),
+            player_id: old.id.clone(),
+            presets: None,
+        });
         let Some(current) = cx.loaded.playing() else {
             return cx.not_playing();
         };
@@ -307,10 +306,8 @@ impl Command for Away {
             capped: pause_until < until,
             left: format_duration((left - length).max(chrono::Duration::zero())).to_string(),
         });
-        if let Err(e) = cx.commit(draft, msg).await {
-            return cx.storage_refusal(&e);
-        }
-        cx.save_spent(&game_id, &done).await;
+        cx.commit(draft, msg);
+        cx.save_spent(&game_id, &done);
         let mut text = notice;
         if done.moved() {
             text.push('\n');
@@ -350,9 +347,7 @@ impl Command for Back {
             player: player.id.clone(),
             name: player.name.clone(),
         }));
-        if let Err(e) = cx.commit(draft, msg).await {
-            return cx.storage_refusal(&e);
-        }
+        cx.commit(draft, msg);
         let Some(current) = cx.loaded.playing() else {
             return cx.not_playing();
         };

@@ -12,7 +12,7 @@ use crate::input::{Incoming, Mention, Response, Verdict};
 use crate::messages;
 use crate::record::log::effective;
 use crate::record::RunningHead;
-use crate::store::GameRow;
+use crate::store::{GameRow, Write};
 use crate::table::{Current, Cx, Host, Loaded, StoredSetup};
 use async_trait::async_trait;
 
@@ -337,9 +337,10 @@ pub(crate) async fn start_game(
         revealed: false,
         active: true,
     };
-    if let Err(e) = cx.store.create_game(&row, seen).await {
-        return cx.storage_refusal(&e);
-    }
+    cx.stage(Write::CreateGame {
+        game: row.clone(),
+        message_id: seen.to_string(),
+    });
     let head = RunningHead::of(&row, &stored, session.as_ref(), std::iter::empty());
     let current = Current {
         row,

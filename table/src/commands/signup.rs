@@ -65,12 +65,12 @@ impl Command for Signup {
                 cx.close_signups(state, time_of(msg), true, &msg.message_id)
                     .await
             }
-            ("cancel", Some(_)) => match cx.save_signups(None, &msg.message_id).await {
-                Ok(()) => Response::new(Verdict::Accepted).say(cx.say(messages::SignupCancelled {
+            ("cancel", Some(_)) => {
+                cx.save_signups(None, &msg.message_id);
+                Response::new(Verdict::Accepted).say(cx.say(messages::SignupCancelled {
                     by: msg.author.name.to_string(),
-                })),
-                Err(e) => cx.storage_refusal(&e),
-            },
+                }))
+            }
             ("" | "status" | "list", Some(state)) => {
                 Response::new(Verdict::Answered).say(cx.say(messages::SignupStatus {
                     change: String::new(),
@@ -115,9 +115,7 @@ impl Command for Join {
             }));
         }
         state.players.push(person(&msg.author));
-        if let Err(e) = cx.save_signups(Some(&state), &msg.message_id).await {
-            return cx.storage_refusal(&e);
-        }
+        cx.save_signups(Some(&state), &msg.message_id);
         Response::new(Verdict::Accepted).say(cx.say(messages::SignupStatus {
             change: "joined".into(),
             player,
@@ -148,9 +146,7 @@ impl Command for Leave {
                 player: player.to_string(),
             }));
         }
-        if let Err(e) = cx.save_signups(Some(&state), &msg.message_id).await {
-            return cx.storage_refusal(&e);
-        }
+        cx.save_signups(Some(&state), &msg.message_id);
         Response::new(Verdict::Accepted).say(cx.say(messages::SignupStatus {
             change: "left".into(),
             player,

@@ -301,7 +301,7 @@ impl Suggestion {
 }
 
 /// A move the player to act can make with one click (a button on the turn prompt).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuickMove {
     /// The button's text, e.g. `Bid £8`.
     pub label: String,

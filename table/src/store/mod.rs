@@ -1,8 +1,13 @@
 //! The storage the table needs, as a trait: games, their append-only logs, the messages already
-//! read, each channel's catch-up cursor, a channel's state outside any game (open signups) and
-//! the players' secret presets. The bot implements it (SQLite by default, or PostgreSQL); the
-//! core knows no SQL. Rows cross this boundary typed (times as [`DateTime<Utc>`]) and failures as
-//! a [`StoreError`] whose cases say what a caller can do about them.
+//! read, each channel's catch-up cursor, a channel's state outside any game (open signups), the
+//! players' secret presets and the outbox (what the adapter is to post, kept until it is
+//! delivered). The bot implements it (SQLite by default, or PostgreSQL); the core knows no SQL.
+//! Rows cross this boundary typed (times as [`DateTime<Utc>`]) and failures as a [`StoreError`]
+//! whose cases say what a caller can do about them.
+//!
+//! A command's writes are one [`Write`] batch, stored by [`Store::write`] in one transaction
+//! together with its outbox item ([`Outgoing`]): the answer to an accepted command is durable
+//! with the command, and survives a crash before it is posted.
 
 use std::sync::Arc;
 
@@ -106,9 +111,107 @@ pub struct LogRow {
     pub at: DateTime<Utc>,
 }
 
+/// One write of a command; a command's writes are stored together ([`Store::write`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Write {
+    /// Starts a game: retires the channel's previous one and marks the message seen.
+    CreateGame {
+        /// The game's row.
+        game: GameRow,
+        /// The message that set it up.
+        message_id: String,
+    },
+    /// Appends entries to a game's log and marks their message seen; `revealed` also records
+    /// that the seed is now public.
+    Append {
+        /// The game.
+        game_id: String,
+        /// Its channel.
+        channel: String,
+        /// The entries, at the log's next positions.
+        rows: Vec<LogRow>,
+        /// The message they came from.
+        message_id: String,
+        /// Whether the seed is revealed with them.
+        revealed: bool,
+    },
+    /// Records that a message was read (a refused command), so a re-delivery is not re-read.
+    MarkSeen {
+        /// The channel.
+        channel: String,
+        /// The message.
+        message_id: String,
+    },
+    /// Replaces a channel's state (`None` removes it) and marks the message seen.
+    ChannelState {
+        /// The channel.
+        channel: String,
+        /// The state as JSON.
+        state: Option<String>,
+        /// The message that changed it.
+        message_id: String,
+    },
+    /// Replaces one player's presets in a game (`None` removes them).
+    Presets {
+        /// The game.
+        game_id: String,
+        /// The player.
+        player_id: String,
+        /// Their presets as JSON.
+        presets: Option<String>,
+    },
+    /// Keeps what the adapter is to post until it says it was delivered.
+    Outbox(Outgoing),
+}
+
+impl Write {
+    /// The channel whose table makes this write, when it is one of a table's moves (a database
+    /// shared by processes fences those by the channel's owner); presets come by direct
+    /// message to any process and are not fenced.
+    pub fn channel(&self) -> Option<&str> {
+        match self {
+            Write::CreateGame { game, .. } => Some(&game.channel),
+            Write::Append { channel, .. }
+            | Write::MarkSeen { channel, .. }
+            | Write::ChannelState { channel, .. } => Some(channel),
+            Write::Outbox(out) => Some(&out.channel),
+            Write::Presets { .. } => None,
+        }
+    }
+}
+
+/// Something an adapter is to post in a channel (replies, a reaction, a prompt, the pinned
+/// status), kept in the store from the moment the command it answers is stored until the
+/// adapter has delivered it. The payload is the adapter's own (JSON); the core only keeps it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outgoing {
+    /// The channel it is posted in.
+    pub channel: String,
+    /// Its key, unique in the channel (the adapter's nonce: a retry after a restart posts
+    /// nothing twice).
+    pub key: String,
+    /// What to post, as the adapter wrote it.
+    pub payload: String,
+    /// When it was stored.
+    pub at: DateTime<Utc>,
+}
+
 /// Durable storage of games. Every write is one transaction: all of it or nothing.
+///
+/// The required core is [`Store::write`] (every write), the reads, and the outbox's
+/// [`Store::pending`] and [`Store::delivered`]; the single writes are provided over `write`.
 #[async_trait]
 pub trait Store: Send + Sync + std::fmt::Debug {
+    /// Stores a command's writes in one transaction, in order: all of them or none.
+    async fn write(&self, writes: &[Write]) -> Result<(), StoreError>;
+
+    /// The outbox's undelivered items, of one channel or of all, in the order they were
+    /// stored.
+    async fn pending(&self, channel: Option<&str>) -> Result<Vec<Outgoing>, StoreError>;
+
+    /// Removes an item from the outbox once it is delivered (or can never be).
+    async fn delivered(&self, channel: &str, key: &str) -> Result<(), StoreError>;
+
     /// The active game of a channel.
     async fn active_game(&self, channel: &str) -> Result<Option<GameRow>, StoreError>;
 
@@ -125,7 +228,13 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     async fn active_channels(&self) -> Result<Vec<String>, StoreError>;
 
     /// Starts a game: retires the channel's previous one and marks the message seen.
-    async fn create_game(&self, game: &GameRow, message_id: &str) -> Result<(), StoreError>;
+    async fn create_game(&self, game: &GameRow, message_id: &str) -> Result<(), StoreError> {
+        self.write(&[Write::CreateGame {
+            game: game.clone(),
+            message_id: message_id.to_string(),
+        }])
+        .await
+    }
 
     /// Appends entries to a game's log and marks their message seen; `revealed` also records
     /// that the seed is now public.
@@ -136,10 +245,25 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         rows: &[LogRow],
         message_id: &str,
         revealed: bool,
-    ) -> Result<(), StoreError>;
+    ) -> Result<(), StoreError> {
+        self.write(&[Write::Append {
+            game_id: game_id.to_string(),
+            channel: channel.to_string(),
+            rows: rows.to_vec(),
+            message_id: message_id.to_string(),
+            revealed,
+        }])
+        .await
+    }
 
     /// Records that a message was read (a refused command), so a re-delivery is not re-read.
-    async fn mark_seen(&self, channel: &str, message_id: &str) -> Result<(), StoreError>;
+    async fn mark_seen(&self, channel: &str, message_id: &str) -> Result<(), StoreError> {
+        self.write(&[Write::MarkSeen {
+            channel: channel.to_string(),
+            message_id: message_id.to_string(),
+        }])
+        .await
+    }
 
     /// Whether a message was read before.
     async fn seen(&self, channel: &str, message_id: &str) -> Result<bool, StoreError>;
@@ -177,7 +301,14 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         channel: &str,
         state: Option<&str>,
         message_id: &str,
-    ) -> Result<(), StoreError>;
+    ) -> Result<(), StoreError> {
+        self.write(&[Write::ChannelState {
+            channel: channel.to_string(),
+            state: state.map(str::to_string),
+            message_id: message_id.to_string(),
+        }])
+        .await
+    }
 
     /// Channels that have a state, in order.
     async fn state_channels(&self) -> Result<Vec<String>, StoreError>;
@@ -185,13 +316,21 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// A game's secret presets: (player id, that player's presets as JSON), by player id.
     async fn presets(&self, game_id: &str) -> Result<Vec<(String, String)>, StoreError>;
 
-    /// Replaces one player's presets in a game (`None` removes them), in one transaction.
+    /// Replaces one player's presets in a game (`None` removes them), in one transaction (not
+    /// fenced by a channel's owner: see [`Write::channel`]).
     async fn set_presets(
         &self,
         game_id: &str,
         player_id: &str,
         presets: Option<&str>,
-    ) -> Result<(), StoreError>;
+    ) -> Result<(), StoreError> {
+        self.write(&[Write::Presets {
+            game_id: game_id.to_string(),
+            player_id: player_id.to_string(),
+            presets: presets.map(str::to_string),
+        }])
+        .await
+    }
 
     /// Flushes and closes.
     async fn close(&self);

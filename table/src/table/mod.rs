@@ -28,7 +28,7 @@ use crate::messages;
 use crate::messages::Message;
 use crate::record::log::{effective, Effective, Entry};
 use crate::record::{GameRecord, RunningHead};
-use crate::store::{GameRow, LogRow, Store, StoreError};
+use crate::store::{GameRow, LogRow, Outgoing, Store, StoreError, Write};
 use crate::templates::Templates;
 use crate::weeks::meta::Meta;
 
@@ -227,11 +227,21 @@ pub(crate) enum Loaded {
 }
 
 /// What a command works with: the channel, the store, the host and the loaded game.
+///
+/// A command changes the loaded game in memory and stages its writes ([`Cx::stage`]); the
+/// table stores them when the command is done, in one transaction with the answer's outbox
+/// item ([`Cx::flush`]). If that fails, the table is rebuilt from the store: nothing of the
+/// command stays.
 pub(crate) struct Cx {
     pub(crate) channel: String,
     pub(crate) store: Arc<dyn Store>,
     pub(crate) host: Arc<Host>,
     pub(crate) loaded: Loaded,
+    /// The writes of the command being handled.
+    pub(crate) staged: Vec<Write>,
+    /// Whether the loaded game may differ from the store's (a flush failed, and so did the
+    /// reload after it): the next command reloads first.
+    pub(crate) stale: bool,
 }
 
 impl Loaded {
@@ -289,6 +299,55 @@ impl Draft {
 }
 
 impl Cx {
+    /// Stages a write of the command being handled (stored by [`Cx::flush`]).
+    pub(crate) fn stage(&mut self, write: Write) {
+        self.staged.push(write);
+    }
+
+    /// Whether the command being handled wrote anything.
+    pub(crate) fn has_staged(&self) -> bool {
+        !self.staged.is_empty()
+    }
+
+    /// The channel's state as the command being handled last staged it, if it did.
+    pub(crate) fn staged_channel_state(&self) -> Option<Option<String>> {
+        self.staged.iter().rev().find_map(|write| match write {
+            Write::ChannelState { state, .. } => Some(state.clone()),
+            _ => None,
+        })
+    }
+
+    /// Stores the command's staged writes, and `outgoing` with them, in one transaction. On
+    /// failure nothing is stored and the table is rebuilt from the store (or, if that fails
+    /// too, rebuilt before the next command), so the command leaves no trace.
+    pub(crate) async fn flush(&mut self, outgoing: Option<Outgoing>) -> Result<(), StoreError> {
+        let mut writes = std::mem::take(&mut self.staged);
+        if writes.is_empty() {
+            return Ok(());
+        }
+        writes.extend(outgoing.map(Write::Outbox));
+        let Err(error) = self.store.write(&writes).await else {
+            return Ok(());
+        };
+        if let Err(reload) = self.reload().await {
+            tracing::error!(channel = %self.channel, error = %reload, "the table cannot be rebuilt after a failed write; retried before its next command");
+            self.stale = true;
+        }
+        Err(error)
+    }
+
+    /// Rebuilds the table from the store if a failed write left it stale.
+    pub(crate) async fn refresh(&mut self) -> Result<(), StoreError> {
+        self.staged.clear();
+        if self.stale {
+            self.reload().await.map_err(|e| match e {
+                TableError::Store(e) => e,
+            })?;
+            self.stale = false;
+        }
+        Ok(())
+    }
+
     /// Rebuilds the table from the database.
     pub(crate) async fn reload(&mut self) -> Result<(), TableError> {
         let Some(row) = self.store.active_game(&self.channel).await? else {
@@ -476,10 +535,11 @@ impl Cx {
         }
     }
 
-    /// Stores the draft's entries in one transaction, then makes it the current game.
-    pub(crate) async fn commit(&mut self, draft: Draft, msg: &Incoming) -> Result<(), StoreError> {
+    /// Stages the draft's entries (stored with the command's other writes), then makes it the
+    /// current game.
+    pub(crate) fn commit(&mut self, draft: Draft, msg: &Incoming) {
         let Loaded::Running(current) = &mut self.loaded else {
-            return Ok(());
+            return;
         };
         let rows: Vec<LogRow> = draft
             .entries
@@ -496,15 +556,13 @@ impl Cx {
             })
             .collect();
         let newly_revealed = draft.revealed && !current.row.revealed;
-        self.store
-            .append(
-                &current.row.id,
-                &self.channel,
-                &rows,
-                &msg.message_id,
-                newly_revealed,
-            )
-            .await?;
+        self.staged.push(Write::Append {
+            game_id: current.row.id.clone(),
+            channel: self.channel.clone(),
+            rows: rows.clone(),
+            message_id: msg.message_id.clone(),
+            revealed: newly_revealed,
+        });
         let start = current.log.len();
         for (entry, row) in draft.entries.into_iter().zip(rows) {
             current.log.push((entry, row));
@@ -518,6 +576,5 @@ impl Cx {
         current.session = draft.session;
         current.stack = draft.stack;
         current.row.revealed = draft.revealed;
-        Ok(())
     }
 }

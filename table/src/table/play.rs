@@ -5,6 +5,7 @@ use crate::dice::{is_message_id, DrawSource, Spec};
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
 use crate::record::log::Entry;
+use crate::store::Write;
 use crate::table::{Current, Cx, Draft, Loaded, Refusal, Report};
 
 impl Cx {
@@ -69,9 +70,10 @@ impl Cx {
             }
         }
         if draft.entries.is_empty() {
-            if let Err(e) = self.store.mark_seen(&self.channel, &msg.message_id).await {
-                return self.storage_refusal(&e);
-            }
+            self.stage(Write::MarkSeen {
+                channel: self.channel.clone(),
+                message_id: msg.message_id.clone(),
+            });
             return self.refuse(refusal.unwrap_or_default());
         }
         // The next players' presets and absences answer their auction decisions at once.
@@ -92,10 +94,8 @@ impl Cx {
         }
         let before = current.session.to_act();
         let game_id = current.row.id.clone();
-        if let Err(e) = self.commit(draft, msg).await {
-            return self.storage_refusal(&e);
-        }
-        self.save_spent(&game_id, &proxied).await;
+        self.commit(draft, msg);
+        self.save_spent(&game_id, &proxied);
         let Loaded::Running(current) = &self.loaded else {
             return self.no_game();
         };

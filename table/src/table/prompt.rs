@@ -16,7 +16,7 @@ use crate::table::{Current, Cx, Draft, Loaded, Report};
 pub(crate) struct PictureFailed(pub(crate) String);
 
 /// The turn prompt's one-click moves.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Prompt {
     /// The running game.
     pub game_id: String,
@@ -106,9 +106,7 @@ impl Cx {
         msg: &Incoming,
         head: String,
     ) -> Response {
-        if let Err(e) = self.commit(draft, msg).await {
-            return self.storage_refusal(&e);
-        }
+        self.commit(draft, msg);
         let Loaded::Running(current) = &self.loaded else {
             return self.no_game();
         };

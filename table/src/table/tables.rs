@@ -17,7 +17,7 @@ use crate::game::{PlayerInfo, ToAct};
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
 use crate::record::GameRecord;
-use crate::store::Store;
+use crate::store::{Outgoing, Store, StoreError};
 use crate::table::extract::{extract, Commands};
 use crate::table::{Cx, Host, Loaded, TableError, TableSettings};
 use crate::templates::Templates;
@@ -68,6 +68,8 @@ impl Table {
             store,
             host,
             loaded: Loaded::Empty,
+            staged: Vec::new(),
+            stale: false,
         };
         cx.reload().await?;
         Ok(Table { cx, registry })
@@ -159,7 +161,21 @@ impl Table {
     /// Time-driven work (deadlines, reminders, presets, signups) up to `now`; the replies to
     /// post ([`crate::weeks::pace`]).
     pub async fn tick(&mut self, now: chrono::DateTime<chrono::Utc>) -> Response {
-        self.cx.pace_tick(now).await
+        self.tick_keeping(now, &no_outbox).await.response
+    }
+
+    /// [`Table::tick`], its answer kept in the outbox as `keep` says (see [`Keep`]). Work that
+    /// cannot be stored is logged and done again at the next tick.
+    pub async fn tick_keeping(&mut self, now: DateTime<Utc>, keep: Keep<'_>) -> Handled {
+        if let Err(error) = self.cx.refresh().await {
+            tracing::error!(channel = %self.cx.channel, %error, "the table does not load for the tick");
+            return Handled::new(Response::new(Verdict::Ignored));
+        }
+        let response = self.cx.pace_tick(now).await;
+        self.store_with(response, keep).await.unwrap_or_else(|error| {
+            tracing::error!(channel = %self.cx.channel, %error, "the clock's work was not stored; it is retried at the next tick");
+            Handled::new(Response::new(Verdict::Ignored))
+        })
     }
 
     /// Makes one move of the automa to act, if an automa is to act and may move (not held by
@@ -167,7 +183,25 @@ impl Table {
     /// calls it after posting the reply to an accepted command, and again while it returns a
     /// move, so that consecutive automa turns follow until a human is to act.
     pub async fn automa_step(&mut self, now: DateTime<Utc>) -> Option<Response> {
-        self.cx.automa_step(now).await
+        Some(self.automa_step_keeping(now, &no_outbox).await?.response)
+    }
+
+    /// [`Table::automa_step`], its post kept in the outbox as `keep` says (see [`Keep`]). A
+    /// move that cannot be stored is logged and made again at the next tick.
+    pub async fn automa_step_keeping(
+        &mut self,
+        now: DateTime<Utc>,
+        keep: Keep<'_>,
+    ) -> Option<Handled> {
+        self.cx.refresh().await.ok()?;
+        let response = self.cx.automa_step(now).await?;
+        match self.store_with(response, keep).await {
+            Ok(handled) => Some(handled),
+            Err(error) => {
+                tracing::error!(channel = %self.cx.channel, %error, "the automa's move was not stored; it is made again at the next tick");
+                None
+            }
+        }
     }
 
     /// Whether an automa is to act now and may move.
@@ -177,6 +211,45 @@ impl Table {
 
     /// Handles one message.
     pub async fn handle(&mut self, msg: &Incoming) -> Response {
+        self.handle_keeping(msg, &no_outbox).await.response
+    }
+
+    /// Handles one message; what it wrote is stored in one transaction with its answer's outbox
+    /// item, as `keep` makes it (see [`Keep`]). A failed write refuses the command and leaves
+    /// no trace of it.
+    pub async fn handle_keeping(&mut self, msg: &Incoming, keep: Keep<'_>) -> Handled {
+        if let Err(error) = self.cx.refresh().await {
+            return Handled::new(self.cx.storage_refusal(&error));
+        }
+        let response = self.dispatch(msg).await;
+        match self.store_with(response, keep).await {
+            Ok(handled) => handled,
+            Err(error) => Handled::new(self.cx.storage_refusal(&error)),
+        }
+    }
+
+    /// Stores what the command staged, with the outbox item `keep` makes of its answer (none
+    /// if it wrote nothing: an answer that changed nothing is not kept).
+    async fn store_with(
+        &mut self,
+        response: Response,
+        keep: Keep<'_>,
+    ) -> Result<Handled, StoreError> {
+        if !self.cx.has_staged() {
+            return Ok(Handled::new(response));
+        }
+        let kept = keep(self, &response).map(|kept| Outgoing {
+            channel: self.cx.channel.clone(),
+            key: kept.key,
+            payload: kept.payload,
+            at: Utc::now(),
+        });
+        self.cx.flush(kept.clone()).await?;
+        Ok(Handled { response, kept })
+    }
+
+    /// Routes one message to its command.
+    async fn dispatch(&mut self, msg: &Incoming) -> Response {
         let cx = &mut self.cx;
         match cx.store.seen(&cx.channel, &msg.message_id).await {
             Ok(true) => return Response::new(Verdict::Duplicate),
@@ -191,6 +264,45 @@ impl Table {
             })),
             Commands::Bang { name, args } => self.registry.run(cx, &name, &args, msg).await,
             Commands::Bold(segments) => cx.moves(&segments, msg).await,
+        }
+    }
+}
+
+/// What an adapter keeps of an answer until it has posted it ([`Kept`]), made from the table
+/// after the command and its answer: stored in the same transaction as the command, so that an
+/// answer is never lost between the command's commit and its post.
+pub type Keep<'a> = &'a (dyn Fn(&Table, &Response) -> Option<Kept> + Sync);
+
+/// An outbox item as the adapter makes it: its key (unique in the channel; the adapter's
+/// nonce) and its payload (what to post, in the adapter's own form).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Kept {
+    /// Unique in the channel.
+    pub key: String,
+    /// What to post.
+    pub payload: String,
+}
+
+/// Keeps nothing: for adapters that post at once and need no outbox (the console).
+pub fn no_outbox(_: &Table, _: &Response) -> Option<Kept> {
+    None
+}
+
+/// A command's answer, and the outbox item stored with it, if one was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Handled {
+    /// The answer.
+    pub response: Response,
+    /// The outbox item stored with the command: the adapter posts it, then says it was
+    /// delivered ([`Store::delivered`]).
+    pub kept: Option<Outgoing>,
+}
+
+impl Handled {
+    fn new(response: Response) -> Handled {
+        Handled {
+            response,
+            kept: None,
         }
     }
 }
@@ -300,6 +412,15 @@ impl Tables {
     /// only ones that can have any; loaded if need be, so that what fell due while the bot was
     /// down happens once at start): the replies to post, by channel.
     pub async fn tick(&self, now: DateTime<Utc>) -> Vec<(String, Response)> {
+        self.tick_keeping(now, &no_outbox)
+            .await
+            .into_iter()
+            .map(|(channel, handled)| (channel, handled.response))
+            .collect()
+    }
+
+    /// [`Tables::tick`], each answer kept in the outbox as `keep` says (see [`Keep`]).
+    pub async fn tick_keeping(&self, now: DateTime<Utc>, keep: Keep<'_>) -> Vec<(String, Handled)> {
         let mut due = self.store.active_channels().await.unwrap_or_else(|error| {
             tracing::error!(%error, "cannot list the active games for the tick");
             Vec::new()
@@ -319,16 +440,16 @@ impl Tables {
                     continue;
                 }
             };
-            let response = table.tick(now).await;
-            if !response.replies.is_empty() {
-                out.push((channel.clone(), response));
+            let handled = table.tick_keeping(now, keep).await;
+            if !handled.response.replies.is_empty() {
+                out.push((channel.clone(), handled));
             }
             // An automa to act moves (after a restart too: the same position, the same move).
             for _ in 0..MAX_AUTOMA_MOVES {
-                let Some(response) = table.automa_step(now).await else {
+                let Some(handled) = table.automa_step_keeping(now, keep).await else {
                     break;
                 };
-                out.push((channel.clone(), response));
+                out.push((channel.clone(), handled));
             }
         }
         out

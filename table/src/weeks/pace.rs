@@ -20,6 +20,7 @@ use crate::game::{Decision, PlayerInfo, Proxy, ToAct};
 use crate::input::{Author, Incoming, Mention, Response, Verdict};
 use crate::messages;
 use crate::record::log::Entry;
+use crate::store::Write;
 use crate::table::{Current, Cx, Draft, Loaded, Refusal};
 use crate::weeks::duration::{
     format_duration, full, parse_duration, parse_percent, relative, store_time, DurationError,
@@ -469,18 +470,19 @@ impl Cx {
         }
     }
 
-    /// Stores the presets that were spent (after the moves are stored).
-    pub(crate) async fn save_spent(&self, game_id: &str, done: &Proxied) {
+    /// Stores the presets that were spent, with the moves that spent them.
+    pub(crate) fn save_spent(&mut self, game_id: &str, done: &Proxied) {
         let Some(book) = &done.book else {
             return;
         };
         for player in &done.dirty {
             let list = book.get(player).cloned().unwrap_or_default();
             let json = serde_json::to_string(&list).unwrap_or_default();
-            let value = (!list.is_empty()).then_some(json.as_str());
-            if let Err(error) = self.store.set_presets(game_id, player, value).await {
-                tracing::warn!(game = game_id, %error, "cannot drop spent presets");
-            }
+            self.stage(Write::Presets {
+                game_id: game_id.to_string(),
+                player_id: player.clone(),
+                presets: (!list.is_empty()).then_some(json),
+            });
         }
     }
 
@@ -627,11 +629,8 @@ impl Cx {
             draft.revealed = true;
         }
         let msg = self.clock_message(current, now);
-        if let Err(error) = self.commit(draft, &msg).await {
-            tracing::error!(game = %game_id, %error, "the clock's work was not stored; it is retried at the next tick");
-            return Response::new(Verdict::Ignored);
-        }
-        self.save_spent(&game_id, &done).await;
+        self.commit(draft, &msg);
+        self.save_spent(&game_id, &done);
         let text = if done.moved() {
             let turn_ended = done.ends_turn;
             self.after_moves(std::mem::take(&mut done.texts), before, turn_ended)

@@ -17,7 +17,7 @@ use crate::dice::{is_message_id, DiceError, DrawRecord, DrawSource, Seed};
 use crate::game::{DiceMode, PlayerInfo, SetupOptions};
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
-use crate::store::StoreError;
+use crate::store::{StoreError, Write};
 use crate::table::{Cx, Loaded};
 use crate::weeks::duration::{
     format_duration, full, parse_duration, parse_time, relative, store_time,
@@ -150,12 +150,13 @@ fn players_range(value: &str) -> Option<(usize, usize)> {
 
 impl Cx {
     /// The channel's open signups.
+    /// The channel's open signups: as this command last staged them, else as stored.
     pub(crate) async fn signups(&self) -> Result<Option<Signups>, StoreError> {
-        Ok(self
-            .store
-            .channel_state(&self.channel)
-            .await?
-            .and_then(|json| serde_json::from_str(&json).ok()))
+        let json = match self.staged_channel_state() {
+            Some(staged) => staged,
+            None => self.store.channel_state(&self.channel).await?,
+        };
+        Ok(json.and_then(|json| serde_json::from_str(&json).ok()))
     }
 
     /// The channel's open signups, or the refusal when there are none (or storage fails).
@@ -167,15 +168,14 @@ impl Cx {
         }
     }
 
-    pub(crate) async fn save_signups(
-        &self,
-        state: Option<&Signups>,
-        message_id: &str,
-    ) -> Result<(), StoreError> {
+    /// Stores the channel's signups (`None`: they are over) with the command's other writes.
+    pub(crate) fn save_signups(&mut self, state: Option<&Signups>, message_id: &str) {
         let json = state.map(|s| serde_json::to_string(s).unwrap_or_default());
-        self.store
-            .set_channel_state(&self.channel, json.as_deref(), message_id)
-            .await
+        self.stage(Write::ChannelState {
+            channel: self.channel.clone(),
+            state: json,
+            message_id: message_id.to_string(),
+        });
     }
 
     pub(crate) fn signup_data(&self, state: &Signups) -> messages::SignupData {
@@ -277,9 +277,7 @@ impl Cx {
             extensions: 0,
             open_message: Some(msg.message_id.clone()),
         };
-        if let Err(e) = self.save_signups(Some(&state), &msg.message_id).await {
-            return self.storage_refusal(&e);
-        }
+        self.save_signups(Some(&state), &msg.message_id);
         Response::new(Verdict::Accepted).say(self.say(messages::SignupOpen {
             signup: self.signup_data(&state),
         }))
@@ -296,10 +294,7 @@ impl Cx {
                 return None;
             }
         }
-        if let Err(error) = self.save_signups(None, message_id).await {
-            tracing::error!(channel = %self.channel, %error, "cannot close the signups");
-            return None;
-        }
+        self.save_signups(None, message_id);
         Some(self.say(messages::SignupDropped {}))
     }
 
@@ -368,10 +363,7 @@ impl Cx {
             state.extensions += 1;
         }
         state.closes_at = store_time(closes);
-        if let Err(error) = self.save_signups(Some(&state), message_id).await {
-            tracing::error!(channel = %self.channel, %error, "cannot extend the signups; retried at the next tick");
-            return Response::new(Verdict::Ignored);
-        }
+        self.save_signups(Some(&state), message_id);
         let can_start_at = opened + Duration::seconds(state.start_after_s);
         Response::new(Verdict::Accepted).say(self.say(messages::SignupExtended {
             late,
@@ -395,9 +387,7 @@ impl Cx {
             }
             _ => {
                 // A game was set up by hand meanwhile (or the game is gone): the signups end.
-                if let Err(e) = self.save_signups(None, message_id).await {
-                    return self.storage_refusal(&e);
-                }
+                self.save_signups(None, message_id);
                 return Response::new(Verdict::Accepted).say(self.say(messages::SignupDropped {}));
             }
         };
@@ -476,9 +466,7 @@ impl Cx {
         if response.verdict != Verdict::Accepted {
             return response;
         }
-        if let Err(error) = self.save_signups(None, closing_message).await {
-            tracing::error!(channel = %self.channel, %error, "the game started but the signups were not cleared");
-        }
+        self.save_signups(None, closing_message);
         Response::new(Verdict::Accepted).say(format!("{intro}\n{}", response.text()))
     }
 }

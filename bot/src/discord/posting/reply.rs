@@ -106,7 +106,7 @@ pub(crate) async fn post(
 }
 
 /// Adds ✅ to an accepted command, ❌ to a refused one.
-async fn react(rest: &Rest, channel: ChannelId, command: MessageId, verdict: Verdict) {
+pub(crate) async fn react(rest: &Rest, channel: ChannelId, command: MessageId, verdict: Verdict) {
     let emoji = match verdict {
         Verdict::Accepted => "✅",
         Verdict::Refused => "❌",

@@ -1,0 +1,285 @@
+//! The Discord adapter's outbox: everything a command leads to in its channel (the replies
+//! with their attachments, the ✅ or ❌, the next turn's buttons, the pinned status) is made into
+//! a [`Parcel`] while the table is locked and stored by the table in the same transaction as
+//! the command ([`gaugebot_table::Keep`]). The channel's worker then delivers it and removes it
+//! from the store. A parcel still in the store after a crash or a restart is delivered before
+//! the channel's next job, with the same nonces, so nothing is lost and nothing doubles.
+
+use base64::Engine;
+use serde::{Deserialize, Serialize};
+use serenity::all::MessageId;
+use sha2::{Digest, Sha256};
+
+use gaugebot_table::input::{Attachment, Incoming, Reply, Response, Verdict};
+use gaugebot_table::{Kept, Outgoing, Prompt, Table};
+
+use super::channel::ChannelState;
+use super::play::{settle, After};
+use super::posting::{buttons, reply};
+use super::shared::Shared;
+
+/// One reply of a parcel: its text and its file (the bytes in base64).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Post {
+    text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    file: Option<(String, String)>,
+}
+
+impl Post {
+    fn of(reply: &Reply) -> Post {
+        Post {
+            text: reply.text.clone(),
+            file: reply.attachment.as_ref().map(|a| {
+                let bytes = base64::engine::general_purpose::STANDARD.encode(&a.bytes);
+                (a.filename.clone(), bytes)
+            }),
+        }
+    }
+
+    /// The reply again; a file whose text does not decode is left out (logged).
+    fn reply(&self) -> Reply {
+        let attachment = self.file.as_ref().and_then(|(filename, text)| {
+            match base64::engine::general_purpose::STANDARD.decode(text) {
+                Ok(bytes) => Some(Attachment {
+                    filename: filename.clone(),
+                    bytes,
+                }),
+                Err(error) => {
+                    tracing::error!(%filename, %error, "a kept attachment does not decode");
+                    None
+                }
+            }
+        });
+        Reply {
+            text: self.text.clone(),
+            attachment,
+        }
+    }
+}
+
+/// What a command leads to in its channel, as the outbox keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Parcel {
+    /// The command message answered: the first reply refers to it, and it gets ✅ or ❌.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    answers: Option<u64>,
+    /// The posts' nonces are `<nonce>-<index>`: a post retried (after a restart too) that
+    /// Discord has already is not posted again.
+    nonce: u64,
+    /// The command's verdict (an accepted one moves the prompt and the pinned status on).
+    verdict: Verdict,
+    /// The replies, in order.
+    posts: Vec<Post>,
+    /// The new turn prompt's buttons, on the last reply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    prompt: Option<Prompt>,
+    /// The pinned status to show: (game id, status text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    status: Option<(String, String)>,
+}
+
+/// Where a parcel's posts go and how they are keyed.
+pub(crate) enum Address {
+    /// Replies to a command message (its id), which gets ✅ or ❌.
+    Answer(MessageId),
+    /// Posts of their own, with this nonce (an interaction's echo, an automa's move, the
+    /// clock's notices).
+    Post(u64),
+}
+
+impl Parcel {
+    /// The parcel of `response` at `table` (its prompt and status as the table is now).
+    pub(crate) fn of(
+        shared: &Shared,
+        table: &Table,
+        response: &Response,
+        replies: &[Reply],
+        address: Address,
+    ) -> Parcel {
+        let after = After::of(shared, table, response);
+        let (answers, nonce) = match address {
+            Address::Answer(id) => (Some(id.get()), id.get()),
+            Address::Post(nonce) => (None, nonce),
+        };
+        Parcel {
+            answers,
+            nonce,
+            verdict: response.verdict,
+            posts: replies.iter().map(Post::of).collect(),
+            prompt: after.prompt,
+            status: after.status,
+        }
+    }
+
+    /// The parcel as the table keeps it: keyed by its nonce.
+    pub(crate) fn kept(&self) -> Option<Kept> {
+        match serde_json::to_string(self) {
+            Ok(payload) => Some(Kept {
+                key: self.nonce.to_string(),
+                payload,
+            }),
+            Err(error) => {
+                tracing::error!(%error, "a parcel does not serialise; it is posted without the outbox");
+                None
+            }
+        }
+    }
+
+    fn after(&self) -> After {
+        After {
+            accepted: self.verdict == Verdict::Accepted,
+            prompt: self.prompt.clone(),
+            status: self.status.clone(),
+        }
+    }
+}
+
+/// The nonce of the posts of a tick at `table` (its game's position after the tick): the
+/// first 8 bytes of SHA-256 of `tick:<channel>:<game>:<position>:<time>`, so that a tick's
+/// notices retried after a restart are not posted twice.
+pub(crate) fn tick_nonce(table: &Table, now: chrono::DateTime<chrono::Utc>) -> u64 {
+    let (game, position) = table.position().unwrap_or(("", 0));
+    let text = format!(
+        "tick:{}:{game}:{position}:{}",
+        table.channel(),
+        now.timestamp()
+    );
+    let digest = Sha256::digest(text.as_bytes());
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(&digest[..8]);
+    // Discord's integer nonces are signed 64-bit: keep the top bit clear.
+    u64::from_le_bytes(bytes) >> 1
+}
+
+/// The nonce base of an interaction's echo: its id.
+pub(crate) fn interaction_nonce(incoming: &Incoming) -> u64 {
+    incoming.message_id.parse().unwrap_or(0)
+}
+
+/// Delivers a kept parcel in its channel (replies, reaction, buttons, the pinned status), then
+/// removes it from the outbox. Returns the message that carries the buttons, if posted.
+pub(crate) async fn deliver(
+    shared: &Shared,
+    state: &mut ChannelState,
+    item: &Outgoing,
+) -> Option<MessageId> {
+    let parcel: Parcel = match serde_json::from_str(&item.payload) {
+        Ok(parcel) => parcel,
+        Err(error) => {
+            tracing::error!(channel = %state.channel, key = %item.key, %error, "a kept parcel does not read; dropped");
+            forget(shared, item).await;
+            return None;
+        }
+    };
+    let posted = post(shared, state, &parcel).await;
+    forget(shared, item).await;
+    posted
+}
+
+/// Delivers a command's answer: from the outbox when the table kept it (`kept`), else as it
+/// is (`unkept`: an answer that wrote nothing, or whose write failed).
+pub(crate) async fn send(
+    shared: &Shared,
+    state: &mut ChannelState,
+    kept: Option<&Outgoing>,
+    unkept: Option<Parcel>,
+) -> Option<MessageId> {
+    match (kept, unkept) {
+        (Some(item), _) => deliver(shared, state, item).await,
+        (None, Some(parcel)) => post(shared, state, &parcel).await,
+        (None, None) => None,
+    }
+}
+
+/// Posts a parcel and settles the prompt and the pinned status.
+async fn post(shared: &Shared, state: &mut ChannelState, parcel: &Parcel) -> Option<MessageId> {
+    let rest = &*shared.discord.rest;
+    let after = parcel.after();
+    let components = after.prompt.as_ref().map(buttons::rows).unwrap_or_default();
+    let replies: Vec<Reply> = parcel.posts.iter().map(Post::reply).collect();
+    let answers = parcel.answers.filter(|id| *id != 0).map(MessageId::new);
+    let posted = reply::post(
+        rest,
+        state.channel,
+        answers,
+        parcel.nonce,
+        &replies,
+        components,
+    )
+    .await;
+    if let Some(command) = answers {
+        reply::react(rest, state.channel, command, parcel.verdict).await;
+    }
+    settle(shared, state, after, posted).await;
+    posted
+}
+
+/// Removes a delivered parcel from the outbox (a failure is logged: the parcel is delivered
+/// again after a restart, under the same nonces).
+async fn forget(shared: &Shared, item: &Outgoing) {
+    let store = shared.tables.store();
+    if let Err(error) = store.delivered(&item.channel, &item.key).await {
+        tracing::warn!(channel = %item.channel, key = %item.key, %error, "cannot mark a parcel delivered");
+    }
+}
+
+/// Delivers what the outbox still holds for the channel (left by a crash, a restart, or the
+/// process that owned the channel before), oldest first. Once per channel and process, before
+/// its first job; again after the channel was taken back from another process.
+pub(crate) async fn redeliver(shared: &Shared, state: &mut ChannelState) {
+    if state.outbox_checked {
+        return;
+    }
+    let pending = match shared.tables.store().pending(Some(&state.key)).await {
+        Ok(pending) => pending,
+        Err(error) => {
+            tracing::warn!(channel = %state.channel, %error, "cannot read the outbox; retried before the next job");
+            return;
+        }
+    };
+    state.outbox_checked = true;
+    if !pending.is_empty() {
+        tracing::info!(channel = %state.channel, parcels = pending.len(), "delivering what the outbox kept");
+    }
+    for item in &pending {
+        deliver(shared, state, item).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_parcel_reads_back_as_written_attachments_included() {
+        let parcel = Parcel {
+            answers: Some(42),
+            nonce: 42,
+            verdict: Verdict::Accepted,
+            posts: vec![
+                Post::of(&Reply {
+                    text: "ann bids £7.".into(),
+                    attachment: None,
+                }),
+                Post::of(&Reply {
+                    text: String::new(),
+                    attachment: Some(Attachment {
+                        filename: "map.png".into(),
+                        bytes: vec![0, 1, 2, 254, 255],
+                    }),
+                }),
+            ],
+            prompt: None,
+            status: Some(("g-1".into(), "status".into())),
+        };
+        let kept = parcel.kept().expect("serialises");
+        assert_eq!(kept.key, "42");
+        let back: Parcel = serde_json::from_str(&kept.payload).expect("reads");
+        assert_eq!(back, parcel);
+        assert_eq!(
+            back.posts[1].reply().attachment.map(|a| a.bytes),
+            Some(vec![0, 1, 2, 254, 255])
+        );
+    }
+}
