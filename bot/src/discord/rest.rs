@@ -16,7 +16,9 @@
 //!
 //! Used for what the bot posts (replies, reactions, notices, the status message, buttons
 //! removed), the history a catch-up reads, and the pin client's routes ([`super::pins`]).
-//! Serenity's own calls (interactions, permission reads, setup) go through serenity as before.
+//! Serenity's own calls (interactions, permission reads, setup) go through serenity as before;
+//! the permission reads wait for a global hold ([`Rest::after_global`]; interactions are not
+//! under Discord's global limit).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -37,6 +39,8 @@ use tokio::time::Instant;
 pub(crate) const JSON_TIMEOUT: Duration = Duration::from_secs(5);
 /// An attempt's timeout for an upload (a message with attachments, the map).
 pub(crate) const UPLOAD_TIMEOUT: Duration = Duration::from_secs(30);
+/// A bucket no request uses: waiting for it waits for the global hold only.
+const GLOBAL_ONLY: &str = "";
 /// The longest hold a 429 or a bucket's reset may impose (Discord's are seconds).
 const MAX_HOLD: Duration = Duration::from_secs(600);
 
@@ -163,8 +167,9 @@ impl Rest {
         Nonce::String(format!("gb{:x}-{n:x}", self.nonce_prefix))
     }
 
-    /// `POST /channels/{c}/messages`: `message` as serenity builds it, with `files` uploaded
-    /// (at most one: serenity numbers a new attachment 0 until it sends it).
+    /// `POST /channels/{c}/messages`: `message` as serenity builds it, with `file` uploaded
+    /// (one at most: serenity numbers every new attachment 0 until it sends them, and the
+    /// upload's part is `files[0]`).
     pub(crate) async fn send_message(
         &self,
         channel: ChannelId,
@@ -320,6 +325,12 @@ impl Rest {
         })
     }
 
+    /// Runs `request` (one serenity sends itself) once a global limit known here has passed.
+    pub(crate) async fn after_global<T>(&self, request: impl std::future::Future<Output = T>) -> T {
+        self.wait_for(GLOBAL_ONLY).await;
+        request.await
+    }
+
     /// Sleeps until every request may go again and `bucket` may.
     async fn wait_for(&self, bucket: &str) {
         loop {
@@ -451,10 +462,12 @@ mod tests {
         rest.hold("post 1", hold, false);
         assert!(rest.held_until("post 1").is_some());
         assert_eq!(rest.held_until("post 2"), None);
+        assert_eq!(rest.held_until(GLOBAL_ONLY), None);
         rest.hold("post 1", hold, true);
         assert!(
             rest.held_until("react 9").is_some(),
             "a global hold holds every bucket"
         );
+        assert!(rest.held_until(GLOBAL_ONLY).is_some());
     }
 }

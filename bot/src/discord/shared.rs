@@ -70,7 +70,7 @@ impl Shared {
         Arc::new(Shared {
             tables,
             discord: Discord {
-                perms: Perms::new(http.clone(), &config.discord.moderator_roles),
+                perms: Perms::new(http.clone(), rest.clone(), &config.discord.moderator_roles),
                 pins: Pins::new(rest.clone()),
                 rest,
                 http,
