@@ -40,13 +40,21 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 const TIMED_OUT: &str = "the request timed out";
 
+/// What a 429 said of how long to wait.
+pub(crate) enum Limited {
+    /// This long (read by the bot's own client).
+    For(Duration),
+    /// Unknown (serenity keeps it not).
+    Unknown,
+}
+
 /// What [`retry`] and [`deliver`] need to know of a failed attempt.
 pub(crate) trait Failure: std::fmt::Display {
     /// Whether retrying can help: 429, 5xx, network errors and timeouts (not 400, 401, 403,
     /// 404, a refused builder...).
     fn transient(&self) -> bool;
-    /// A 429: how long Discord said to wait, if that is known.
-    fn rate_limited(&self) -> Option<Option<Duration>>;
+    /// A 429, and how long Discord said to wait if that is known.
+    fn rate_limited(&self) -> Option<Limited>;
     /// The longest one attempt may take, for requests without a timeout of their own.
     const ATTEMPT_TIMEOUT: Option<Duration>;
     /// An attempt that took longer than that.
@@ -65,8 +73,8 @@ impl Failure for serenity::Error {
         }
     }
 
-    fn rate_limited(&self) -> Option<Option<Duration>> {
-        (status(self) == Some(429)).then_some(None)
+    fn rate_limited(&self) -> Option<Limited> {
+        (status(self) == Some(429)).then_some(Limited::Unknown)
     }
 
     const ATTEMPT_TIMEOUT: Option<Duration> = Some(REQUEST_TIMEOUT);
@@ -81,9 +89,9 @@ impl Failure for RestError {
         RestError::transient(self)
     }
 
-    fn rate_limited(&self) -> Option<Option<Duration>> {
+    fn rate_limited(&self) -> Option<Limited> {
         match self {
-            RestError::RateLimited { after, .. } => Some(Some(*after)),
+            RestError::RateLimited { after, .. } => Some(Limited::For(*after)),
             _ => None,
         }
     }
@@ -182,8 +190,8 @@ where
     // After a 429: exactly the time Discord said (its bucket, or every request after a
     // global one, is held that long by the client too), or at least a second if unknown.
     .adjust(|error, wait| match error.rate_limited() {
-        Some(Some(after)) => wait.map(|_| after),
-        Some(None) => wait.map(|w| w.max(RATE_LIMIT_BACKOFF)),
+        Some(Limited::For(after)) => wait.map(|_| after),
+        Some(Limited::Unknown) => wait.map(|w| w.max(RATE_LIMIT_BACKOFF)),
         None => wait,
     })
     .notify(|error, wait| {
