@@ -393,7 +393,8 @@ async fn a_global_429_holds_every_channel() {
 /// A reply post that Discord applies but never answers, then one it neither applies nor
 /// answers: each is tried again after the attempt's timeout (not the 30 s request timeout)
 /// with the same nonce, so the applied one comes back as the same message and the other is
-/// posted then; the channel's next command is answered; nothing doubled.
+/// posted then; the channel's next command is answered, and its ✅, applied but never
+/// answered, is put again and there once; nothing doubled.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reply_that_hangs_is_retried_after_its_timeout_and_posted_once() {
     let (fake, dir) = world().await;
@@ -422,8 +423,33 @@ async fn a_reply_that_hangs_is_retried_after_its_timeout_and_posted_once() {
         assert_eq!(posts.len(), posted + 1, "{posts:?}");
         nothing_doubled_after(&fake, id);
     }
+    // The ✅ of the next move is applied but never answered: tried again after the timeout
+    // (a reaction is the same however often it is put), there once.
+    let before = fake.requests().len();
+    fake.hang_next(RouteKind::CreateReaction, true, 1);
     let next = play(&fake, &cat(), "**pass**").await;
+    assert_eq!(fake.reactions(next), ["✅"]);
     assert_eq!(replies_to(&fake, next).len(), 1);
+    // The hung PUT already shows the ✅: wait for its retry.
+    let puts = fake
+        .wait_for(WAIT, |f| {
+            let puts: Vec<RequestRecord> = f.requests()[before..]
+                .iter()
+                .filter(|r| r.route == Some(RouteKind::CreateReaction))
+                .cloned()
+                .collect();
+            if puts.len() >= 2 {
+                Ok(puts)
+            } else {
+                Err(format!("the ✅ put again: {puts:?}"))
+            }
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(puts.len(), 2, "{puts:?}");
+    assert_eq!(fake.reactions(next), ["✅"]);
+    assert!(!puts[0].answered && puts[1].answered);
+    assert!(puts[1].at.duration_since(puts[0].at) >= ATTEMPT_TIMEOUT);
     assert_eq!(log_len(&bot).await, 3);
     stop(bot).await;
 }
