@@ -243,6 +243,21 @@ async fn a_run_of_json_429s_is_waited_out() {
     stop(bot).await;
 }
 
+/// Sets the game up and waits until what the setup leads to is done (its status message
+/// posted and pinned, the last request it makes), so a fault injected next hits the next move.
+async fn set_up(fake: &FakeDiscord) {
+    play(fake, &moderator(), SETUP).await;
+    fake.wait_for(WAIT, |f| {
+        if f.pins(CHANNEL).is_empty() {
+            Err("the status message pinned".to_string())
+        } else {
+            Ok(())
+        }
+    })
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
+}
+
 /// The posts (`POST /channels/{id}/messages`) the fake received after the first `skip`, in
 /// order.
 fn posts_after(fake: &FakeDiscord, skip: usize) -> Vec<RequestRecord> {
@@ -271,7 +286,7 @@ fn nothing_doubled_after(fake: &FakeDiscord, id: u64) {
 async fn one_429_is_waited_out_exactly(form: RateLimitForm, wait: Duration) {
     let (fake, dir) = world().await;
     let bot = start(&fake, dir.path()).await;
-    play(&fake, &moderator(), SETUP).await;
+    set_up(&fake).await;
 
     let before = posts_after(&fake, 0).len();
     fake.fail_next_rate_limited_as(
@@ -319,7 +334,7 @@ async fn a_global_429_holds_every_channel() {
     let (fake, dir) = world().await;
     fake.add_channel(GUILD, OTHER_CHANNEL, "lobby");
     let bot = start(&fake, dir.path()).await;
-    play(&fake, &moderator(), SETUP).await;
+    set_up(&fake).await;
 
     let before = posts_after(&fake, 0).len();
     fake.fail_next_rate_limited_as(
@@ -339,7 +354,10 @@ async fn a_global_429_holds_every_channel() {
         })
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    // While the global limit holds, a command in the other channel.
+    // While the global limit holds, a command in the other channel: half a second after the
+    // fake answered 429, so that the bot has read that answer (a request it sent before could
+    // not know of the limit); without the hold its requests would come at once.
+    tokio::time::sleep(Duration::from_millis(500)).await;
     let status = fake.post_user_message(OTHER_CHANNEL, Some(GUILD), &bob(), "!status");
     assert_eq!(reaction(&fake, bid).await, ["✅"]);
     fake.wait_for(WAIT, |f| {
@@ -399,7 +417,7 @@ async fn a_global_429_holds_every_channel() {
 async fn a_reply_that_hangs_is_retried_after_its_timeout_and_posted_once() {
     let (fake, dir) = world().await;
     let bot = start(&fake, dir.path()).await;
-    play(&fake, &moderator(), SETUP).await;
+    set_up(&fake).await;
 
     for (applied, user, text) in [(true, ann(), "**bid 7**"), (false, bob(), "**bid 8**")] {
         let before = posts_after(&fake, 0).len();
@@ -436,6 +454,7 @@ async fn a_reply_that_hangs_is_retried_after_its_timeout_and_posted_once() {
             let puts: Vec<RequestRecord> = f.requests()[before..]
                 .iter()
                 .filter(|r| r.route == Some(RouteKind::CreateReaction))
+                .filter(|r| r.path.contains(&format!("/messages/{next}/")))
                 .cloned()
                 .collect();
             if puts.len() >= 2 {
