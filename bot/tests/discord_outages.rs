@@ -1,18 +1,25 @@
 //! Discord's outages, through the real serenity client against the fake Discord: history reads
 //! that fail across a gateway drop, six 503s on the replies, failures on the reactions, a run
-//! of JSON 429s. In every case nothing is lost and nothing doubled: every move is applied once,
-//! in order, and gets its one ✅ and its replies (RELIABILITY.md, Discord's faults).
+//! of JSON 429s, 429s that say their wait only in the body or only in the header, a global 429,
+//! replies that hang. In every case nothing is lost and nothing doubled: every move is applied
+//! once, in order, and gets its one ✅ and its replies (RELIABILITY.md, Discord's faults).
 
 use std::path::Path;
 use std::time::Duration;
 
-use fakediscord::{within, FakeDiscord, FakeUser, RecordedMessage, RouteKind};
+use fakediscord::{
+    within, FakeDiscord, FakeUser, RateLimitForm, RecordedMessage, RequestRecord, RouteKind,
+};
 use gaugebot::config::Config;
 use gaugebot::discord::{self, BotHandle};
 use tempfile::TempDir;
 
 const GUILD: u64 = 700;
 const CHANNEL: u64 = 701;
+/// A second channel, without a game.
+const OTHER_CHANNEL: u64 = 702;
+/// The bot's timeout for one attempt of a JSON request (`discord/rest.rs` `JSON_TIMEOUT`).
+const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(5);
 const MODERATOR_ROLE: u64 = 800;
 /// Any wait for the bot through an outage (the backoff grows to 10 s between attempts).
 const WAIT: Duration = Duration::from_secs(45);
@@ -185,16 +192,7 @@ async fn six_503s_on_replies_lose_no_reply() {
     );
     let prompts = said(&fake, "<@2>").await;
     assert!(!prompts.is_empty());
-    // Nothing doubled: every text the bot posted after the bid is there once.
-    let after: Vec<String> = fake
-        .bot_messages(CHANNEL)
-        .into_iter()
-        .filter(|m| m.id > bid)
-        .map(|m| m.content)
-        .collect();
-    let mut unique = after.clone();
-    unique.dedup();
-    assert_eq!(after, unique, "a reply was posted twice");
+    nothing_doubled_after(&fake, bid);
 
     let next = play(&fake, &bob(), "**bid 8**").await;
     assert_eq!(replies_to(&fake, next).len(), 1);
@@ -221,8 +219,8 @@ async fn failures_on_reactions_lose_no_check_mark() {
 }
 
 /// A run of 429s with Discord's JSON body (and its `Retry-After` header) on the replies: the
-/// bot waits (at least a second each time) and keeps trying, so the reply is posted once the
-/// limit has passed; six of them in a row lost the reply before.
+/// bot waits what each says and tries again, so the reply is posted once the limit has
+/// passed; six of them in a row lost the reply before.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_run_of_json_429s_is_waited_out() {
     let (fake, dir) = world().await;
@@ -242,6 +240,236 @@ async fn a_run_of_json_429s_is_waited_out() {
     assert!(replies[0].content.contains("ann bids £7"));
     let posts = statuses(&fake, RouteKind::CreateMessage);
     assert_eq!(posts.iter().filter(|s| **s == 429).count(), 6, "{posts:?}");
+    stop(bot).await;
+}
+
+/// Sets the game up and waits until what the setup leads to is done (its status message
+/// posted and pinned, the last request it makes), so a fault injected next hits the next move.
+async fn set_up(fake: &FakeDiscord) {
+    play(fake, &moderator(), SETUP).await;
+    fake.wait_for(WAIT, |f| {
+        if f.pins(CHANNEL).is_empty() {
+            Err("the status message pinned".to_string())
+        } else {
+            Ok(())
+        }
+    })
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// The posts (`POST /channels/{id}/messages`) the fake received after the first `skip`, in
+/// order.
+fn posts_after(fake: &FakeDiscord, skip: usize) -> Vec<RequestRecord> {
+    fake.requests()
+        .into_iter()
+        .filter(|r| r.route == Some(RouteKind::CreateMessage))
+        .skip(skip)
+        .collect()
+}
+
+/// Nothing doubled: every text the bot posted in the channel after message `id` is there once.
+fn nothing_doubled_after(fake: &FakeDiscord, id: u64) {
+    let after: Vec<String> = fake
+        .bot_messages(CHANNEL)
+        .into_iter()
+        .filter(|m| m.id > id)
+        .map(|m| m.content)
+        .collect();
+    let mut unique = after.clone();
+    unique.dedup();
+    assert_eq!(after, unique, "a reply was posted twice");
+}
+
+/// A reply route answers one 429 that says 2.5 s in the way `form` says: the reply is retried
+/// exactly once, no earlier than `wait` after the 429 arrived, and posted once.
+async fn one_429_is_waited_out_exactly(form: RateLimitForm, wait: Duration) {
+    let (fake, dir) = world().await;
+    let bot = start(&fake, dir.path()).await;
+    set_up(&fake).await;
+
+    let before = posts_after(&fake, 0).len();
+    fake.fail_next_rate_limited_as(
+        RouteKind::CreateMessage,
+        Duration::from_millis(2500),
+        false,
+        form,
+        1,
+    );
+    let bid = play(&fake, &ann(), "**bid 7**").await;
+    assert_eq!(replies_to(&fake, bid).len(), 1);
+    let posts = posts_after(&fake, before);
+    let statuses: Vec<u16> = posts.iter().map(|p| p.status).collect();
+    assert_eq!(statuses[..2], [429, 200], "{statuses:?}");
+    assert_eq!(statuses.iter().filter(|s| **s == 429).count(), 1);
+    let waited = posts[1].at.duration_since(posts[0].at);
+    assert!(
+        waited >= wait,
+        "retried {waited:?} after the 429, which said {wait:?}"
+    );
+    println!("{form:?}: the retry came {waited:?} after the 429 (it said {wait:?})");
+    nothing_doubled_after(&fake, bid);
+    let next = play(&fake, &bob(), "**bid 8**").await;
+    assert_eq!(replies_to(&fake, next).len(), 1);
+    stop(bot).await;
+}
+
+/// A 429 whose wait (2.5 s) is only in Discord's JSON body (no `Retry-After` header).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_429_saying_its_wait_in_the_body_is_retried_once_after_it() {
+    one_429_is_waited_out_exactly(RateLimitForm::BodyOnly, Duration::from_millis(2500)).await;
+}
+
+/// A 429 whose wait is only in the `Retry-After` header (whole seconds: 2.5 s reads `3`), its
+/// body not JSON, as a proxy answers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_429_saying_its_wait_in_the_header_is_retried_once_after_it() {
+    one_429_is_waited_out_exactly(RateLimitForm::HeaderOnly, Duration::from_secs(3)).await;
+}
+
+/// A global 429 (2.5 s) on one channel's reply holds back the bot's requests in another
+/// channel (its reads of the channel too) until it has passed; both are posted once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_global_429_holds_every_channel() {
+    let (fake, dir) = world().await;
+    fake.add_channel(GUILD, OTHER_CHANNEL, "lobby");
+    let bot = start(&fake, dir.path()).await;
+    set_up(&fake).await;
+
+    let before = posts_after(&fake, 0).len();
+    fake.fail_next_rate_limited_as(
+        RouteKind::CreateMessage,
+        Duration::from_millis(2500),
+        true,
+        RateLimitForm::BodyOnly,
+        1,
+    );
+    let bid = fake.post_user_message(CHANNEL, Some(GUILD), &ann(), "**bid 7**");
+    let limited = fake
+        .wait_for(WAIT, |f| {
+            posts_after(f, before)
+                .into_iter()
+                .find(|p| p.status == 429)
+                .ok_or_else(|| "the 429".to_string())
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    // While the global limit holds, a command in the other channel: half a second after the
+    // fake answered 429, so that the bot has read that answer (a request it sent before could
+    // not know of the limit); without the hold its requests would come at once.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let status = fake.post_user_message(OTHER_CHANNEL, Some(GUILD), &bob(), "!status");
+    assert_eq!(reaction(&fake, bid).await, ["✅"]);
+    fake.wait_for(WAIT, |f| {
+        f.bot_messages(OTHER_CHANNEL)
+            .into_iter()
+            .find(|m| m.referenced_message == Some(status))
+            .ok_or_else(|| "the answer in the other channel".to_string())
+    })
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
+
+    let hold = Duration::from_millis(2500);
+    let other = format!("/channels/{OTHER_CHANNEL}");
+    let in_other = |path: &str| path.ends_with(&other) || path.contains(&format!("{other}/"));
+    let others: Vec<RequestRecord> = fake
+        .requests()
+        .into_iter()
+        .filter(|r| in_other(&r.path) && r.at > limited.at)
+        .collect();
+    assert!(!others.is_empty());
+    for request in &others {
+        let waited = request.at.duration_since(limited.at);
+        assert!(
+            waited >= hold,
+            "{} {} went {waited:?} after the global 429",
+            request.method,
+            request.path
+        );
+    }
+    println!(
+        "the other channel's requests ({:?}) came {:?} and later after the global 429",
+        others
+            .iter()
+            .map(|r| format!("{} {}", r.method, r.path))
+            .collect::<Vec<_>>(),
+        others[0].at.duration_since(limited.at)
+    );
+    let posts = posts_after(&fake, before);
+    assert_eq!(posts.iter().filter(|p| p.status == 429).count(), 1);
+    assert_eq!(replies_to(&fake, bid).len(), 1);
+    let answers: Vec<RecordedMessage> = fake
+        .bot_messages(OTHER_CHANNEL)
+        .into_iter()
+        .filter(|m| m.referenced_message == Some(status))
+        .collect();
+    assert_eq!(answers.len(), 1, "answered once");
+    nothing_doubled_after(&fake, bid);
+    stop(bot).await;
+}
+
+/// A reply post that Discord applies but never answers, then one it neither applies nor
+/// answers: each is tried again after the attempt's timeout (not the 30 s request timeout)
+/// with the same nonce, so the applied one comes back as the same message and the other is
+/// posted then; the channel's next command is answered, and its ✅, applied but never
+/// answered, is put again and there once; nothing doubled.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reply_that_hangs_is_retried_after_its_timeout_and_posted_once() {
+    let (fake, dir) = world().await;
+    let bot = start(&fake, dir.path()).await;
+    set_up(&fake).await;
+
+    for (applied, user, text) in [(true, ann(), "**bid 7**"), (false, bob(), "**bid 8**")] {
+        let before = posts_after(&fake, 0).len();
+        let messages_before = fake.bot_messages(CHANNEL).len();
+        fake.hang_next(RouteKind::CreateMessage, applied, 1);
+        let id = play(&fake, &user, text).await;
+        let replies = replies_to(&fake, id);
+        assert_eq!(replies.len(), 1, "{text}: one reply");
+        let posts = posts_after(&fake, before);
+        assert!(!posts[0].answered, "the first post hung");
+        assert!(posts[1..].iter().all(|p| p.answered && p.status == 200));
+        let waited = posts[1].at.duration_since(posts[0].at);
+        assert!(
+            waited >= ATTEMPT_TIMEOUT,
+            "retried {waited:?} after the post that hung"
+        );
+        println!("{text} (applied: {applied}): retried {waited:?} after the post that hung");
+        // One request more than messages posted: applied, the hung post made its message and
+        // its retry was answered with that message (same nonce); not applied, it made none.
+        let posted = fake.bot_messages(CHANNEL).len() - messages_before;
+        assert_eq!(posts.len(), posted + 1, "{posts:?}");
+        nothing_doubled_after(&fake, id);
+    }
+    // The ✅ of the next move is applied but never answered: tried again after the timeout
+    // (a reaction is the same however often it is put), there once.
+    let before = fake.requests().len();
+    fake.hang_next(RouteKind::CreateReaction, true, 1);
+    let next = play(&fake, &cat(), "**pass**").await;
+    assert_eq!(fake.reactions(next), ["✅"]);
+    assert_eq!(replies_to(&fake, next).len(), 1);
+    // The hung PUT already shows the ✅: wait for its retry.
+    let puts = fake
+        .wait_for(WAIT, |f| {
+            let puts: Vec<RequestRecord> = f.requests()[before..]
+                .iter()
+                .filter(|r| r.route == Some(RouteKind::CreateReaction))
+                .filter(|r| r.path.contains(&format!("/messages/{next}/")))
+                .cloned()
+                .collect();
+            if puts.len() >= 2 {
+                Ok(puts)
+            } else {
+                Err(format!("the ✅ put again: {puts:?}"))
+            }
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(puts.len(), 2, "{puts:?}");
+    assert_eq!(fake.reactions(next), ["✅"]);
+    assert!(!puts[0].answered && puts[1].answered);
+    assert!(puts[1].at.duration_since(puts[0].at) >= ATTEMPT_TIMEOUT);
+    assert_eq!(log_len(&bot).await, 3);
     stop(bot).await;
 }
 

@@ -2,10 +2,10 @@
 
 use std::time::Duration;
 
-use fakediscord::{FakeDiscord, FakeUser, RouteKind, BOT_USER_ID};
+use fakediscord::{FakeDiscord, FakeUser, RateLimitForm, RouteKind, BOT_USER_ID};
 use serenity::all::{
     Channel, ChannelId, CreateAttachment, CreateEmbed, CreateMessage, EditMessage, GetMessages,
-    GuildId, Http, HttpBuilder, MessageId, ReactionType, UserId,
+    GuildId, Http, HttpBuilder, MessageId, Nonce, ReactionType, UserId,
 };
 use serenity::http::HttpError;
 
@@ -371,6 +371,104 @@ async fn injected_failures() {
     assert!(err.to_string().contains("got 1"), "{err}");
 }
 
+/// A 429 that says its wait in the body only or in the header only; a post with a nonce and
+/// `enforce_nonce` made twice is one message; a request left hanging is applied (or not) and
+/// recorded unanswered.
+#[tokio::test]
+async fn rate_limit_forms_nonces_and_hangs() {
+    let fake = FakeDiscord::start().await;
+    let alice = FakeUser::new(77, "alice");
+    fake.post_user_message(CHANNEL, Some(GUILD), &alice, "hi");
+    let http = http(&fake, fake.token());
+    let channel = ChannelId::new(CHANNEL);
+
+    let wait = Duration::from_millis(2500);
+    fake.fail_next_rate_limited_as(
+        RouteKind::CreateMessage,
+        wait,
+        false,
+        RateLimitForm::BodyOnly,
+        1,
+    );
+    let (status, headers, body) = raw_post(&fake, CHANNEL, r#"{"content":"x"}"#).await;
+    assert_eq!(status, 429);
+    assert_eq!(body["retry_after"], 2.5);
+    assert!(!headers.contains_key("retry-after"));
+    assert!(!headers.contains_key("x-ratelimit-reset-after"));
+    fake.fail_next_rate_limited_as(
+        RouteKind::CreateMessage,
+        wait,
+        true,
+        RateLimitForm::HeaderOnly,
+        1,
+    );
+    let (status, headers, body) = raw_post_text(&fake, CHANNEL, r#"{"content":"x"}"#).await;
+    assert_eq!(status, 429);
+    assert_eq!(headers.get("retry-after").map(String::as_str), Some("3"));
+    assert_eq!(
+        headers.get("x-ratelimit-global").map(String::as_str),
+        Some("true")
+    );
+    assert!(serde_json::from_slice::<serde_json::Value>(&body).is_err());
+
+    let post = |nonce: &str, enforce: bool| {
+        CreateMessage::new()
+            .content(format!("nonce {nonce}"))
+            .nonce(Nonce::String(nonce.to_string()))
+            .enforce_nonce(enforce)
+    };
+    let first = channel.send_message(&http, post("n1", true)).await.unwrap();
+    let again = channel.send_message(&http, post("n1", true)).await.unwrap();
+    assert_eq!(
+        first.id, again.id,
+        "the same nonce, enforced: the same message"
+    );
+    let other = channel.send_message(&http, post("n2", true)).await.unwrap();
+    assert_ne!(other.id, first.id);
+    let loose = channel
+        .send_message(&http, post("n1", false))
+        .await
+        .unwrap();
+    assert_ne!(loose.id, first.id, "not enforced: a new message");
+    assert_eq!(fake.bot_messages(CHANNEL).len(), 3);
+
+    // Applied but never answered: the message is there; its retry with the nonce gets it.
+    fake.hang_next(RouteKind::CreateMessage, true, 1);
+    let hung = tokio::time::timeout(
+        Duration::from_millis(300),
+        channel.send_message(&http, post("n3", true)),
+    )
+    .await;
+    assert!(hung.is_err(), "never answered");
+    let retried = channel.send_message(&http, post("n3", true)).await.unwrap();
+    let n3: Vec<_> = fake
+        .bot_messages(CHANNEL)
+        .into_iter()
+        .filter(|m| m.content == "nonce n3")
+        .collect();
+    assert_eq!(n3.len(), 1);
+    assert_eq!(n3[0].id, retried.id.get());
+    // Neither applied nor answered.
+    fake.hang_next(RouteKind::CreateMessage, false, 1);
+    let hung = tokio::time::timeout(
+        Duration::from_millis(300),
+        channel.send_message(&http, post("n4", true)),
+    )
+    .await;
+    assert!(hung.is_err(), "never answered");
+    assert!(fake
+        .bot_messages(CHANNEL)
+        .iter()
+        .all(|m| m.content != "nonce n4"));
+    let unanswered: Vec<u16> = fake
+        .requests()
+        .iter()
+        .filter(|r| !r.answered)
+        .map(|r| r.status)
+        .collect();
+    assert_eq!(unanswered, [200, 0]);
+}
+
 /// A GET with a plain HTTP/1.1 client over TCP (the fake is on loopback).
 async fn reqwest_get(url: &str) -> Vec<u8> {
     let rest = url.strip_prefix("http://").unwrap();
@@ -393,14 +491,23 @@ async fn raw_post(
     std::collections::HashMap<String, String>,
     serde_json::Value,
 ) {
+    let (status, headers, body) = raw_post_text(fake, channel, body).await;
+    (status, headers, serde_json::from_slice(&body).unwrap())
+}
+
+/// As [`raw_post`], the body as bytes.
+async fn raw_post_text(
+    fake: &FakeDiscord,
+    channel: u64,
+    body: &str,
+) -> (u16, std::collections::HashMap<String, String>, Vec<u8>) {
     let host = fake.api_base().trim_start_matches("http://").to_owned();
     let req = format!(
         "POST /api/v10/channels/{channel}/messages HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bot {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         fake.token(),
         body.len()
     );
-    let (status, headers, body) = http1(&host, &req).await;
-    (status, headers, serde_json::from_slice(&body).unwrap())
+    http1(&host, &req).await
 }
 
 async fn http1(

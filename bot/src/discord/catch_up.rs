@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use chrono::DateTime;
-use serenity::all::{GetMessages, MessageId};
+use serenity::all::MessageId;
 use serenity::model::id::ChannelId;
 use tokio::sync::oneshot;
 
@@ -254,18 +254,13 @@ pub(crate) async fn catch_up(shared: &Arc<Shared>, state: &mut ChannelState) {
         state.synced_epoch = epoch;
         return;
     };
-    let http = &*shared.discord.http;
+    let rest = &*shared.discord.rest;
     let mut read = 0usize;
     let mut processed = 0usize;
     loop {
         shared.session.restart.pacer.wait().await;
         let page = deliver("read the channel history", channel, || {
-            channel.messages(
-                http,
-                GetMessages::new()
-                    .after(MessageId::new(after))
-                    .limit(HISTORY_PAGE),
-            )
+            rest.messages_after(channel, MessageId::new(after), HISTORY_PAGE)
         })
         .await;
         // Transient failures are retried until Discord answers (later jobs of the channel,

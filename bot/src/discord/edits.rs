@@ -81,7 +81,7 @@ pub(crate) async fn changed(
     state.commented.insert(id.get());
     tracing::info!(channel = %state.channel, msg = %id, edited = edited.is_some(), "edit of a read command");
     let reference = edited.is_some().then_some(id);
-    reply::notice(&shared.discord.http, state.channel, reference, &notice).await;
+    reply::notice(&shared.discord.rest, state.channel, reference, &notice).await;
 }
 
 /// A command quoted in a notice, shortened.

@@ -69,8 +69,8 @@ pub(crate) async fn process(
     let dm = shared.discord.perms.is_direct(message).await;
     if let Some(response) = shared.tables.across(dm, &incoming).await {
         state.done.insert(message.id.get());
-        let http = &*shared.discord.http;
-        reply::respond(http, state.channel, message.id, &response, Vec::new()).await;
+        let rest = &*shared.discord.rest;
+        reply::respond(rest, state.channel, message.id, &response, Vec::new()).await;
         if !dm && has_game(shared, &state.key).await {
             // `!waiting` in a game channel: not answered again by a catch-up.
             let _ = store.advance_cursor(&state.key, &incoming.message_id).await;

@@ -22,8 +22,10 @@
 //!   [`Table`](crate::table::Table) (it stores an accepted command before it answers) and runs
 //!   the one after-path: logging, posting, the old prompt's buttons, the pinned status.
 //! - **Posting** ([`posting`]): replies (the first as a reply to the command, then ✅ or ❌),
-//!   attachments, buttons, notices and the pinned status; every request is retried with
-//!   backoff ([`retry`]) and a failed post never undoes the stored action.
+//!   attachments, buttons, notices and the pinned status; every request is sent by the bot's
+//!   own client ([`rest`]: Discord's rate limits kept exactly, a timeout per attempt, a nonce
+//!   on every post) and retried with backoff ([`retry`]); a failed post never undoes the
+//!   stored action.
 //! - **Wording** ([`text`]): every text the adapter writes comes from `templates/discord/`.
 
 mod author;
@@ -42,6 +44,7 @@ mod pins;
 mod play;
 mod posting;
 mod queue;
+mod rest;
 mod retry;
 mod session;
 mod setup;

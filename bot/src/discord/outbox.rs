@@ -194,13 +194,13 @@ pub(crate) async fn send(
 
 /// Posts a parcel and settles the prompt and the pinned status.
 async fn post(shared: &Shared, state: &mut ChannelState, parcel: &Parcel) -> Option<MessageId> {
-    let http = &*shared.discord.http;
+    let rest = &*shared.discord.rest;
     let after = parcel.after();
     let components = after.prompt.as_ref().map(buttons::rows).unwrap_or_default();
     let replies: Vec<Reply> = parcel.posts.iter().map(Post::reply).collect();
     let answers = parcel.answers.filter(|id| *id != 0).map(MessageId::new);
     let posted = reply::post(
-        http,
+        rest,
         state.channel,
         answers,
         parcel.nonce,
@@ -209,7 +209,7 @@ async fn post(shared: &Shared, state: &mut ChannelState, parcel: &Parcel) -> Opt
     )
     .await;
     if let Some(command) = answers {
-        reply::react(http, state.channel, command, parcel.verdict).await;
+        reply::react(rest, state.channel, command, parcel.verdict).await;
     }
     settle(shared, state, after, posted).await;
     posted

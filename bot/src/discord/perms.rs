@@ -3,7 +3,8 @@
 //!
 //! Channels (with their permission overwrites), guilds (owner and roles) and members' roles
 //! are fetched over REST and cached for a minute (`moka`); a live message's own `member` field gives
-//! the author's roles without a request.
+//! the author's roles without a request. Serenity sends these reads; they wait for a global
+//! rate limit the bot's own client knows of ([`Rest::after_global`]).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -15,6 +16,7 @@ use serenity::all::{
 };
 use serenity::model::id::ChannelId;
 
+use super::rest::Rest;
 use super::retry::retry;
 
 /// How long fetched channels, guilds and members are trusted.
@@ -54,6 +56,7 @@ where
 /// The moderator check with its caches.
 pub(crate) struct Perms {
     http: Arc<Http>,
+    rest: Arc<Rest>,
     /// Moderator role names, lower case.
     role_names: Vec<String>,
     channels: Cache<ChannelId, ChannelFacts>,
@@ -62,9 +65,10 @@ pub(crate) struct Perms {
 }
 
 impl Perms {
-    pub(crate) fn new(http: Arc<Http>, role_names: &[String]) -> Self {
+    pub(crate) fn new(http: Arc<Http>, rest: Arc<Rest>, role_names: &[String]) -> Self {
         Perms {
             http,
+            rest,
             role_names: role_names.iter().map(|r| r.trim().to_lowercase()).collect(),
             channels: cache(),
             guilds: cache(),
@@ -189,7 +193,7 @@ impl Perms {
             return Ok(facts);
         }
         let fetched = retry("read the channel", channel, || {
-            self.http.get_channel(channel)
+            self.rest.after_global(self.http.get_channel(channel))
         })
         .await?;
         let facts = match fetched {
@@ -215,7 +219,10 @@ impl Perms {
                 return Ok(facts);
             }
         }
-        let fetched = retry("read the server", channel, || self.http.get_guild(guild)).await?;
+        let fetched = retry("read the server", channel, || {
+            self.rest.after_global(self.http.get_guild(guild))
+        })
+        .await?;
         let facts = Arc::new(GuildFacts {
             owner: fetched.owner_id,
             roles: fetched
@@ -238,7 +245,7 @@ impl Perms {
             return Ok(roles);
         }
         let member = retry("read the member", channel, || {
-            self.http.get_member(guild, user)
+            self.rest.after_global(self.http.get_member(guild, user))
         })
         .await?;
         self.members.insert((guild, user), member.roles.clone());

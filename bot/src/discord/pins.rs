@@ -3,23 +3,25 @@
 //! `/channels/{c}/pins/{m}` is deprecated).
 //!
 //! serenity 0.12.5 knows neither: its `Permissions` drops unknown bits when it parses them, and
-//! its routes are a closed enum. So this is a small REST client of its own, sharing the bot's
-//! token and base URL: it reads permissions as raw integers (the channel's overwrites, the
-//! guild's roles, the bot's roles), pins through the new route (the old one only when the new
-//! answers 404), and honours Discord's rate limits itself (`X-RateLimit-Remaining` /
-//! `X-RateLimit-Reset-After` per channel, `retry_after` of a 429), retrying server and network
-//! errors with backoff as [`super::retry`] does. It also lists a forum's archived threads
-//! (paged by an ISO 8601 `before`, which serenity sends as an integer) for the catch-up.
+//! its routes are a closed enum. So these requests go through the bot's own client
+//! ([`super::rest::Rest`]: the bot's token and base URL, Discord's rate limits honoured with
+//! the rest of the bot's requests: `X-RateLimit-Remaining` / `X-RateLimit-Reset-After` per
+//! bucket, a 429's `retry_after`, a global 429): it reads permissions as raw integers (the
+//! channel's overwrites, the guild's roles, the bot's roles), pins through the new route (the
+//! old one only when the new answers 404), retrying server and network errors with backoff as
+//! [`super::retry`] does. It also lists a forum's archived threads (paged by an ISO 8601
+//! `before`, which serenity sends as an integer) for the catch-up.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use reqwest::{Method, StatusCode};
+use reqwest::Method;
 use serde_json::Value;
 use serenity::model::id::{ChannelId, MessageId};
-use tokio::time::Instant;
+
+use super::rest::{Rest, RestError};
 
 /// PIN_MESSAGES.
 pub(crate) const PIN_MESSAGES: u64 = 1 << 51;
@@ -30,8 +32,6 @@ const ADMINISTRATOR: u64 = 1 << 3;
 const MAX_ATTEMPTS: u32 = 5;
 /// The first retry's wait after a server or network error; doubled each time.
 const FIRST_BACKOFF: Duration = Duration::from_millis(100);
-/// The longest one request may take.
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Why a request failed for good.
 #[derive(Debug, thiserror::Error)]
@@ -47,16 +47,10 @@ pub(crate) enum PinError {
     Failed(String),
 }
 
-/// The pin client: the bot's token and base URL, the rate-limit waits per bucket, whether the
-/// new route is missing, and the channels whose moderators were told the permission lacks.
+/// The pin client: the bot's REST client, whether the new route is missing, and the channels
+/// whose moderators were told the permission lacks.
 pub(crate) struct Pins {
-    client: reqwest::Client,
-    /// `https://discord.com/api/v10`, or the configured `api_base` + `/api/v10`.
-    base: String,
-    /// `Bot <token>`, as serenity sends it.
-    authorization: String,
-    /// Not before this instant, per bucket (route and channel).
-    waits: Mutex<HashMap<String, Instant>>,
+    rest: Arc<Rest>,
     /// The new route answered 404: use the old one from now on.
     legacy: AtomicBool,
     /// Channels told once that the permission lacks.
@@ -69,21 +63,10 @@ pub(crate) struct Pins {
 type Answer = Result<Value, PinError>;
 
 impl Pins {
-    /// A client for `api_base` (none: discord.com) with serenity's authorization header value.
-    pub(crate) fn new(api_base: Option<&str>, authorization: &str) -> Pins {
-        let root = api_base
-            .map(str::trim)
-            .filter(|b| !b.is_empty())
-            .map_or("https://discord.com", |b| b.trim_end_matches('/'));
-        let client = reqwest::Client::builder()
-            .timeout(REQUEST_TIMEOUT)
-            .build()
-            .unwrap_or_default();
+    /// The pin client, sending through `rest`.
+    pub(crate) fn new(rest: Arc<Rest>) -> Pins {
         Pins {
-            client,
-            base: format!("{root}/api/v10"),
-            authorization: authorization.to_string(),
-            waits: Mutex::new(HashMap::new()),
+            rest,
             legacy: AtomicBool::new(false),
             noticed: Mutex::new(HashSet::new()),
             bot: tokio::sync::OnceCell::new(),
@@ -202,85 +185,35 @@ impl Pins {
         self.send(Method::GET, path, bucket).await
     }
 
-    /// One request, waiting out its bucket's rate limit first, retried on 429 (after
-    /// `retry_after`), 5xx and network errors (with backoff); at most [`MAX_ATTEMPTS`].
+    /// One request, retried on 429 (once the time Discord said has passed: the client holds
+    /// the bucket, or every request, that long), 5xx, network errors and timeouts (with
+    /// backoff); at most [`MAX_ATTEMPTS`].
     async fn send(&self, method: Method, path: &str, bucket: &str) -> Answer {
         let mut backoff = FIRST_BACKOFF;
         let mut last = String::new();
         for attempt in 1..=MAX_ATTEMPTS {
-            self.wait_for(bucket).await;
-            let sent = self
-                .client
-                .request(method.clone(), format!("{}{path}", self.base))
-                .header(reqwest::header::AUTHORIZATION, &self.authorization)
-                .header(reqwest::header::CONTENT_LENGTH, "0")
-                .send()
-                .await;
-            let response = match sent {
-                Ok(r) => r,
-                Err(error) => {
-                    last = error.without_url().to_string();
-                    tracing::warn!(path, attempt, error = %last, "Discord request failed; retrying");
-                    tokio::time::sleep(backoff).await;
-                    backoff *= 2;
-                    continue;
-                }
+            let error = match self.rest.raw(method.clone(), path, bucket).await {
+                Ok(body) => return Ok(serde_json::from_slice(&body).unwrap_or(Value::Null)),
+                Err(error) => error,
             };
-            self.note_limits(bucket, response.headers());
-            let status = response.status();
-            let body: Value = response.json().await.unwrap_or(Value::Null);
-            match status {
-                s if s.is_success() => return Ok(body),
-                StatusCode::TOO_MANY_REQUESTS => {
-                    let wait = body["retry_after"].as_f64().unwrap_or(1.0).clamp(0.0, 60.0);
-                    tracing::warn!(path, attempt, wait, "rate limited; waiting");
-                    tokio::time::sleep(Duration::from_secs_f64(wait)).await;
-                    last = "429 Too Many Requests".to_string();
+            last = error.to_string();
+            match error {
+                RestError::RateLimited { after, .. } => {
+                    // The next attempt waits for the hold.
+                    tracing::warn!(path, attempt, ?after, "rate limited; waiting");
                 }
-                s if s.is_server_error() => {
-                    last = s.to_string();
-                    tracing::warn!(path, attempt, status = %s, "Discord request failed; retrying");
+                ref e if e.transient() => {
+                    tracing::warn!(path, attempt, error = %e, "Discord request failed; retrying");
                     tokio::time::sleep(backoff).await;
                     backoff *= 2;
                 }
-                StatusCode::FORBIDDEN => return Err(PinError::Forbidden),
-                StatusCode::NOT_FOUND => return Err(PinError::NotFound),
-                s => {
-                    return Err(PinError::Failed(format!(
-                        "{s}: {}",
-                        body["message"].as_str().unwrap_or_default()
-                    )))
-                }
+                RestError::Refused { status: 403, .. } => return Err(PinError::Forbidden),
+                RestError::Refused { status: 404, .. } => return Err(PinError::NotFound),
+                e => return Err(PinError::Failed(e.to_string())),
             }
         }
         tracing::error!(path, error = %last, "Discord request failed; giving up");
         Err(PinError::Failed(last))
-    }
-
-    async fn wait_for(&self, bucket: &str) {
-        let until = self.waits.lock().ok().and_then(|w| w.get(bucket).copied());
-        if let Some(until) = until {
-            tokio::time::sleep_until(until).await;
-        }
-    }
-
-    /// Remembers when the bucket may be used again: after `X-RateLimit-Reset-After` when
-    /// `X-RateLimit-Remaining` is 0.
-    fn note_limits(&self, bucket: &str, headers: &reqwest::header::HeaderMap) {
-        let number = |name: &str| {
-            headers
-                .get(name)
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.parse::<f64>().ok())
-        };
-        if number("x-ratelimit-remaining") == Some(0.0) {
-            if let Some(after) = number("x-ratelimit-reset-after") {
-                let until = Instant::now() + Duration::from_secs_f64(after.clamp(0.0, 60.0));
-                if let Ok(mut waits) = self.waits.lock() {
-                    waits.insert(bucket.to_string(), until);
-                }
-            }
-        }
     }
 }
 

@@ -199,11 +199,12 @@ pub(crate) async fn settle(
     if !after.accepted {
         return;
     }
-    let http = &*shared.discord.http;
+    let rest = &*shared.discord.rest;
     if let Some(old) = state.last_prompt.take().filter(|old| Some(*old) != posted) {
         let channel = state.channel;
+        let edit = EditMessage::new().components(Vec::new());
         let _ = retry("remove old buttons", channel, || {
-            channel.edit_message(http, old, EditMessage::new().components(Vec::new()))
+            rest.edit_message(channel, old, &edit)
         })
         .await;
     }
@@ -213,7 +214,7 @@ pub(crate) async fn settle(
         let content = pin::status_content(templates, &game, &status);
         let store = &**shared.tables.store();
         let pins = &shared.discord.pins;
-        pin::update_status(http, pins, templates, store, state.channel, &game, content).await;
+        pin::update_status(rest, pins, templates, store, state.channel, &game, content).await;
     }
 }
 

@@ -5,6 +5,11 @@
 //! gives up on a transient error (replies, reactions, prompts, notices, the pinned status and
 //! the history a catch-up reads): Discord's outages last minutes, and a reply or a move that
 //! is given up is lost. The channel's worker waits meanwhile, so its order is kept.
+//!
+//! After a 429 the retry waits exactly as long as Discord said when the request went through
+//! the bot's own client ([`super::rest`], which reads the body's `retry_after` and the
+//! `Retry-After` header, and holds every request after a global 429); serenity's own errors
+//! keep neither, so a 429 of a request serenity sent waits at least [`RATE_LIMIT_BACKOFF`].
 
 use std::future::Future;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -14,22 +19,91 @@ use backon::{ExponentialBuilder, Retryable};
 use serenity::all::HttpError;
 use serenity::model::id::ChannelId;
 
+use super::rest::RestError;
+
 /// Attempts per Discord request (the first try included).
 pub(crate) const MAX_ATTEMPTS: u32 = 5;
 /// The first retry's wait; each further retry waits twice as long.
 const FIRST_BACKOFF: Duration = Duration::from_millis(100);
-/// The least wait after a 429. Discord says how long in its body (`retry_after`) and in the
-/// `Retry-After` header; serenity's ratelimiter (on in production) sleeps that long itself and
-/// never hands the 429 on, but with it off (a proxy, the tests) serenity 0.12 keeps neither in
-/// its error, so the bot waits at least this long and [`deliver`] keeps trying until the limit
-/// has passed.
+/// The least wait after a 429 whose wait is unknown. Discord says how long in its body
+/// (`retry_after`) and in the `Retry-After` header; the bot's own client reads them
+/// ([`RestError::RateLimited`]); serenity's ratelimiter (on in production) sleeps that long
+/// itself and never hands the 429 on, but with it off (a proxy, the tests) serenity 0.12 keeps
+/// neither in its error, so for a request serenity sent the bot waits at least this long.
 const RATE_LIMIT_BACKOFF: Duration = Duration::from_secs(1);
-/// The longest wait between two attempts of [`deliver`].
+/// The longest wait between two attempts of [`deliver`] (a 429 waits what Discord said).
 const MAX_BACKOFF: Duration = Duration::from_secs(10);
-/// The longest one request may take before it counts as failed.
+/// The longest one attempt of a request serenity sends may take before it counts as failed
+/// (the bot's own client times each attempt out itself, by what it is:
+/// [`super::rest::attempt_timeout`]).
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 const TIMED_OUT: &str = "the request timed out";
+
+/// What a 429 said of how long to wait.
+pub(crate) enum Limited {
+    /// This long (read by the bot's own client).
+    For(Duration),
+    /// Unknown (serenity keeps it not).
+    Unknown,
+}
+
+/// What [`retry`] and [`deliver`] need to know of a failed attempt.
+pub(crate) trait Failure: std::fmt::Display {
+    /// Whether retrying can help: 429, 5xx, network errors and timeouts (not 400, 401, 403,
+    /// 404, a refused builder...).
+    fn transient(&self) -> bool;
+    /// A 429, and how long Discord said to wait if that is known.
+    fn rate_limited(&self) -> Option<Limited>;
+    /// The longest one attempt may take, for requests without a timeout of their own.
+    const ATTEMPT_TIMEOUT: Option<Duration>;
+    /// An attempt that took longer than that.
+    fn timed_out() -> Self;
+}
+
+impl Failure for serenity::Error {
+    fn transient(&self) -> bool {
+        match self {
+            serenity::Error::Http(HttpError::UnsuccessfulRequest(_)) => {
+                status(self).is_some_and(|s| s == 429 || s >= 500)
+            }
+            serenity::Error::Http(HttpError::Request(_)) | serenity::Error::Io(_) => true,
+            serenity::Error::Other(why) => *why == TIMED_OUT,
+            _ => false,
+        }
+    }
+
+    fn rate_limited(&self) -> Option<Limited> {
+        (status(self) == Some(429)).then_some(Limited::Unknown)
+    }
+
+    const ATTEMPT_TIMEOUT: Option<Duration> = Some(REQUEST_TIMEOUT);
+
+    fn timed_out() -> Self {
+        serenity::Error::Other(TIMED_OUT)
+    }
+}
+
+impl Failure for RestError {
+    fn transient(&self) -> bool {
+        RestError::transient(self)
+    }
+
+    fn rate_limited(&self) -> Option<Limited> {
+        match self {
+            RestError::RateLimited { after, .. } => Some(Limited::For(*after)),
+            _ => None,
+        }
+    }
+
+    /// The bot's client times each attempt out itself, by what the request is, and not
+    /// while it waits for a rate limit to pass.
+    const ATTEMPT_TIMEOUT: Option<Duration> = None;
+
+    fn timed_out() -> Self {
+        RestError::TimedOut(REQUEST_TIMEOUT)
+    }
+}
 
 /// The waits between attempts: 100 ms, then twice as long each time, no jitter.
 fn backoff() -> ExponentialBuilder {
@@ -49,19 +123,6 @@ fn status(error: &serenity::Error) -> Option<u16> {
     }
 }
 
-/// Whether retrying can help: 429, 5xx, network errors and timeouts (not 400, 401, 403, 404,
-/// a refused builder...).
-fn transient(error: &serenity::Error) -> bool {
-    match error {
-        serenity::Error::Http(HttpError::UnsuccessfulRequest(_)) => {
-            status(error).is_some_and(|s| s == 429 || s >= 500)
-        }
-        serenity::Error::Http(HttpError::Request(_)) | serenity::Error::Io(_) => true,
-        serenity::Error::Other(why) => *why == TIMED_OUT,
-        _ => false,
-    }
-}
-
 /// The waits of [`deliver`]: 100 ms, doubling up to [`MAX_BACKOFF`], without end.
 fn patient_backoff() -> ExponentialBuilder {
     ExponentialBuilder::default()
@@ -71,61 +132,67 @@ fn patient_backoff() -> ExponentialBuilder {
         .without_max_times()
 }
 
-/// Runs a Discord request up to [`MAX_ATTEMPTS`] times, each within [`REQUEST_TIMEOUT`].
+/// Runs a Discord request up to [`MAX_ATTEMPTS`] times, each within its timeout.
 /// Every failure is logged (with the channel and what was being done; never the token).
-pub(crate) async fn retry<T, F, Fut>(
-    what: &str,
-    channel: ChannelId,
-    request: F,
-) -> serenity::Result<T>
+pub(crate) async fn retry<T, E, F, Fut>(what: &str, channel: ChannelId, request: F) -> Result<T, E>
 where
+    E: Failure,
     F: FnMut() -> Fut,
-    Fut: Future<Output = serenity::Result<T>>,
+    Fut: Future<Output = Result<T, E>>,
 {
     run(what, channel, backoff(), request).await
 }
 
 /// Runs a Discord request until it succeeds or fails for good (403, 404, a refused body: one
-/// log line), each attempt within [`REQUEST_TIMEOUT`], waiting 100 ms, then twice as long each
-/// time up to [`MAX_BACKOFF`] (at least [`RATE_LIMIT_BACKOFF`] after a 429). For what must
-/// reach the channel: a retried post carries the same nonce, so it never doubles.
-pub(crate) async fn deliver<T, F, Fut>(
+/// log line), each attempt within its timeout, waiting 100 ms, then twice as long each
+/// time up to [`MAX_BACKOFF`]; after a 429 the time Discord said (at least
+/// [`RATE_LIMIT_BACKOFF`] when serenity sent it and kept no time). For what must reach the
+/// channel: a retried post carries the same nonce, so it never doubles.
+pub(crate) async fn deliver<T, E, F, Fut>(
     what: &str,
     channel: ChannelId,
     request: F,
-) -> serenity::Result<T>
+) -> Result<T, E>
 where
+    E: Failure,
     F: FnMut() -> Fut,
-    Fut: Future<Output = serenity::Result<T>>,
+    Fut: Future<Output = Result<T, E>>,
 {
     run(what, channel, patient_backoff(), request).await
 }
 
-async fn run<T, F, Fut>(
+async fn run<T, E, F, Fut>(
     what: &str,
     channel: ChannelId,
     waits: ExponentialBuilder,
     mut request: F,
-) -> serenity::Result<T>
+) -> Result<T, E>
 where
+    E: Failure,
     F: FnMut() -> Fut,
-    Fut: Future<Output = serenity::Result<T>>,
+    Fut: Future<Output = Result<T, E>>,
 {
     let attempt = AtomicU32::new(0);
     let result = (|| {
         attempt.fetch_add(1, Ordering::SeqCst);
         let sent = request();
         async move {
-            tokio::time::timeout(REQUEST_TIMEOUT, sent)
-                .await
-                .unwrap_or(Err(serenity::Error::Other(TIMED_OUT)))
+            match E::ATTEMPT_TIMEOUT {
+                Some(limit) => tokio::time::timeout(limit, sent)
+                    .await
+                    .unwrap_or_else(|_| Err(E::timed_out())),
+                None => sent.await,
+            }
         }
     })
     .retry(waits)
-    .when(transient)
-    .adjust(|error, wait| match status(error) {
-        Some(429) => wait.map(|w| w.max(RATE_LIMIT_BACKOFF)),
-        _ => wait,
+    .when(E::transient)
+    // After a 429: exactly the time Discord said (its bucket, or every request after a
+    // global one, is held that long by the client too), or at least a second if unknown.
+    .adjust(|error, wait| match error.rate_limited() {
+        Some(Limited::For(after)) => wait.map(|_| after),
+        Some(Limited::Unknown) => wait.map(|w| w.max(RATE_LIMIT_BACKOFF)),
+        None => wait,
     })
     .notify(|error, wait| {
         let attempt = attempt.load(Ordering::SeqCst);
@@ -155,8 +222,42 @@ mod tests {
 
     #[test]
     fn only_transient_errors_are_retried() {
-        assert!(transient(&serenity::Error::Other(TIMED_OUT)));
-        assert!(!transient(&serenity::Error::Other("something else")));
+        assert!(serenity::Error::Other(TIMED_OUT).transient());
+        assert!(!serenity::Error::Other("something else").transient());
+        let refused = |status| RestError::Refused {
+            status,
+            code: 0,
+            message: String::new(),
+        };
+        assert!(refused(503).transient());
+        assert!(!refused(403).transient());
+        assert!(!refused(404).transient());
+        assert!(RestError::TimedOut(Duration::from_secs(5)).transient());
+        assert!(!RestError::Invalid("no".into()).transient());
+    }
+
+    #[tokio::test]
+    async fn a_429_is_retried_once_after_the_time_discord_said() {
+        let calls = AtomicU32::new(0);
+        let after = Duration::from_millis(300);
+        let first = tokio::time::Instant::now();
+        let result = run("test", ChannelId::new(1), patient_backoff(), || {
+            let n = calls.fetch_add(1, Ordering::SeqCst);
+            async move {
+                if n == 0 {
+                    Err(RestError::RateLimited {
+                        after,
+                        global: false,
+                    })
+                } else {
+                    Ok(tokio::time::Instant::now())
+                }
+            }
+        })
+        .await;
+        let retried = result.expect("the retry succeeds");
+        assert_eq!(calls.load(Ordering::SeqCst), 2, "one retry");
+        assert!(retried - first >= after, "not before the time Discord said");
     }
 
     #[test]

@@ -16,7 +16,8 @@
 //!   fresh like the others.
 //! - **Pacing.** Every history request of a catch-up waits for a [`Pacer`] (`governor`) shared
 //!   by the process, under Discord's global limit of 50 requests a second; per-route limits
-//!   (`X-RateLimit-*` headers, 429s) are serenity's ratelimiter's job.
+//!   (`X-RateLimit-*` headers, 429s, a global 429) are kept by the bot's client
+//!   ([`super::rest`]).
 //!
 //! [`Store::active_cursors`]: gaugebot_table::store::Store::active_cursors
 

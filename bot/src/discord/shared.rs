@@ -13,6 +13,7 @@ use super::job::Job;
 use super::perms::Perms;
 use super::pins::Pins;
 use super::queue::{Queues, Worker};
+use super::rest::Rest;
 use super::session::Session;
 use crate::backend::Owners;
 use crate::config::{Config, ShardRange};
@@ -31,11 +32,13 @@ pub(crate) struct Settings {
     pub(crate) shards: ShardRange,
 }
 
-/// Talking to Discord: the adapter's REST client, the moderator check over it, and the pin
+/// Talking to Discord: the adapter's REST client, the moderator check over it, the bot's own
+/// client over its token (what the bot posts and reads, rate limits kept exactly), and the pin
 /// client (the routes and permission serenity 0.12 does not know).
 pub(crate) struct Discord {
     pub(crate) http: Arc<Http>,
     pub(crate) perms: Perms,
+    pub(crate) rest: Arc<Rest>,
     pub(crate) pins: Pins,
 }
 
@@ -63,11 +66,13 @@ impl Shared {
         worker: Worker<Shared>,
     ) -> Arc<Shared> {
         let shards = config.discord.shards.unwrap_or(ShardRange::SINGLE);
+        let rest = Arc::new(Rest::new(http.clone()));
         Arc::new(Shared {
             tables,
             discord: Discord {
-                perms: Perms::new(http.clone(), &config.discord.moderator_roles),
-                pins: Pins::new(config.discord.api_base.as_deref(), http.token()),
+                perms: Perms::new(http.clone(), rest.clone(), &config.discord.moderator_roles),
+                pins: Pins::new(rest.clone()),
+                rest,
                 http,
             },
             settings: Settings {

@@ -39,7 +39,7 @@ pub(crate) async fn tick(shared: &std::sync::Arc<Shared>, now: DateTime<Utc>) {
                     shared.tables.unload(&key).await;
                     continue;
                 }
-                reply::announce(&shared.discord.http, channel, &handled.response).await;
+                reply::announce(&shared.discord.rest, channel, &handled.response).await;
             }
         }
     }

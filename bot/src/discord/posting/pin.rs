@@ -1,15 +1,14 @@
 //! One live status message per game: posted and pinned once, then edited in place after every
 //! accepted command. Its id is stored with the game, so a restart edits the same message.
 
-use serenity::all::{
-    CreateAllowedMentions, CreateMessage, EditMessage, Http, HttpError, MessageId,
-};
+use serenity::all::{CreateAllowedMentions, CreateMessage, EditMessage, MessageId};
 use serenity::model::id::ChannelId;
 
 use gaugebot_table::Store;
 use gaugebot_table::{Templates, MESSAGE_LIMIT};
 
 use crate::discord::pins::{PinError, Pins};
+use crate::discord::rest::{Rest, RestError};
 use crate::discord::retry::deliver;
 use crate::discord::text::Text;
 
@@ -27,15 +26,15 @@ pub(crate) fn status_content(templates: &Templates, game_id: &str, status: &str)
 }
 
 /// Whether an edit failed because the message is gone (deleted by someone).
-fn is_gone(error: &serenity::Error) -> bool {
-    matches!(error, serenity::Error::Http(HttpError::UnsuccessfulRequest(r)) if r.status_code.as_u16() == 404)
+fn is_gone(error: &RestError) -> bool {
+    error.status() == Some(404)
 }
 
 /// Edits the game's status message to `content`, or posts and pins a new one if there is none
 /// (or it was deleted); without the Pin Messages permission it is not pinned and the
 /// moderators are told once. Failures are logged; the game is not affected.
 pub(crate) async fn update_status(
-    http: &Http,
+    rest: &Rest,
     pins: &Pins,
     templates: &Templates,
     store: &dyn Store,
@@ -57,7 +56,7 @@ pub(crate) async fn update_status(
             .content(content.clone())
             .allowed_mentions(CreateAllowedMentions::new());
         match deliver("edit the status message", channel, || {
-            channel.edit_message(http, MessageId::new(id), edit.clone())
+            rest.edit_message(channel, MessageId::new(id), &edit)
         })
         .await
         {
@@ -68,9 +67,11 @@ pub(crate) async fn update_status(
     }
     let post = CreateMessage::new()
         .content(content)
-        .allowed_mentions(CreateAllowedMentions::new());
+        .allowed_mentions(CreateAllowedMentions::new())
+        .nonce(rest.fresh_nonce())
+        .enforce_nonce(true);
     let Ok(message) = deliver("post the status message", channel, || {
-        channel.send_message(http, post.clone())
+        rest.send_message(channel, &post, None)
     })
     .await
     else {
@@ -82,14 +83,14 @@ pub(crate) async fn update_status(
     {
         tracing::warn!(%channel, %error, "cannot store the status message id");
     }
-    pin(http, pins, templates, channel, message.id).await;
+    pin(rest, pins, templates, channel, message.id).await;
 }
 
 /// Pins the new status message if the bot holds Pin Messages in the channel (read from the raw
 /// permission values: serenity 0.12 drops the bit). Without it no pin is attempted, and the
 /// moderators are told once per channel (per process); the message is the live status anyway.
 async fn pin(
-    http: &Http,
+    rest: &Rest,
     pins: &Pins,
     templates: &Templates,
     channel: ChannelId,
@@ -111,9 +112,11 @@ async fn pin(
         tracing::warn!(%channel, "no Pin Messages permission here: the status is not pinned; telling the moderators once");
         let notice = CreateMessage::new()
             .content(Text::PinMissing.render(templates))
-            .allowed_mentions(CreateAllowedMentions::new());
+            .allowed_mentions(CreateAllowedMentions::new())
+            .nonce(rest.fresh_nonce())
+            .enforce_nonce(true);
         let _ = deliver("post the pin notice", channel, || {
-            channel.send_message(http, notice.clone())
+            rest.send_message(channel, &notice, None)
         })
         .await;
     }

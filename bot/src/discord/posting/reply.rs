@@ -1,13 +1,14 @@
 //! Replies, reactions and notices.
 
 use serenity::all::{
-    CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateMessage, Http, MessageId,
+    CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateMessage, MessageId,
     MessageReference, Nonce, ReactionType,
 };
 use serenity::model::id::ChannelId;
 
 use gaugebot_table::input::{Reply, Response, Verdict};
 
+use crate::discord::rest::Rest;
 use crate::discord::retry::deliver;
 
 /// Users may be pinged (the player to act), roles and @everyone never; the author of the
@@ -25,33 +26,36 @@ fn shown(reply: &Reply) -> bool {
     !reply.text.trim().is_empty() || reply.attachment.is_some()
 }
 
-/// A reply as a message: its text and its attachment; users may be pinged.
+/// A reply as a message: its text; users may be pinged. Its attachment is uploaded with it
+/// ([`file`]).
 fn message(reply: &Reply) -> CreateMessage {
     let mut builder = CreateMessage::new().allowed_mentions(mentions());
     if !reply.text.is_empty() {
         builder = builder.content(reply.text.clone());
     }
-    if let Some(attachment) = &reply.attachment {
-        builder = builder.add_file(CreateAttachment::bytes(
-            attachment.bytes.clone(),
-            attachment.filename.clone(),
-        ));
-    }
     builder
+}
+
+/// A reply's attachment, as uploaded.
+fn file(reply: &Reply) -> Option<CreateAttachment> {
+    reply
+        .attachment
+        .as_ref()
+        .map(|a| CreateAttachment::bytes(a.bytes.clone(), a.filename.clone()))
 }
 
 /// Posts a table's replies to a message (the first as a reply to it, attachments uploaded, the
 /// buttons on the last), then adds ✅ for an accepted command or ❌ for a refused one. Returns
 /// the message that carries the buttons, if posted.
 pub(crate) async fn respond(
-    http: &Http,
+    rest: &Rest,
     channel: ChannelId,
     command: MessageId,
     response: &Response,
     components: Vec<CreateActionRow>,
 ) -> Option<MessageId> {
     let posted = post(
-        http,
+        rest,
         channel,
         Some(command),
         command.get(),
@@ -59,7 +63,7 @@ pub(crate) async fn respond(
         components,
     )
     .await;
-    react(http, channel, command, response.verdict).await;
+    react(rest, channel, command, response.verdict).await;
     posted
 }
 
@@ -67,7 +71,7 @@ pub(crate) async fn respond(
 /// last. `nonce` makes the posts' nonces (a retried post that did arrive is dropped). Returns
 /// the message that carries the buttons, if posted.
 pub(crate) async fn post(
-    http: &Http,
+    rest: &Rest,
     channel: ChannelId,
     reply_to: Option<MessageId>,
     nonce: u64,
@@ -89,8 +93,9 @@ pub(crate) async fn post(
         if last && !components.is_empty() {
             builder = builder.components(components.clone());
         }
+        let file = file(reply);
         let sent = deliver("post a reply", channel, || {
-            channel.send_message(http, builder.clone())
+            rest.send_message(channel, &builder, file.as_ref())
         })
         .await;
         if let (true, false, Ok(message)) = (last, components.is_empty(), sent) {
@@ -101,26 +106,25 @@ pub(crate) async fn post(
 }
 
 /// Adds ✅ to an accepted command, ❌ to a refused one.
-pub(crate) async fn react(http: &Http, channel: ChannelId, command: MessageId, verdict: Verdict) {
+pub(crate) async fn react(rest: &Rest, channel: ChannelId, command: MessageId, verdict: Verdict) {
     let emoji = match verdict {
         Verdict::Accepted => "✅",
         Verdict::Refused => "❌",
         Verdict::Answered | Verdict::Ignored | Verdict::Duplicate => return,
     };
     let reaction = ReactionType::Unicode(emoji.to_string());
-    let _ = deliver("react", channel, || {
-        http.create_reaction(channel, command, &reaction)
-    })
-    .await;
+    let _ = deliver("react", channel, || rest.react(channel, command, &reaction)).await;
 }
 
 /// Posts what the tables' clock made (reminders, deadlines, moves made for a seat): users
-/// may be pinged, roles and @everyone never; attachments are uploaded.
-pub(crate) async fn announce(http: &Http, channel: ChannelId, response: &Response) {
+/// may be pinged, roles and @everyone never; attachments are uploaded. Each post has a fresh
+/// nonce, the same on every retry.
+pub(crate) async fn announce(rest: &Rest, channel: ChannelId, response: &Response) {
     for reply in response.replies.iter().filter(|r| shown(r)) {
-        let builder = message(reply);
+        let builder = message(reply).nonce(rest.fresh_nonce()).enforce_nonce(true);
+        let file = file(reply);
         let _ = deliver("post a clock notice", channel, || {
-            channel.send_message(http, builder.clone())
+            rest.send_message(channel, &builder, file.as_ref())
         })
         .await;
     }
@@ -128,20 +132,22 @@ pub(crate) async fn announce(http: &Http, channel: ChannelId, response: &Respons
 
 /// Posts a notice that pings nobody, as a reply to `reference` if given.
 pub(crate) async fn notice(
-    http: &Http,
+    rest: &Rest,
     channel: ChannelId,
     reference: Option<MessageId>,
     text: &str,
 ) {
     let mut builder = CreateMessage::new()
         .content(text)
-        .allowed_mentions(CreateAllowedMentions::new());
+        .allowed_mentions(CreateAllowedMentions::new())
+        .nonce(rest.fresh_nonce())
+        .enforce_nonce(true);
     if let Some(id) = reference {
         builder = builder
             .reference_message(MessageReference::from((channel, id)).fail_if_not_exists(false));
     }
     let _ = deliver("post a notice", channel, || {
-        channel.send_message(http, builder.clone())
+        rest.send_message(channel, &builder, None)
     })
     .await;
 }

@@ -1,0 +1,473 @@
+//! The bot's own REST requests: serenity builds them (routes, JSON bodies, multipart uploads,
+//! nonces), the bot sends them with a reqwest client of its own and reads the whole answer,
+//! which serenity 0.12 does not hand on: a 429's `retry_after` (JSON body) or `Retry-After`
+//! header, and whether the limit is global (`"global": true`, `X-RateLimit-Global`).
+//!
+//! Rate limits are kept here, for the whole process: a 429 holds its bucket (route and
+//! channel) for the time Discord said, a global 429 holds *every* request sent through this
+//! client, and `X-RateLimit-Remaining: 0` holds the bucket until `X-RateLimit-Reset-After`.
+//! Every request waits for its holds before it is sent; the wait is not part of its timeout.
+//! Retrying is [`super::retry`]'s job: a [`RestError::RateLimited`] tells it exactly how long.
+//!
+//! Each attempt has a timeout sized to what the request is ([`attempt_timeout`]): a few
+//! seconds for JSON requests (posts carry a nonce with `enforce_nonce`, so a post that Discord
+//! applied but did not answer comes back as the same message when retried; reactions and edits
+//! are idempotent), longer for uploads.
+//!
+//! Used for what the bot posts (replies, reactions, notices, the status message, buttons
+//! removed), the history a catch-up reads, and the pin client's routes ([`super::pins`]).
+//! Serenity's own calls (interactions, permission reads, setup) go through serenity as before;
+//! the permission reads wait for a global hold ([`Rest::after_global`]; interactions are not
+//! under Discord's global limit).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use reqwest::header::HeaderMap;
+use reqwest::StatusCode;
+use serde_json::Value;
+use serenity::all::{
+    CreateAttachment, CreateMessage, EditMessage, Http, Message, MessageId, Nonce, ReactionType,
+};
+use serenity::http::{LightMethod, Multipart, MultipartUpload, Request, Route};
+use serenity::model::id::ChannelId;
+use tokio::time::Instant;
+
+/// An attempt's timeout for a JSON request (a post with a nonce, a reaction, an edit, a read).
+pub(crate) const JSON_TIMEOUT: Duration = Duration::from_secs(5);
+/// An attempt's timeout for an upload (a message with attachments, the map).
+pub(crate) const UPLOAD_TIMEOUT: Duration = Duration::from_secs(30);
+/// A bucket no request uses: waiting for it waits for the global hold only.
+const GLOBAL_ONLY: &str = "";
+/// The longest hold a 429 or a bucket's reset may impose (Discord's are seconds).
+const MAX_HOLD: Duration = Duration::from_secs(600);
+
+/// The timeout of one attempt of a request: longer for uploads.
+pub(crate) fn attempt_timeout(uploads: bool) -> Duration {
+    if uploads {
+        UPLOAD_TIMEOUT
+    } else {
+        JSON_TIMEOUT
+    }
+}
+
+/// Why one attempt of a request failed.
+#[derive(Debug, Clone, thiserror::Error)]
+pub(crate) enum RestError {
+    /// 429: Discord said to wait `after` (for every request if `global`).
+    #[error("429 Too Many Requests: retry after {after:?}{}", if *global { " (global)" } else { "" })]
+    RateLimited { after: Duration, global: bool },
+    /// Any other unsuccessful status, with Discord's error code and message.
+    #[error("{status}: {message} (code {code})")]
+    Refused {
+        status: u16,
+        code: i64,
+        message: String,
+    },
+    /// No answer within the attempt's timeout (it may have been applied).
+    #[error("no answer within {0:?}")]
+    TimedOut(Duration),
+    /// The connection failed.
+    #[error("network error: {0}")]
+    Network(String),
+    /// The request could not be built, or the answer not read: retrying cannot help.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl RestError {
+    /// The HTTP status, if Discord answered.
+    pub(crate) fn status(&self) -> Option<u16> {
+        match self {
+            RestError::RateLimited { .. } => Some(429),
+            RestError::Refused { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+
+    /// Whether retrying can help: 429, 5xx, network errors and timeouts.
+    pub(crate) fn transient(&self) -> bool {
+        match self {
+            RestError::RateLimited { .. } | RestError::TimedOut(_) | RestError::Network(_) => true,
+            RestError::Refused { status, .. } => *status >= 500,
+            RestError::Invalid(_) => false,
+        }
+    }
+}
+
+/// How long a 429 says to wait, and whether for every request: the JSON body's `retry_after`
+/// (seconds, a float) if there is one, else the `Retry-After` header (seconds); global if the
+/// body says `"global": true` or `X-RateLimit-Global` is present. Neither: one second.
+pub(crate) fn rate_limit(headers: &HeaderMap, body: &[u8]) -> (Duration, bool) {
+    let json: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    let seconds = json["retry_after"]
+        .as_f64()
+        .or_else(|| header("retry-after").and_then(|v| v.trim().parse::<f64>().ok()))
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .unwrap_or(1.0);
+    let global = json["global"].as_bool() == Some(true)
+        || header("x-ratelimit-global").is_some_and(|v| !v.eq_ignore_ascii_case("false"));
+    (Duration::from_secs_f64(seconds).min(MAX_HOLD), global)
+}
+
+/// When requests may go again: every request (a global 429), and per bucket.
+#[derive(Default)]
+struct Holds {
+    global: Option<Instant>,
+    buckets: HashMap<String, Instant>,
+}
+
+/// The bot's REST client: serenity's `Http` (its token and its base URL, a proxy if one is
+/// configured), a reqwest client, and the rate-limit holds of the process.
+pub(crate) struct Rest {
+    http: Arc<Http>,
+    client: reqwest::Client,
+    /// `https://discord.com/api/v10`, or the proxy's.
+    base: String,
+    holds: Mutex<Holds>,
+    /// Fresh nonces: this process's start (ms) and a counter.
+    nonce_prefix: u64,
+    nonces: AtomicU64,
+}
+
+impl Rest {
+    /// A client for `http`'s token and base URL.
+    pub(crate) fn new(http: Arc<Http>) -> Rest {
+        let root = http
+            .proxy
+            .as_deref()
+            .map(|p| p.trim_end_matches('/').to_string())
+            .filter(|p| !p.is_empty())
+            .unwrap_or_else(|| "https://discord.com".to_string());
+        let client = reqwest::Client::builder()
+            // A backstop: every attempt has its own, shorter timeout.
+            .timeout(UPLOAD_TIMEOUT * 2)
+            .build()
+            .unwrap_or_default();
+        let started = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        Rest {
+            http,
+            client,
+            base: format!("{root}/api/v10"),
+            holds: Mutex::new(Holds::default()),
+            nonce_prefix: started,
+            nonces: AtomicU64::new(0),
+        }
+    }
+
+    /// A nonce no other post of this process carries (for posts that have no id of their own
+    /// to derive one from): fixed before the first attempt, so every retry carries it.
+    pub(crate) fn fresh_nonce(&self) -> Nonce {
+        let n = self.nonces.fetch_add(1, Ordering::Relaxed);
+        Nonce::String(format!("gb{:x}-{n:x}", self.nonce_prefix))
+    }
+
+    /// `POST /channels/{c}/messages`: `message` as serenity builds it, with `file` uploaded
+    /// (one at most: serenity numbers every new attachment 0 until it sends them, and the
+    /// upload's part is `files[0]`).
+    pub(crate) async fn send_message(
+        &self,
+        channel: ChannelId,
+        message: &CreateMessage,
+        file: Option<&CreateAttachment>,
+    ) -> Result<Message, RestError> {
+        let route = Route::ChannelMessages {
+            channel_id: channel,
+        };
+        let request = Request::new(route, LightMethod::Post);
+        let request = match file {
+            None => request.body(Some(json(message)?)),
+            Some(file) => {
+                let payload = message.clone().add_file(file.clone());
+                request.multipart(Some(Multipart {
+                    upload: MultipartUpload::Attachments(vec![file.clone()]),
+                    payload_json: Some(json_text(&payload)?),
+                    fields: Vec::new(),
+                }))
+            }
+        };
+        let bucket = format!("post {channel}");
+        let body = self
+            .execute(request, &bucket, attempt_timeout(file.is_some()))
+            .await?;
+        decode(&body)
+    }
+
+    /// `PATCH /channels/{c}/messages/{m}` with `edit` (no attachments).
+    pub(crate) async fn edit_message(
+        &self,
+        channel: ChannelId,
+        message: MessageId,
+        edit: &EditMessage,
+    ) -> Result<Message, RestError> {
+        let route = Route::ChannelMessage {
+            channel_id: channel,
+            message_id: message,
+        };
+        let request = Request::new(route, LightMethod::Patch).body(Some(json(edit)?));
+        let body = self
+            .execute(request, &format!("edit {channel}"), JSON_TIMEOUT)
+            .await?;
+        decode(&body)
+    }
+
+    /// `PUT /channels/{c}/messages/{m}/reactions/{emoji}/@me`.
+    pub(crate) async fn react(
+        &self,
+        channel: ChannelId,
+        message: MessageId,
+        reaction: &ReactionType,
+    ) -> Result<(), RestError> {
+        let data = reaction.as_data();
+        let route = Route::ChannelMessageReactionMe {
+            channel_id: channel,
+            message_id: message,
+            reaction: &data,
+        };
+        let request = Request::new(route, LightMethod::Put);
+        self.execute(request, &format!("react {channel}"), JSON_TIMEOUT)
+            .await
+            .map(drop)
+    }
+
+    /// `GET /channels/{c}/messages?after=…&limit=…`: up to `limit` messages after `after`.
+    pub(crate) async fn messages_after(
+        &self,
+        channel: ChannelId,
+        after: MessageId,
+        limit: u8,
+    ) -> Result<Vec<Message>, RestError> {
+        let route = Route::ChannelMessages {
+            channel_id: channel,
+        };
+        let params = vec![("limit", limit.to_string()), ("after", after.to_string())];
+        let request = Request::new(route, LightMethod::Get).params(Some(params));
+        let body = self
+            .execute(request, &format!("history {channel}"), JSON_TIMEOUT)
+            .await?;
+        decode(&body)
+    }
+
+    /// One attempt of a request serenity built, in `bucket`, within `timeout`.
+    async fn execute(
+        &self,
+        request: Request<'_>,
+        bucket: &str,
+        timeout: Duration,
+    ) -> Result<Vec<u8>, RestError> {
+        let built = request
+            .build(&self.client, self.http.token(), self.http.proxy.as_deref())
+            .map_err(|e| RestError::Invalid(e.to_string()))?;
+        self.exchange(built, bucket, timeout).await
+    }
+
+    /// One attempt of a request on a raw path (after `/api/v10`): the pin client's routes.
+    pub(crate) async fn raw(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        bucket: &str,
+    ) -> Result<Vec<u8>, RestError> {
+        let request = self
+            .client
+            .request(method, format!("{}{path}", self.base))
+            .header(reqwest::header::AUTHORIZATION, self.http.token())
+            .header(reqwest::header::CONTENT_LENGTH, "0");
+        self.exchange(request, bucket, JSON_TIMEOUT).await
+    }
+
+    /// Waits for the holds on `bucket` (and every request's), sends `request` and reads its
+    /// answer within `timeout`, and notes what the answer says of the limits.
+    async fn exchange(
+        &self,
+        request: reqwest::RequestBuilder,
+        bucket: &str,
+        timeout: Duration,
+    ) -> Result<Vec<u8>, RestError> {
+        self.wait_for(bucket).await;
+        let request = request
+            .build()
+            .map_err(|e| RestError::Invalid(e.without_url().to_string()))?;
+        let answer = async {
+            let response = self.client.execute(request).await?;
+            let status = response.status();
+            let headers = response.headers().clone();
+            let body = response.bytes().await?;
+            Ok::<_, reqwest::Error>((status, headers, body.to_vec()))
+        };
+        let (status, headers, body) = match tokio::time::timeout(timeout, answer).await {
+            Err(_) => return Err(RestError::TimedOut(timeout)),
+            Ok(Err(error)) => return Err(RestError::Network(error.without_url().to_string())),
+            Ok(Ok(answer)) => answer,
+        };
+        self.note(bucket, &headers);
+        if status.is_success() {
+            return Ok(body);
+        }
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            let (after, global) = rate_limit(&headers, &body);
+            self.hold(bucket, after, global);
+            return Err(RestError::RateLimited { after, global });
+        }
+        let json: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        Err(RestError::Refused {
+            status: status.as_u16(),
+            code: json["code"].as_i64().unwrap_or(0),
+            message: json["message"]
+                .as_str()
+                .unwrap_or(status.canonical_reason().unwrap_or_default())
+                .to_string(),
+        })
+    }
+
+    /// Runs `request` (one serenity sends itself) once a global limit known here has passed.
+    pub(crate) async fn after_global<T>(&self, request: impl std::future::Future<Output = T>) -> T {
+        self.wait_for(GLOBAL_ONLY).await;
+        request.await
+    }
+
+    /// Sleeps until every request may go again and `bucket` may.
+    async fn wait_for(&self, bucket: &str) {
+        loop {
+            match self.held_until(bucket) {
+                Some(until) if until > Instant::now() => tokio::time::sleep_until(until).await,
+                // A hold set while this one slept is waited for too.
+                _ => return,
+            }
+        }
+    }
+
+    /// Until when `bucket` is held (by its own hold or a global one), if it is.
+    fn held_until(&self, bucket: &str) -> Option<Instant> {
+        let holds = self.holds.lock().ok()?;
+        [holds.global, holds.buckets.get(bucket).copied()]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+
+    /// Holds `bucket` (or every request) for `after` from now.
+    fn hold(&self, bucket: &str, after: Duration, global: bool) {
+        let now = Instant::now();
+        let until = now + after;
+        if let Ok(mut holds) = self.holds.lock() {
+            // Holds that have passed are forgotten.
+            holds.buckets.retain(|_, held| *held > now);
+            if global {
+                holds.global = Some(holds.global.map_or(until, |g| g.max(until)));
+            } else {
+                let held = holds.buckets.entry(bucket.to_string()).or_insert(until);
+                *held = (*held).max(until);
+            }
+        }
+    }
+
+    /// Holds the bucket until its reset when the answer says none are left.
+    fn note(&self, bucket: &str, headers: &HeaderMap) {
+        let number = |name: &str| {
+            headers
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.parse::<f64>().ok())
+                .filter(|n| n.is_finite() && *n >= 0.0)
+        };
+        if number("x-ratelimit-remaining") == Some(0.0) {
+            if let Some(after) = number("x-ratelimit-reset-after") {
+                self.hold(bucket, Duration::from_secs_f64(after).min(MAX_HOLD), false);
+            }
+        }
+    }
+}
+
+fn json(value: &impl serde::Serialize) -> Result<Vec<u8>, RestError> {
+    serde_json::to_vec(value).map_err(|e| RestError::Invalid(e.to_string()))
+}
+
+fn json_text(value: &impl serde::Serialize) -> Result<String, RestError> {
+    serde_json::to_string(value).map_err(|e| RestError::Invalid(e.to_string()))
+}
+
+fn decode<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, RestError> {
+    serde_json::from_slice(body)
+        .map_err(|e| RestError::Invalid(format!("cannot read Discord's answer: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reqwest::header::HeaderValue;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (k, v) in pairs {
+            map.insert(*k, HeaderValue::from_static(v));
+        }
+        map
+    }
+
+    #[test]
+    fn a_429_says_how_long_in_its_body_or_its_header() {
+        let body = br#"{"message":"You are being rate limited.","retry_after":2.5,"global":false}"#;
+        assert_eq!(
+            rate_limit(&headers(&[("retry-after", "3")]), body),
+            (Duration::from_millis(2500), false)
+        );
+        assert_eq!(
+            rate_limit(&headers(&[("retry-after", "3")]), b"error code: 1015"),
+            (Duration::from_secs(3), false)
+        );
+        let global = br#"{"retry_after":0.75,"global":true}"#;
+        assert_eq!(
+            rate_limit(&HeaderMap::new(), global),
+            (Duration::from_millis(750), true)
+        );
+        assert_eq!(
+            rate_limit(
+                &headers(&[("retry-after", "2"), ("x-ratelimit-global", "true")]),
+                b""
+            ),
+            (Duration::from_secs(2), true)
+        );
+        assert_eq!(
+            rate_limit(&HeaderMap::new(), b""),
+            (Duration::from_secs(1), false)
+        );
+    }
+
+    #[test]
+    fn fresh_nonces_differ_and_fit_discord() {
+        let rest = Rest::new(Arc::new(Http::new("Bot x")));
+        let (Nonce::String(a), Nonce::String(b)) = (rest.fresh_nonce(), rest.fresh_nonce()) else {
+            panic!("string nonces");
+        };
+        assert_ne!(a, b);
+        assert!(a.len() <= 25 && b.len() <= 25, "{a} {b}");
+    }
+
+    #[test]
+    fn uploads_get_the_longer_timeout() {
+        assert!(attempt_timeout(false) < attempt_timeout(true));
+        assert!(attempt_timeout(false) <= Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_global_hold_holds_every_bucket_and_a_bucket_hold_only_its_own() {
+        let rest = Rest::new(Arc::new(Http::new("Bot x")));
+        let hold = Duration::from_secs(60);
+        rest.hold("post 1", hold, false);
+        assert!(rest.held_until("post 1").is_some());
+        assert_eq!(rest.held_until("post 2"), None);
+        assert_eq!(rest.held_until(GLOBAL_ONLY), None);
+        rest.hold("post 1", hold, true);
+        assert!(
+            rest.held_until("react 9").is_some(),
+            "a global hold holds every bucket"
+        );
+        assert!(rest.held_until(GLOBAL_ONLY).is_some());
+    }
+}
