@@ -76,6 +76,10 @@ impl SqliteStore {
             .min_connections(if memory { 1 } else { 0 })
             .idle_timeout(None)
             .max_lifetime(None)
+            // No ping before each use: the one connection is local and never idles out, and
+            // sqlx pings it when it comes back to the pool anyway. The ping is a round trip to
+            // the connection's thread before every query (BENCHMARKS.md, the Discord round trip).
+            .test_before_acquire(false)
             .connect_with(options)
             .await
             .map_err(failed)?;

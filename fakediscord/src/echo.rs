@@ -12,14 +12,23 @@ use tokio::task::JoinHandle;
 
 use crate::FakeDiscord;
 
-/// The echo bot's event handler: replies to each message (not from a bot) with its content.
-struct Echo;
+/// Work the echo bot does before each reply (see [`spawn_echo_bot_with_work`]).
+pub type BeforeReply = Arc<dyn Fn(&Message) + Send + Sync>;
+
+/// The echo bot's event handler: replies to each message (not from a bot) with its content,
+/// after `before_reply` if any.
+struct Echo {
+    before_reply: Option<BeforeReply>,
+}
 
 #[async_trait]
 impl EventHandler for Echo {
     async fn message(&self, ctx: Context, msg: Message) {
         if msg.author.bot {
             return;
+        }
+        if let Some(work) = &self.before_reply {
+            work(&msg);
         }
         if let Err(e) = msg.channel_id.say(&ctx.http, &msg.content).await {
             eprintln!("echo bot: reply failed: {e}");
@@ -72,10 +81,28 @@ pub async fn spawn_echo_bot(fake: &FakeDiscord) -> EchoBotHandle {
     spawn_echo_bot_with_intents(fake, echo_intents()).await
 }
 
+/// [`spawn_echo_bot`] that runs `before_reply` on each message (in its event handler, on the
+/// runtime's thread) before replying: e.g. one durable write, as a floor for a bot that stores
+/// every command before it answers.
+pub async fn spawn_echo_bot_with_work(
+    fake: &FakeDiscord,
+    before_reply: BeforeReply,
+) -> EchoBotHandle {
+    spawn_echo_bot_inner(fake, echo_intents(), Some(before_reply)).await
+}
+
 /// [`spawn_echo_bot`] with other intents (e.g. without MESSAGE_CONTENT).
 pub async fn spawn_echo_bot_with_intents(
     fake: &FakeDiscord,
     intents: GatewayIntents,
+) -> EchoBotHandle {
+    spawn_echo_bot_inner(fake, intents, None).await
+}
+
+async fn spawn_echo_bot_inner(
+    fake: &FakeDiscord,
+    intents: GatewayIntents,
+    before_reply: Option<BeforeReply>,
 ) -> EchoBotHandle {
     let identified = fake.identify_count();
     // Ratelimiter off: with it on, serenity ignores the proxy and goes to discord.com.
@@ -84,7 +111,7 @@ pub async fn spawn_echo_bot_with_intents(
         .ratelimiter_disabled(true)
         .build();
     let mut client = ClientBuilder::new_with_http(http, intents)
-        .event_handler(Echo)
+        .event_handler(Echo { before_reply })
         .await
         .expect("build echo bot client");
     let shard_manager = client.shard_manager.clone();

@@ -69,7 +69,10 @@ use serde_json::{json, Value};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
-pub use echo::{echo_intents, spawn_echo_bot, spawn_echo_bot_with_intents, EchoBotHandle};
+pub use echo::{
+    echo_intents, spawn_echo_bot, spawn_echo_bot_with_intents, spawn_echo_bot_with_work,
+    BeforeReply, EchoBotHandle,
+};
 pub use interactions::{
     Callback, FakeInteraction, InteractionKind, InteractionRecord, APP_FLAG_MESSAGE_CONTENT,
     APP_FLAG_MESSAGE_CONTENT_LIMITED,
@@ -843,6 +846,22 @@ impl FakeDiscord {
             .filter(|m| m.channel_id == channel_id && m.is_bot())
             .cloned()
             .collect()
+    }
+
+    /// The newest message the bot posted in the channel for which `pick` holds (searched from
+    /// the newest, without copying the others: a waiting loop over a long history stays cheap).
+    pub fn last_bot_message(
+        &self,
+        channel_id: u64,
+        pick: impl Fn(&RecordedMessage) -> bool,
+    ) -> Option<RecordedMessage> {
+        self.shared
+            .read()
+            .messages
+            .values()
+            .rev()
+            .find(|m| m.channel_id == channel_id && m.is_bot() && pick(m))
+            .cloned()
     }
 
     /// Every message the bot posted in any channel, in posting order.
