@@ -81,6 +81,10 @@ impl Memory {
                 }
                 self.mark(channel, message_id);
             }
+            Write::Read {
+                channel,
+                message_id,
+            } => self.mark(channel, message_id),
             Write::MarkSeen {
                 channel,
                 message_id,
@@ -123,6 +127,20 @@ impl Store for Memory {
             return Err(StoreError::Unavailable(Arc::new(std::io::Error::other(
                 "the disk is gone",
             ))));
+        }
+        for write in writes {
+            if let Write::Read {
+                channel,
+                message_id,
+            } = write
+            {
+                if self.seen(channel, message_id).await? {
+                    return Err(StoreError::AlreadyRead {
+                        channel: channel.clone(),
+                        message_id: message_id.clone(),
+                    });
+                }
+            }
         }
         for write in writes {
             self.apply(write);
@@ -947,7 +965,15 @@ async fn a_command_s_writes_and_its_kept_answer_are_stored_together_or_not_at_al
     // The game and its answer were one write.
     let batches = store.batches.lock().unwrap().clone();
     assert_eq!(batches.len(), 1);
-    assert!(matches!(batches[0][0], Write::CreateGame { .. }));
+    assert_eq!(
+        batches[0][0],
+        Write::Read {
+            channel: "k".into(),
+            message_id: "1".into()
+        },
+        "the message is marked read first"
+    );
+    assert!(matches!(batches[0][1], Write::CreateGame { .. }));
     assert_eq!(batches[0].last(), Some(&Write::Outbox(kept.clone())));
     assert_eq!(
         store.pending(Some("k")).await.expect("pending"),
@@ -993,6 +1019,18 @@ async fn a_command_s_writes_and_its_kept_answer_are_stored_together_or_not_at_al
     assert_eq!(table.state::<Pile>().expect("pile").pile, 8);
     let batches = store.batches.lock().unwrap().clone();
     assert_eq!(batches.len(), 2);
-    assert!(matches!(batches[1][0], Write::Append { .. }));
+    assert!(matches!(batches[1][1], Write::Append { .. }));
     assert_eq!(batches[1].last(), taken.kept.map(Write::Outbox).as_ref());
+
+    // The same message delivered again is applied once: refused by the store in the write
+    // that would apply it, and the table is as it was.
+    let again = table
+        .handle_keeping(&msg(3, &who, "**take 2**"), &keep)
+        .await;
+    assert_eq!(again.response.verdict, Verdict::Duplicate);
+    assert_eq!(again.kept, None);
+    assert!(again.response.replies.is_empty());
+    assert_eq!(table.state::<Pile>().expect("pile").pile, 8);
+    assert_eq!(store.batches.lock().unwrap().len(), 2);
+    assert_eq!(store.logs.lock().unwrap()["k-1"].len(), 1);
 }

@@ -145,6 +145,16 @@ impl<B: Backend> SqlStore<B> {
                 }
                 B::Db::mark_seen(tx, channel, message_id).await
             }
+            Write::Read {
+                channel,
+                message_id,
+            } => match B::Db::mark_first_read(tx, channel, message_id).await? {
+                true => Ok(()),
+                false => Err(StoreError::AlreadyRead {
+                    channel: channel.clone(),
+                    message_id: message_id.clone(),
+                }),
+            },
             Write::MarkSeen {
                 channel,
                 message_id,

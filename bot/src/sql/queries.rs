@@ -301,18 +301,28 @@ pub trait Dialect: Database {
     const INSERTION_ORDER: &'static str;
     /// A query of the names of every table of the schema, from the catalogue.
     const CATALOGUE: &'static str;
+    /// The rows a statement changed.
+    fn rows_affected(result: &Self::QueryResult) -> u64;
 }
 
 impl Dialect for sqlx::Sqlite {
     const INSERTION_ORDER: &'static str = "rowid";
     const CATALOGUE: &'static str =
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'";
+
+    fn rows_affected(result: &sqlx::sqlite::SqliteQueryResult) -> u64 {
+        result.rows_affected()
+    }
 }
 
 impl Dialect for sqlx::Postgres {
     const INSERTION_ORDER: &'static str = "position";
     const CATALOGUE: &'static str =
         "SELECT table_name::TEXT FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'";
+
+    fn rows_affected(result: &sqlx::postgres::PgQueryResult) -> u64 {
+        result.rows_affected()
+    }
 }
 
 /// The columns of a game, in [`GameRecord`]'s order.
@@ -352,6 +362,12 @@ pub trait Queries: Dialect {
         channel: &str,
         message_id: &str,
     ) -> Result<(), StoreError>;
+    /// Marks a message read; false if it was read before (nothing changed).
+    async fn mark_first_read(
+        conn: &mut Self::Connection,
+        channel: &str,
+        message_id: &str,
+    ) -> Result<bool, StoreError>;
     /// Whether a message was read.
     async fn seen(
         conn: &mut Self::Connection,
@@ -582,6 +598,23 @@ where
         .bind(channel)
         .bind(message_id);
         execute(query, conn).await
+    }
+
+    async fn mark_first_read(
+        conn: &mut DB::Connection,
+        channel: &str,
+        message_id: &str,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "INSERT INTO seen_messages (channel, message_id) VALUES ($1, $2)
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(channel)
+        .bind(message_id)
+        .execute(conn)
+        .await
+        .map_err(failed)?;
+        Ok(DB::rows_affected(&done) == 1)
     }
 
     async fn seen(

@@ -43,8 +43,7 @@ impl Command for Status {
 
     async fn run(&self, cx: &mut Cx, _args: &str, _msg: &Incoming) -> Response {
         match &cx.loaded {
-            Loaded::Running(current) => Response::new(Verdict::Answered)
-                .say(current.session.status(&cx.render(current, false, None))),
+            Loaded::Running(current) => Response::new(Verdict::Answered).say(cx.report(current)),
             Loaded::Frozen(frozen) => Response::new(Verdict::Answered).say(cx.frozen_text(frozen)),
             Loaded::Empty => cx.no_game(),
         }

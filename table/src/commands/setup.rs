@@ -351,6 +351,7 @@ pub(crate) async fn start_game(
         stack: effective(std::iter::empty()),
         session,
         head,
+        report: std::sync::OnceLock::new(),
     };
     let draw_commands: Vec<String> = host
         .commands

@@ -39,6 +39,15 @@ pub enum StoreError {
     /// refers to missing): nothing of it was written.
     #[error("the game database failed: a conflict with a stored row: {0}")]
     Conflict(#[source] Cause),
+    /// The command's message was read before ([`Write::Read`]): nothing of the write was
+    /// stored (a message delivered twice is applied once).
+    #[error("message {message_id} of channel {channel} was read before")]
+    AlreadyRead {
+        /// The channel.
+        channel: String,
+        /// The message.
+        message_id: String,
+    },
     /// A stored value does not read as what it should be (e.g. a time that is not RFC 3339).
     #[error("the game database failed: a stored row does not read: {0}")]
     Corrupt(String),
@@ -114,6 +123,16 @@ pub struct LogRow {
 /// One write of a command; a command's writes are stored together ([`Store::write`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Write {
+    /// Marks the command's message read, and fails the whole write with
+    /// [`StoreError::AlreadyRead`] if it was read before: the check that a message delivered
+    /// twice is applied once, made in the transaction that applies it (the first write of a
+    /// command's batch).
+    Read {
+        /// The channel.
+        channel: String,
+        /// The message.
+        message_id: String,
+    },
     /// Starts a game: retires the channel's previous one and marks the message seen.
     CreateGame {
         /// The game's row.
@@ -172,6 +191,7 @@ impl Write {
         match self {
             Write::CreateGame { game, .. } => Some(&game.channel),
             Write::Append { channel, .. }
+            | Write::Read { channel, .. }
             | Write::MarkSeen { channel, .. }
             | Write::ChannelState { channel, .. } => Some(channel),
             Write::Outbox(out) => Some(&out.channel),

@@ -146,6 +146,10 @@ pub(crate) struct Current {
     pub(crate) session: Box<dyn Session>,
     /// The record's chain head after the stored log.
     pub(crate) head: RunningHead,
+    /// The status report as anyone sees it (no ping, nobody left out), rendered once per
+    /// position: `!status`, the pinned status and the parcel's status share it
+    /// ([`Cx::report`]); every commit clears it.
+    pub(crate) report: std::sync::OnceLock<String>,
 }
 
 impl Current {
@@ -317,15 +321,29 @@ impl Cx {
         })
     }
 
-    /// Stores the command's staged writes, and `outgoing` with them, in one transaction. On
-    /// failure nothing is stored and the table is rebuilt from the store (or, if that fails
-    /// too, rebuilt before the next command), so the command leaves no trace.
-    pub(crate) async fn flush(&mut self, outgoing: Option<Outgoing>) -> Result<(), StoreError> {
-        let mut writes = std::mem::take(&mut self.staged);
-        if writes.is_empty() {
+    /// Stores the command's staged writes, and `outgoing` with them, in one transaction, the
+    /// first write marking the command's message `read` (the store refuses the whole write if
+    /// it was read before: [`StoreError::AlreadyRead`]). On failure nothing is stored and the
+    /// table is rebuilt from the store (or, if that fails too, rebuilt before the next
+    /// command), so the command leaves no trace.
+    pub(crate) async fn flush(
+        &mut self,
+        read: Option<&str>,
+        outgoing: Option<Outgoing>,
+    ) -> Result<(), StoreError> {
+        let staged = std::mem::take(&mut self.staged);
+        if staged.is_empty() {
             return Ok(());
         }
-        writes.extend(outgoing.map(Write::Outbox));
+        let read = read.map(|message_id| Write::Read {
+            channel: self.channel.clone(),
+            message_id: message_id.to_string(),
+        });
+        let writes: Vec<Write> = read
+            .into_iter()
+            .chain(staged)
+            .chain(outgoing.map(Write::Outbox))
+            .collect();
         let Err(error) = self.store.write(&writes).await else {
             return Ok(());
         };
@@ -423,6 +441,7 @@ impl Cx {
             stack,
             session,
             head,
+            report: std::sync::OnceLock::new(),
         })
     }
 
@@ -496,6 +515,13 @@ impl Cx {
             seq: frozen.seq,
             reason: frozen.reason.to_string(),
         })
+    }
+
+    /// The running game's status report as anyone sees it, rendered once per position.
+    pub(crate) fn report<'a>(&self, current: &'a Current) -> &'a str {
+        current
+            .report
+            .get_or_init(|| current.session.status(&self.render(current, false, None)))
     }
 
     /// How texts of the running game are rendered.
@@ -574,6 +600,7 @@ impl Cx {
             current.log[start..].iter().map(|(e, r)| (e, r)),
         );
         current.session = draft.session;
+        current.report = std::sync::OnceLock::new();
         current.stack = draft.stack;
         current.row.revealed = draft.revealed;
     }

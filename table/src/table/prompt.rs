@@ -77,11 +77,7 @@ impl Table {
     /// message shows.
     pub fn status_text(&self) -> Option<String> {
         match &self.cx.loaded {
-            Loaded::Running(current) => Some(
-                current
-                    .session
-                    .status(&self.cx.render(current, false, None)),
-            ),
+            Loaded::Running(current) => Some(self.cx.report(current).to_string()),
             Loaded::Frozen(frozen) => Some(self.cx.frozen_text(frozen)),
             Loaded::Empty => None,
         }

@@ -172,7 +172,7 @@ impl Table {
             return Handled::new(Response::new(Verdict::Ignored));
         }
         let response = self.cx.pace_tick(now).await;
-        self.store_with(response, keep).await.unwrap_or_else(|error| {
+        self.store_with(response, None, keep).await.unwrap_or_else(|error| {
             tracing::error!(channel = %self.cx.channel, %error, "the clock's work was not stored; it is retried at the next tick");
             Handled::new(Response::new(Verdict::Ignored))
         })
@@ -195,7 +195,7 @@ impl Table {
     ) -> Option<Handled> {
         self.cx.refresh().await.ok()?;
         let response = self.cx.automa_step(now).await?;
-        match self.store_with(response, keep).await {
+        match self.store_with(response, None, keep).await {
             Ok(handled) => Some(handled),
             Err(error) => {
                 tracing::error!(channel = %self.cx.channel, %error, "the automa's move was not stored; it is made again at the next tick");
@@ -217,22 +217,30 @@ impl Table {
     /// Handles one message; what it wrote is stored in one transaction with its answer's outbox
     /// item, as `keep` makes it (see [`Keep`]). A failed write refuses the command and leaves
     /// no trace of it.
+    ///
+    /// A message delivered twice is applied once: the transaction that stores what it did
+    /// first marks it read, and is refused if it was read before (the table is then rebuilt
+    /// and the answer is [`Verdict::Duplicate`]). So a command costs no read of its own before
+    /// it is handled; an answer that writes nothing (`!status`) is given again, as it is.
     pub async fn handle_keeping(&mut self, msg: &Incoming, keep: Keep<'_>) -> Handled {
         if let Err(error) = self.cx.refresh().await {
             return Handled::new(self.cx.storage_refusal(&error));
         }
         let response = self.dispatch(msg).await;
-        match self.store_with(response, keep).await {
+        match self.store_with(response, Some(&msg.message_id), keep).await {
             Ok(handled) => handled,
+            Err(StoreError::AlreadyRead { .. }) => Handled::new(Response::new(Verdict::Duplicate)),
             Err(error) => Handled::new(self.cx.storage_refusal(&error)),
         }
     }
 
-    /// Stores what the command staged, with the outbox item `keep` makes of its answer (none
-    /// if it wrote nothing: an answer that changed nothing is not kept).
+    /// Stores what the command staged (its message marked `read` first, if it has one), with
+    /// the outbox item `keep` makes of its answer (none if it wrote nothing: an answer that
+    /// changed nothing is not kept).
     async fn store_with(
         &mut self,
         response: Response,
+        read: Option<&str>,
         keep: Keep<'_>,
     ) -> Result<Handled, StoreError> {
         if !self.cx.has_staged() {
@@ -244,18 +252,13 @@ impl Table {
             payload: kept.payload,
             at: Utc::now(),
         });
-        self.cx.flush(kept.clone()).await?;
+        self.cx.flush(read, kept.clone()).await?;
         Ok(Handled { response, kept })
     }
 
     /// Routes one message to its command.
     async fn dispatch(&mut self, msg: &Incoming) -> Response {
         let cx = &mut self.cx;
-        match cx.store.seen(&cx.channel, &msg.message_id).await {
-            Ok(true) => return Response::new(Verdict::Duplicate),
-            Ok(false) => {}
-            Err(e) => return cx.storage_refusal(&e),
-        }
         match extract(&msg.text, &cx.host.settings.prefix) {
             Commands::None => Response::new(Verdict::Ignored),
             Commands::Refused(reason) => cx.refuse(cx.say(messages::Unreadable {
