@@ -118,8 +118,29 @@ impl<B: Backend> SqlStore<B> {
 }
 
 impl<B: Backend> SqlStore<B> {
-    /// Applies one write inside the command's transaction.
-    async fn apply(tx: &mut B::Tx, write: &Write) -> Result<(), StoreError> {
+    /// Marks a message read inside the transaction, unless this batch marked it already (a
+    /// command's message is marked once: one statement less on the way to its reply).
+    async fn mark(
+        tx: &mut B::Tx,
+        marked: &mut Vec<(String, String)>,
+        channel: &str,
+        message_id: &str,
+    ) -> Result<(), StoreError> {
+        if marked.iter().any(|(c, m)| c == channel && m == message_id) {
+            return Ok(());
+        }
+        B::Db::mark_seen(tx, channel, message_id).await?;
+        marked.push((channel.to_string(), message_id.to_string()));
+        Ok(())
+    }
+
+    /// Applies one write inside the command's transaction (`marked`: the messages this batch
+    /// has marked read so far).
+    async fn apply(
+        tx: &mut B::Tx,
+        marked: &mut Vec<(String, String)>,
+        write: &Write,
+    ) -> Result<(), StoreError> {
         match write {
             Write::CreateGame { game, message_id } => {
                 let record = GameRecord {
@@ -128,7 +149,7 @@ impl<B: Backend> SqlStore<B> {
                 };
                 B::Db::retire_games(tx, &record.channel).await?;
                 B::Db::insert_game(tx, &record).await?;
-                B::Db::mark_seen(tx, &record.channel, message_id).await
+                Self::mark(tx, marked, &record.channel, message_id).await
             }
             Write::Append {
                 game_id,
@@ -143,13 +164,16 @@ impl<B: Backend> SqlStore<B> {
                 if *revealed {
                     B::Db::reveal(tx, game_id).await?;
                 }
-                B::Db::mark_seen(tx, channel, message_id).await
+                Self::mark(tx, marked, channel, message_id).await
             }
             Write::Read {
                 channel,
                 message_id,
             } => match B::Db::mark_first_read(tx, channel, message_id).await? {
-                true => Ok(()),
+                true => {
+                    marked.push((channel.clone(), message_id.clone()));
+                    Ok(())
+                }
                 false => Err(StoreError::AlreadyRead {
                     channel: channel.clone(),
                     message_id: message_id.clone(),
@@ -158,14 +182,14 @@ impl<B: Backend> SqlStore<B> {
             Write::MarkSeen {
                 channel,
                 message_id,
-            } => B::Db::mark_seen(tx, channel, message_id).await,
+            } => Self::mark(tx, marked, channel, message_id).await,
             Write::ChannelState {
                 channel,
                 state,
                 message_id,
             } => {
                 B::Db::set_channel_state(tx, channel, state.as_deref()).await?;
-                B::Db::mark_seen(tx, channel, message_id).await
+                Self::mark(tx, marked, channel, message_id).await
             }
             Write::Presets {
                 game_id,
@@ -188,8 +212,9 @@ impl<B: Backend> Store for SqlStore<B> {
         let channel = writes.iter().find_map(Write::channel);
         let mut tx = self.backend.begin(channel).await?;
         let result = async {
+            let mut marked = Vec::new();
             for write in writes {
-                Self::apply(&mut tx, write).await?;
+                Self::apply(&mut tx, &mut marked, write).await?;
             }
             Ok(())
         }
