@@ -799,6 +799,29 @@ async fn a_reminder_pings_the_player_and_secret_presets_resolve_an_auction() {
     );
     assert!(reminder.content.contains("<t:"), "{}", reminder.content);
     assert!(reminder.mentions.contains(&1), "a real ping");
+    // Delivered from the outbox by the channel's worker like a player's move: the reminder
+    // carries the turn's buttons, and the prompt before it no longer does.
+    assert!(
+        !reminder.components.is_empty(),
+        "the reminder has the buttons: {}",
+        reminder.content
+    );
+    let reminder_id = reminder.id;
+    fake.wait_for(WAIT, |f| {
+        let with_buttons: Vec<u64> = f
+            .bot_messages(CHANNEL)
+            .into_iter()
+            .filter(|m| !m.components.is_empty())
+            .map(|m| m.id)
+            .collect();
+        if with_buttons == [reminder_id] {
+            Ok(())
+        } else {
+            Err(format!("only the reminder with buttons: {with_buttons:?}"))
+        }
+    })
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
     let allowed = reminder.allowed_mentions.clone().expect("allowed_mentions");
     assert!(
         allowed["parse"]
