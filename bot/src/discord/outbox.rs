@@ -172,24 +172,66 @@ pub(crate) async fn deliver(
             return None;
         }
     };
-    let posted = post(shared, state, &parcel).await;
-    forget(shared, item).await;
-    posted
+    send(shared, state, Some(item), Some(parcel)).await
 }
 
-/// Delivers a command's answer: from the outbox when the table kept it (`kept`), else as it
-/// is (`unkept`: an answer that wrote nothing, or whose write failed).
+/// Makes a command's parcel once: the table keeps it serialised with the command
+/// ([`Keeper::keep`]), and the same parcel is posted afterwards ([`Keeper::parcel`]), never read
+/// back from its JSON on the way to the reply.
+pub(crate) struct Keeper<F> {
+    make: F,
+    made: std::sync::Mutex<Option<Parcel>>,
+}
+
+impl<F: Fn(&Table, &Response) -> Option<Parcel> + Sync> Keeper<F> {
+    /// A keeper of the parcels `make` makes.
+    pub(crate) fn new(make: F) -> Self {
+        Keeper {
+            make,
+            made: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// The parcel as the table keeps it (see [`gaugebot_table::Keep`]); the parcel is kept
+    /// here for [`Keeper::parcel`].
+    pub(crate) fn keep(&self, table: &Table, response: &Response) -> Option<Kept> {
+        let parcel = (self.make)(table, response)?;
+        let kept = parcel.kept();
+        *self.made.lock().unwrap_or_else(|e| e.into_inner()) = Some(parcel);
+        kept
+    }
+
+    /// The parcel to post once the table has answered: the one it stored (`stored`), else one
+    /// made now (an answer that wrote nothing, or whose write failed, was not kept).
+    pub(crate) fn parcel(
+        &self,
+        table: &Table,
+        response: &Response,
+        stored: bool,
+    ) -> Option<Parcel> {
+        let made = self.made.lock().unwrap_or_else(|e| e.into_inner()).take();
+        match (stored, made) {
+            (true, Some(parcel)) => Some(parcel),
+            _ => (self.make)(table, response),
+        }
+    }
+}
+
+/// Posts a command's parcel, then removes it from the outbox if the table kept it there.
 pub(crate) async fn send(
     shared: &Shared,
     state: &mut ChannelState,
     kept: Option<&Outgoing>,
-    unkept: Option<Parcel>,
+    parcel: Option<Parcel>,
 ) -> Option<MessageId> {
-    match (kept, unkept) {
-        (Some(item), _) => deliver(shared, state, item).await,
-        (None, Some(parcel)) => post(shared, state, &parcel).await,
-        (None, None) => None,
+    let posted = match &parcel {
+        Some(parcel) => post(shared, state, parcel).await,
+        None => None,
+    };
+    if let Some(item) = kept {
+        forget(shared, item).await;
     }
+    posted
 }
 
 /// Posts a parcel and settles the prompt and the pinned status.

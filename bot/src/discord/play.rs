@@ -18,7 +18,7 @@ use gaugebot_table::{Kept, Prompt, Table, MESSAGE_LIMIT};
 
 use super::channel::ChannelState;
 use super::job::Echo;
-use super::outbox::{self, interaction_nonce, Address, Parcel};
+use super::outbox::{self, interaction_nonce, Address, Keeper, Parcel};
 use super::posting::pin;
 use super::retry::retry;
 use super::shared::Shared;
@@ -111,8 +111,9 @@ pub(crate) async fn play(
         }
         Origin::Interaction { .. } => None,
     };
+    let keeper = Keeper::new(parcel);
     let keep =
-        |table: &Table, response: &Response| -> Option<Kept> { parcel(table, response)?.kept() };
+        |table: &Table, response: &Response| -> Option<Kept> { keeper.keep(table, response) };
     let handled = table.handle_keeping(incoming, &keep).await;
     let response = handled.response;
     if response.verdict == Verdict::Refused
@@ -127,11 +128,7 @@ pub(crate) async fn play(
         return Played::LeftToOwner(response);
     }
     let active = table.game_id().is_some();
-    // An answer that wrote nothing (or whose write failed) was not kept: posted as it is.
-    let unkept = match handled.kept {
-        Some(_) => None,
-        None => parcel(&table, &response),
-    };
+    let parcel = keeper.parcel(&table, &response, handled.kept.is_some());
     drop(table);
     if response.verdict != Verdict::Ignored {
         tracing::info!(
@@ -143,7 +140,7 @@ pub(crate) async fn play(
             "command"
         );
     }
-    outbox::send(shared, state, handled.kept.as_ref(), unkept).await;
+    outbox::send(shared, state, handled.kept.as_ref(), parcel).await;
     if response.verdict == Verdict::Accepted {
         automa_moves(shared, state).await;
     }
@@ -158,17 +155,16 @@ async fn automa_moves(shared: &Shared, state: &mut ChannelState) {
         let Ok(mut table) = shared.tables.table(&state.key).await else {
             return;
         };
-        let keep =
-            |table: &Table, response: &Response| automa_parcel(shared, table, response).kept();
+        let keeper = Keeper::new(|table: &Table, response: &Response| {
+            Some(automa_parcel(shared, table, response))
+        });
+        let keep = |table: &Table, response: &Response| keeper.keep(table, response);
         let Some(handled) = table.automa_step_keeping(chrono::Utc::now(), &keep).await else {
             return;
         };
-        let unkept = match handled.kept {
-            Some(_) => None,
-            None => Some(automa_parcel(shared, &table, &handled.response)),
-        };
+        let parcel = keeper.parcel(&table, &handled.response, handled.kept.is_some());
         drop(table);
-        outbox::send(shared, state, handled.kept.as_ref(), unkept).await;
+        outbox::send(shared, state, handled.kept.as_ref(), parcel).await;
     }
 }
 
