@@ -485,18 +485,22 @@ pub fn check_chain(record: &GameRecord, witnesses: &[Witness]) -> Result<String,
         }
         Ok(())
     };
+    // A draw record is linked by the `prev` among its inputs.
+    let link_draw = |chain: &mut Chain, cursor: usize, draw: &DrawRecord| {
+        let value = serde_json::to_value(draw).unwrap_or(Value::Null);
+        link(
+            chain,
+            value,
+            draw.input("prev").and_then(Value::as_str),
+            draw_name(cursor, draw),
+        )
+    };
     let mut cursor = 0;
     while let Some(draw) = record.draws.get(cursor) {
         if draw.input("seq").is_some() {
             break;
         }
-        let value = serde_json::to_value(draw).unwrap_or(Value::Null);
-        link(
-            &mut chain,
-            value,
-            draw.input("prev").and_then(Value::as_str),
-            draw_name(cursor, draw),
-        )?;
+        link_draw(&mut chain, cursor, draw)?;
         cursor += 1;
     }
     heads.push((None, chain.head()));
@@ -513,13 +517,7 @@ pub fn check_chain(record: &GameRecord, witnesses: &[Witness]) -> Result<String,
         if let Some(draw) =
             next.filter(|d| d.input("seq").and_then(Value::as_i64) == Some(item.seq))
         {
-            let value = serde_json::to_value(draw).unwrap_or(Value::Null);
-            link(
-                &mut chain,
-                value,
-                draw.input("prev").and_then(Value::as_str),
-                draw_name(cursor, draw),
-            )?;
+            link_draw(&mut chain, cursor, draw)?;
             cursor += 1;
         } else if record.commitment.is_some()
             && item.entry.get("entry") == Some(&Value::from("draw"))
