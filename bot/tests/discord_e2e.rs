@@ -1,6 +1,8 @@
 //! End to end: the real, unmodified serenity client of `gaugebot::discord` against the fake
 //! Discord of the `fakediscord` crate on 127.0.0.1, with a temporary SQLite database.
 
+mod fake_table;
+
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -10,6 +12,7 @@ use gaugebot::config::Config;
 use gaugebot::discord::{self, BotHandle};
 use tempfile::TempDir;
 
+use fake_table::{ann, bob, cat, moderator};
 const GUILD: u64 = 500;
 const CHANNEL: u64 = 501;
 const OTHER_CHANNEL: u64 = 502;
@@ -23,19 +26,7 @@ const RECONNECT: Duration = Duration::from_secs(25);
 
 const SETUP: &str = "!setup <@1> <@2> <@3> dice:manual order:1,2,3 cities:5,2,3,11,4,7,9,12";
 
-fn ann() -> FakeUser {
-    FakeUser::new(1, "ann")
-}
-fn bob() -> FakeUser {
-    FakeUser::new(2, "bob")
-}
-fn cat() -> FakeUser {
-    FakeUser::new(3, "cat")
-}
 /// Has the role named "Moderator".
-fn moderator() -> FakeUser {
-    FakeUser::new(100, "mona")
-}
 /// Has a role with Manage Messages, named nothing special.
 fn helper() -> FakeUser {
     FakeUser::new(101, "hal")

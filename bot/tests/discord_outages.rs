@@ -4,6 +4,8 @@
 //! replies that hang. In every case nothing is lost and nothing doubled: every move is applied
 //! once, in order, and gets its one ✅ and its replies (RELIABILITY.md, Discord's faults).
 
+mod fake_table;
+
 use std::path::Path;
 use std::time::Duration;
 
@@ -14,6 +16,7 @@ use gaugebot::config::Config;
 use gaugebot::discord::{self, BotHandle};
 use tempfile::TempDir;
 
+use fake_table::{ann, bob, cat, moderator};
 const GUILD: u64 = 700;
 const CHANNEL: u64 = 701;
 /// A second channel, without a game.
@@ -25,19 +28,6 @@ const MODERATOR_ROLE: u64 = 800;
 const WAIT: Duration = Duration::from_secs(45);
 
 const SETUP: &str = "!setup <@1> <@2> <@3> dice:manual order:1,2,3 cities:5,2,3,11,4,7,9,12";
-
-fn ann() -> FakeUser {
-    FakeUser::new(1, "ann")
-}
-fn bob() -> FakeUser {
-    FakeUser::new(2, "bob")
-}
-fn cat() -> FakeUser {
-    FakeUser::new(3, "cat")
-}
-fn moderator() -> FakeUser {
-    FakeUser::new(100, "mona")
-}
 
 async fn world() -> (FakeDiscord, TempDir) {
     let fake = FakeDiscord::start().await;

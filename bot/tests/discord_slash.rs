@@ -3,6 +3,8 @@
 //! command registry, autocomplete, buttons on the turn prompt, the pinned live status, and the
 //! bot without the Message Content intent.
 
+mod fake_table;
+
 use std::path::Path;
 use std::time::Duration;
 
@@ -14,6 +16,7 @@ use gaugebot::discord::{self, BotHandle};
 use serde_json::Value;
 use tempfile::TempDir;
 
+use fake_table::{ann, bob, cat, moderator};
 const GUILD: u64 = 500;
 const CHANNEL: u64 = 501;
 const OTHER_CHANNEL: u64 = 502;
@@ -24,19 +27,7 @@ const WAIT: Duration = Duration::from_secs(15);
 const OPTIONS: &str = "dice:manual order:1,2,3 cities:5,2,3,11,4,7,9,12";
 const SETUP: &str = "!setup <@1> <@2> <@3> dice:manual order:1,2,3 cities:5,2,3,11,4,7,9,12";
 
-fn ann() -> FakeUser {
-    FakeUser::new(1, "ann")
-}
-fn bob() -> FakeUser {
-    FakeUser::new(2, "bob")
-}
-fn cat() -> FakeUser {
-    FakeUser::new(3, "cat")
-}
 /// Has a role named "Moderator" (no permission bits).
-fn moderator() -> FakeUser {
-    FakeUser::new(100, "mona")
-}
 /// Has Manage Messages (a role named nothing special): may use the moderator slash commands.
 fn helper() -> FakeUser {
     FakeUser::new(101, "hal")

@@ -7,6 +7,8 @@
 //!   once, in the order sent, and no move was answered twice;
 //! - shard ranges: two bots, one per shard of two, each get and serve only their guild.
 
+mod fake_table;
+
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::{Child, Command};
@@ -23,6 +25,7 @@ mod pg;
 
 use children::{eventually, spawn_bot, Bots};
 
+use fake_table::{ann, bob, cat, moderator};
 const GUILD: u64 = 8 << 22; // shard 0 of 2
 const OTHER_GUILD: u64 = 1 << 22; // shard 1 of 2
 const CHANNEL: u64 = 701;
@@ -30,19 +33,6 @@ const OTHER_CHANNEL: u64 = 702;
 const MODERATOR_ROLE: u64 = 600;
 const WAIT: Duration = Duration::from_secs(30);
 const SETUP: &str = "!setup <@1> <@2> <@3> dice:manual order:1,2,3 cities:5,2,3,11,4,7,9,12";
-
-fn ann() -> FakeUser {
-    FakeUser::new(1, "ann")
-}
-fn bob() -> FakeUser {
-    FakeUser::new(2, "bob")
-}
-fn cat() -> FakeUser {
-    FakeUser::new(3, "cat")
-}
-fn moderator() -> FakeUser {
-    FakeUser::new(100, "mona")
-}
 
 fn user(name: &str) -> FakeUser {
     match name {

@@ -1,6 +1,7 @@
 //! One guild with one game channel in the fake Discord, its players and a moderator, and the
 //! game bot started against it: what the fake-Discord tests of a table share
-//! (`discord_automa.rs`, `discord_recap.rs`).
+//! (`discord_automa.rs`, `discord_recap.rs`, `discord_outbox.rs`; the players alone also
+//! `discord_e2e.rs`, `discord_slash.rs`, `discord_outages.rs`, `multiprocess.rs`).
 // Each test binary that includes this module uses only part of it.
 #![allow(dead_code)]
 
