@@ -473,6 +473,20 @@ async fn failure_midway(store: Arc<dyn Store>) {
     assert!(matches!(failed, StoreError::Conflict(_)), "{failed:?}");
     assert_eq!(stored(&store, "94", "f1").await, after);
     assert!(!store.seen("94", "943").await.expect("seen"));
+    // The same writes with a fresh key (the same statements as the failed batch) are stored.
+    store
+        .write(&[
+            read("94", "943"),
+            append("f1", "94", &[row(2, "943")], "943"),
+            presets("f1", "7", None),
+            Write::Outbox(parcel("94", "943")),
+        ])
+        .await
+        .expect("the same batch, its key free");
+    let after = stored(&store, "94", "f1").await;
+    assert_eq!(after.log.len(), 3);
+    assert!(after.presets.is_empty());
+    assert_eq!(after.pending.len(), 3);
     // Single writes go on too.
     store.advance_cursor("94", "943").await.expect("cursor");
     store.delivered("94", "941").await.expect("delivered");
@@ -480,7 +494,7 @@ async fn failure_midway(store: Arc<dyn Store>) {
         store.cursor("94").await.expect("cursor").as_deref(),
         Some("943")
     );
-    assert_eq!(store.pending(Some("94")).await.expect("pending").len(), 1);
+    assert_eq!(store.pending(Some("94")).await.expect("pending").len(), 2);
 }
 
 async fn seen(store: Arc<dyn Store>) {
