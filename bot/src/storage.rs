@@ -153,4 +153,9 @@ impl Backend for SqliteBackend {
     async fn close(&self) {
         self.pool.close().await;
     }
+
+    /// One process on its one connection: a SQLite database is never shared by two bots.
+    fn sole_writer(&self) -> bool {
+        true
+    }
 }
