@@ -185,6 +185,11 @@ impl Backend for SqliteBackend {
     async fn close(&self) {
         self.pool.close().await;
     }
+
+    /// One process on its one connection: a SQLite database is never shared by two bots.
+    fn sole_writer(&self) -> bool {
+        true
+    }
 }
 
 impl SqliteBackend {

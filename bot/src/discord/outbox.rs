@@ -74,9 +74,30 @@ pub(crate) struct Parcel {
     /// The new turn prompt's buttons, on the last reply.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     prompt: Option<Prompt>,
-    /// The pinned status to show: (game id, status text).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    status: Option<(String, String)>,
+    /// The game whose pinned status is to be updated: its text is rendered at delivery, from
+    /// the table as it is then (read also from the `[game id, text]` pair of a parcel kept by
+    /// an earlier version, whose text is not used).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "pinned_game"
+    )]
+    status: Option<String>,
+}
+
+/// A parcel's `status`: the game id, or an earlier version's `[game id, text]`.
+fn pinned_game<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Pinned {
+        Game(String),
+        WithText(String, serde::de::IgnoredAny),
+    }
+    Ok(
+        Option::<Pinned>::deserialize(d)?.map(|pinned| match pinned {
+            Pinned::Game(game) | Pinned::WithText(game, _) => game,
+        }),
+    )
 }
 
 /// Where a parcel's posts go and how they are keyed.
@@ -108,7 +129,7 @@ impl Parcel {
             verdict: response.verdict,
             posts: replies.iter().map(Post::of).collect(),
             prompt: after.prompt,
-            status: after.status,
+            status: after.pin,
         }
     }
 
@@ -130,7 +151,7 @@ impl Parcel {
         After {
             accepted: self.verdict == Verdict::Accepted,
             prompt: self.prompt.clone(),
-            status: self.status.clone(),
+            pin: self.status.clone(),
         }
     }
 }
@@ -313,7 +334,7 @@ mod tests {
                 }),
             ],
             prompt: None,
-            status: Some(("g-1".into(), "status".into())),
+            status: Some("g-1".into()),
         };
         let kept = parcel.kept().expect("serialises");
         assert_eq!(kept.key, "42");
@@ -323,5 +344,16 @@ mod tests {
             back.posts[1].reply().attachment.map(|a| a.bytes),
             Some(vec![0, 1, 2, 254, 255])
         );
+    }
+
+    #[test]
+    fn a_parcel_kept_with_its_status_text_by_an_earlier_version_reads_its_game() {
+        let earlier = r#"{"answers":42,"nonce":42,"verdict":"Accepted","posts":[{"text":"ann bids £7."}],"status":["g-1","the old status"]}"#;
+        let parcel: Parcel = serde_json::from_str(earlier).expect("reads");
+        assert_eq!(parcel.status.as_deref(), Some("g-1"));
+        assert_eq!(parcel.posts[0].text, "ann bids £7.");
+        let none = r#"{"nonce":7,"verdict":"Refused","posts":[]}"#;
+        let parcel: Parcel = serde_json::from_str(none).expect("reads");
+        assert_eq!(parcel.status, None);
     }
 }

@@ -52,7 +52,9 @@ pub(crate) enum Played {
 pub(crate) struct After {
     pub(crate) accepted: bool,
     pub(crate) prompt: Option<Prompt>,
-    pub(crate) status: Option<(String, String)>,
+    /// The game whose pinned status is to show its new position (rendered when it is edited,
+    /// after the reply: see [`settle`]).
+    pub(crate) pin: Option<String>,
 }
 
 impl After {
@@ -64,8 +66,8 @@ impl After {
             prompt: (accepted && shared.settings.buttons && !table.automa_to_act())
                 .then(|| table.prompt())
                 .flatten(),
-            status: (accepted && shared.settings.pinned_status)
-                .then(|| Some((table.game_id()?.to_string(), table.status_text()?)))
+            pin: (accepted && shared.settings.pinned_status)
+                .then(|| table.game_id().map(str::to_string))
                 .flatten(),
         }
     }
@@ -205,13 +207,32 @@ pub(crate) async fn settle(
         .await;
     }
     state.last_prompt = posted;
-    if let Some((game, status)) = after.status {
+    if let Some(game) = after.pin {
+        let Some(status) = status_of(shared, state, &game).await else {
+            return;
+        };
         let templates = &shared.tables.host().templates;
         let content = pin::status_content(templates, &game, &status);
         let store = &**shared.tables.store();
         let pins = &shared.discord.pins;
         pin::update_status(rest, pins, templates, store, state.channel, &game, content).await;
     }
+}
+
+/// The status of `game` as the channel's table has it now (the table rendered it once for
+/// its position): none if the table does not load or has another game by now (a parcel
+/// delivered after a restart; the newer game's own parcels pin its status).
+async fn status_of(shared: &Shared, state: &ChannelState, game: &str) -> Option<String> {
+    let table = match shared.tables.table(&state.key).await {
+        Ok(table) => table,
+        Err(error) => {
+            tracing::warn!(channel = %state.channel, %error, "the table does not load; the pinned status is not updated");
+            return None;
+        }
+    };
+    (table.game_id() == Some(game))
+        .then(|| table.status_text())
+        .flatten()
 }
 
 /// The echo of an accepted interaction: `ann: **bid 7**`, or `mona: `!undo``.

@@ -45,6 +45,11 @@ pub trait Backend: Send + Sync + Debug + Sized + 'static {
 
     /// Closes the database (what a process holds in it included).
     async fn close(&self);
+
+    /// Whether this process is the database's only writer ([`Store::sole_writer`]).
+    fn sole_writer(&self) -> bool {
+        false
+    }
 }
 
 /// Runs `statements` as one write transaction, one after the other: [`Backend::begin`], each
@@ -331,6 +336,10 @@ impl<B: Backend> Store for SqlStore<B> {
 
     async fn close(&self) {
         self.backend.close().await;
+    }
+
+    fn sole_writer(&self) -> bool {
+        self.backend.sole_writer()
     }
 
     async fn active_cursors(&self) -> Result<Vec<(String, Option<String>)>, StoreError> {

@@ -13,6 +13,7 @@ use crate::commands::Directory;
 use crate::input::channel_ref;
 use crate::input::{Author, Incoming, Response, Verdict};
 use crate::messages;
+use crate::store::Write;
 use crate::table::Cx;
 use crate::weeks::pace::{decision_data, drop_spent, time_of, StoredPreset};
 
@@ -178,10 +179,15 @@ pub(crate) async fn set_preset(cx: &mut Cx, author: &Author, text: &str) -> Resp
         .collect();
     if verdict == Verdict::Accepted {
         let json = serde_json::to_string(&list).unwrap_or_default();
-        let value = (!list.is_empty()).then_some(json.as_str());
-        if let Err(e) = cx.store.set_presets(&game_id, &author.id, value).await {
+        let write = [Write::Presets {
+            game_id: game_id.clone(),
+            player_id: author.id.to_string(),
+            presets: (!list.is_empty()).then_some(json),
+        }];
+        if let Err(e) = cx.store.write(&write).await {
             return cx.storage_refusal(&e);
         }
+        cx.presets.committed(&write);
     }
     let text = match kind {
         PresetReply::List => cx.say(messages::PresetList {

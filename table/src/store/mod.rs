@@ -355,6 +355,14 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// Flushes and closes.
     async fn close(&self);
 
+    /// Whether this process is the only one that writes to the database (SQLite: one
+    /// process, one connection). A table may then keep what it wrote in memory (the presets)
+    /// instead of reading it back before each decision. False (the default) for a database
+    /// that several processes share.
+    fn sole_writer(&self) -> bool {
+        false
+    }
+
     /// Each channel with an active game and its cursor (`None` before its first message), in
     /// channel order: what a restart compares with the channels' last message ids. Stores
     /// override it with one query; this default asks channel by channel.

@@ -246,6 +246,8 @@ pub(crate) struct Cx {
     /// Whether the loaded game may differ from the store's (a flush failed, and so did the
     /// reload after it): the next command reloads first.
     pub(crate) stale: bool,
+    /// The game's presets as stored, kept when this process is the store's sole writer.
+    pub(crate) presets: crate::weeks::preset_cache::PresetCache,
 }
 
 impl Loaded {
@@ -345,6 +347,7 @@ impl Cx {
             .chain(outgoing.map(Write::Outbox))
             .collect();
         let Err(error) = self.store.write(&writes).await else {
+            self.presets.committed(&writes);
             return Ok(());
         };
         if let Err(reload) = self.reload().await {
@@ -368,6 +371,7 @@ impl Cx {
 
     /// Rebuilds the table from the database.
     pub(crate) async fn reload(&mut self) -> Result<(), TableError> {
+        self.presets.clear();
         let Some(row) = self.store.active_game(&self.channel).await? else {
             self.loaded = Loaded::Empty;
             return Ok(());

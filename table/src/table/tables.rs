@@ -70,6 +70,7 @@ impl Table {
             loaded: Loaded::Empty,
             staged: Vec::new(),
             stale: false,
+            presets: Default::default(),
         };
         cx.reload().await?;
         Ok(Table { cx, registry })

@@ -8,4 +8,5 @@ pub mod duration;
 pub mod events;
 pub mod meta;
 pub mod pace;
+pub(crate) mod preset_cache;
 pub mod signup;

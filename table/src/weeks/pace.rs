@@ -456,13 +456,23 @@ impl Cx {
         }
     }
 
-    /// The presets of a game, by player (none if storage fails: nothing is played for them).
+    /// The presets of a game, by player (none if storage fails: nothing is played for them):
+    /// kept in memory after the first read when this process is the store's sole writer.
     pub(crate) async fn preset_book(&self, game_id: &str) -> PresetBook {
+        if let Some(book) = self.presets.get(game_id) {
+            return book;
+        }
         match self.store.presets(game_id).await {
-            Ok(rows) => rows
-                .into_iter()
-                .map(|(player, json)| (player, read_presets(&json)))
-                .collect(),
+            Ok(rows) => {
+                let book: PresetBook = rows
+                    .into_iter()
+                    .map(|(player, json)| (player, read_presets(&json)))
+                    .collect();
+                if self.store.sole_writer() {
+                    self.presets.put(game_id, book.clone());
+                }
+                book
+            }
             Err(error) => {
                 tracing::error!(game = game_id, %error, "cannot read the presets");
                 PresetBook::new()
