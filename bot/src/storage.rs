@@ -1,19 +1,35 @@
 //! Durable storage in SQLite (WAL, synchronous=FULL) through sqlx: the SQLite [`Backend`] of
-//! the shared [`SqlStore`]: one connection (one writer), write transactions begun with
-//! `BEGIN IMMEDIATE`. The migrations in `bot/migrations/` bring a database of any earlier
+//! the shared [`SqlStore`]: one connection (one writer), each write transaction one script
+//! `BEGIN IMMEDIATE; …; COMMIT` sent to the connection's thread in one round trip. The migrations in `bot/migrations/` bring a database of any earlier
 //! version up to date when it is opened.
 
 use std::str::FromStr;
 use std::time::Duration;
 
 use async_trait::async_trait;
+use futures_util::TryStreamExt;
 use gaugebot_table::store::StoreError;
 use sqlx::pool::PoolConnection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Sqlite, SqlitePool};
+use sqlx::{Executor, Sqlite, SqliteConnection, SqlitePool};
 
-use crate::sql::queries::failed;
-use crate::sql::{Backend, SqlStore};
+use crate::sql::queries::{self, failed, Statement};
+use crate::sql::{run_each, Backend, SqlStore};
+
+/// The most values a write transaction binds in one script; a larger one (an imported game's
+/// whole log) runs statement by statement. Well under SQLite's limit on a statement's
+/// parameters, and it keeps each script the statement cache keeps small.
+const SCRIPT_VALUES: usize = 999;
+
+/// A write script that ended without running all its statements, and without an error.
+#[derive(Debug, thiserror::Error)]
+#[error("the write transaction ran {ran} of its {of} statements")]
+pub struct ScriptStopped {
+    /// The statements that ran (`BEGIN IMMEDIATE` included).
+    pub ran: usize,
+    /// The statements of the script (`BEGIN IMMEDIATE` and `COMMIT` included).
+    pub of: usize,
+}
 
 /// The SQLite database.
 pub type SqliteStore = SqlStore<SqliteBackend>;
@@ -140,11 +156,27 @@ impl Backend for SqliteBackend {
             Err(e) => Err(e),
         };
         if result.is_err() {
-            // Fails harmlessly when SQLite has already rolled the transaction back.
-            let _ = sqlx::query("ROLLBACK").execute(&mut *conn).await;
-            if !self.memory {
-                conn.close_on_drop();
-            }
+            self.recover(&mut conn).await;
+        }
+        result
+    }
+
+    /// Runs the whole transaction in one round trip to the connection's thread: one script,
+    /// `BEGIN IMMEDIATE; …statements…; COMMIT` ([`queries::script`]), which SQLite runs
+    /// statement after statement and stops at the first that fails (before the `COMMIT`: a
+    /// read mark's unique violation stops a duplicate's whole batch). After any failure the
+    /// transaction is rolled back as [`finish`](Backend::finish) does it. A script of more than
+    /// [`SCRIPT_VALUES`] values runs statement by statement ([`run_each`]).
+    async fn run(&self, channel: Option<&str>, statements: &[Statement]) -> Result<(), StoreError> {
+        let values: usize = statements.iter().map(|s| s.values().len()).sum();
+        if values > SCRIPT_VALUES {
+            return run_each(self, channel, statements).await;
+        }
+        let script = queries::script("BEGIN IMMEDIATE", statements, "COMMIT");
+        let mut conn = self.pool.acquire().await.map_err(failed)?;
+        let result = run_script(&mut conn, &script, statements).await;
+        if result.is_err() {
+            self.recover(&mut conn).await;
         }
         result
     }
@@ -157,5 +189,54 @@ impl Backend for SqliteBackend {
     /// One process on its one connection: a SQLite database is never shared by two bots.
     fn sole_writer(&self) -> bool {
         true
+    }
+}
+
+impl SqliteBackend {
+    /// After a failed write: rolls its transaction back and, for a file database, closes the
+    /// connection, so that no failure can leave a transaction open on it.
+    async fn recover(&self, conn: &mut PoolConnection<Sqlite>) {
+        // Fails harmlessly when SQLite has already rolled the transaction back.
+        let _ = sqlx::query("ROLLBACK").execute(&mut **conn).await;
+        if !self.memory {
+            conn.close_on_drop();
+        }
+    }
+}
+
+/// Runs a write script of `statements` (begun by `BEGIN IMMEDIATE`, ended by `COMMIT`) as one
+/// query: sqlx-sqlite runs its statements in one command of the connection's thread, binds
+/// their values by their numbered placeholders, and answers each statement's result in turn,
+/// stopping at the first failure. The failure is the failing statement's error
+/// ([`Statement::error`]: the read mark's unique violation is [`StoreError::AlreadyRead`]); a
+/// script that ends without running every statement is a failure too ([`ScriptStopped`]).
+///
+/// sqlx 0.8 calls several statements in one query with arguments a behaviour of its SQLite
+/// driver alone, to be replaced one day (launchbadge/sqlx#3108): a sqlx that ran only part of
+/// the script is caught by [`ScriptStopped`] and by `bot/tests/store_conformance.rs`.
+async fn run_script(
+    conn: &mut SqliteConnection,
+    script: &str,
+    statements: &[Statement],
+) -> Result<(), StoreError> {
+    let query = queries::bound::<Sqlite>(script, statements.iter().flat_map(Statement::values));
+    let of = statements.len() + 2;
+    let mut results = conn.fetch_many(query);
+    let mut ran = 0;
+    loop {
+        match results.try_next().await {
+            Ok(Some(sqlx::Either::Left(_))) => ran += 1,
+            // No write statement returns rows.
+            Ok(Some(sqlx::Either::Right(_))) => {}
+            Ok(None) if ran == of => return Ok(()),
+            Ok(None) => return Err(StoreError::failed(ScriptStopped { ran, of })),
+            // Statement `ran` of the script failed: 0 is BEGIN, the last is COMMIT.
+            Err(error) => {
+                return Err(match ran.checked_sub(1).and_then(|i| statements.get(i)) {
+                    Some(statement) => statement.error(error),
+                    None => failed(error),
+                })
+            }
+        }
     }
 }

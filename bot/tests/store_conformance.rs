@@ -25,6 +25,9 @@ fn checks() -> Vec<(&'static str, Check)> {
         ("logs", |s| Box::pin(logs(s))),
         ("atomic_append", |s| Box::pin(atomic_append(s))),
         ("outbox", |s| Box::pin(outbox(s))),
+        ("batch", |s| Box::pin(batch(s))),
+        ("duplicate_read", |s| Box::pin(duplicate_read(s))),
+        ("failure_midway", |s| Box::pin(failure_midway(s))),
         ("seen", |s| Box::pin(seen(s))),
         ("cursors", |s| Box::pin(cursors(s))),
         ("verbatim_text", |s| Box::pin(verbatim_text(s))),
@@ -230,6 +233,268 @@ async fn outbox(store: Arc<dyn Store>) {
     store.delivered("36", "5").await.expect("delivered");
     assert!(store.pending(None).await.expect("pending").is_empty());
     assert_eq!(store.log("o1").await.expect("log").len(), 3);
+}
+
+fn read(channel: &str, message: &str) -> Write {
+    Write::Read {
+        channel: channel.to_string(),
+        message_id: message.to_string(),
+    }
+}
+
+fn append(game_id: &str, channel: &str, rows: &[LogRow], message: &str) -> Write {
+    Write::Append {
+        game_id: game_id.to_string(),
+        channel: channel.to_string(),
+        rows: rows.to_vec(),
+        message_id: message.to_string(),
+        revealed: false,
+    }
+}
+
+fn presets(game_id: &str, player: &str, presets: Option<&str>) -> Write {
+    Write::Presets {
+        game_id: game_id.to_string(),
+        player_id: player.to_string(),
+        presets: presets.map(str::to_string),
+    }
+}
+
+fn state(channel: &str, state: Option<&str>, message: &str) -> Write {
+    Write::ChannelState {
+        channel: channel.to_string(),
+        state: state.map(str::to_string),
+        message_id: message.to_string(),
+    }
+}
+
+/// Everything a batch may write in a channel and its game, as stored.
+#[derive(Debug, PartialEq)]
+struct Stored {
+    game: Option<GameRow>,
+    log: Vec<LogRow>,
+    presets: Vec<(String, String)>,
+    state: Option<String>,
+    pending: Vec<Outgoing>,
+}
+
+async fn stored(store: &Arc<dyn Store>, channel: &str, game_id: &str) -> Stored {
+    Stored {
+        game: store.active_game(channel).await.expect("game"),
+        log: store.log(game_id).await.expect("log"),
+        presets: store.presets(game_id).await.expect("presets"),
+        state: store.channel_state(channel).await.expect("state"),
+        pending: store.pending(Some(channel)).await.expect("pending"),
+    }
+}
+
+/// A command's whole batch (its read mark, several log rows, presets, the channel's state and
+/// its answers) is stored together, in order; a later batch removes presets and state.
+async fn batch(store: Arc<dyn Store>) {
+    store
+        .create_game(&game("b1", "90"), "900")
+        .await
+        .expect("create");
+    let rows = [row(0, "901"), row(1, "901"), row(2, "901")];
+    store
+        .write(&[
+            read("90", "901"),
+            Write::Append {
+                game_id: "b1".to_string(),
+                channel: "90".to_string(),
+                rows: rows.to_vec(),
+                message_id: "901".to_string(),
+                revealed: true,
+            },
+            presets("b1", "7", Some(r#"{"bid":7}"#)),
+            presets("b1", "8", Some(r#"{"bid":"pass"}"#)),
+            state("90", Some(r#"{"signups":["ann"]}"#), "901"),
+            Write::Outbox(parcel("90", "901")),
+            Write::Outbox(parcel("90", "901-prompt")),
+        ])
+        .await
+        .expect("the batch");
+    let now = stored(&store, "90", "b1").await;
+    assert_eq!(now.log, rows);
+    assert!(now.game.expect("game").revealed);
+    assert_eq!(
+        now.presets,
+        [
+            ("7".to_string(), r#"{"bid":7}"#.to_string()),
+            ("8".to_string(), r#"{"bid":"pass"}"#.to_string())
+        ]
+    );
+    assert_eq!(now.state.as_deref(), Some(r#"{"signups":["ann"]}"#));
+    assert_eq!(
+        now.pending,
+        [parcel("90", "901"), parcel("90", "901-prompt")]
+    );
+    assert!(store.seen("90", "901").await.expect("seen"));
+    // The next command's batch: one preset and the state removed, a row, an answer.
+    store
+        .write(&[
+            read("90", "902"),
+            append("b1", "90", &[row(3, "902")], "902"),
+            presets("b1", "7", None),
+            state("90", None, "902"),
+            Write::Outbox(parcel("90", "902")),
+        ])
+        .await
+        .expect("the next batch");
+    let now = stored(&store, "90", "b1").await;
+    assert_eq!(now.log.len(), 4);
+    assert_eq!(
+        now.presets,
+        [("8".to_string(), r#"{"bid":"pass"}"#.to_string())]
+    );
+    assert_eq!(now.state, None);
+    assert_eq!(now.pending.len(), 3);
+    assert!(store.seen("90", "902").await.expect("seen"));
+}
+
+/// A message read before is refused by its read mark, with nothing of its batch stored: not
+/// what comes after the mark, nor what comes before it.
+async fn duplicate_read(store: Arc<dyn Store>) {
+    store
+        .create_game(&game("d1", "92"), "920")
+        .await
+        .expect("create");
+    store
+        .write(&[
+            read("92", "921"),
+            append("d1", "92", &[row(0, "921")], "921"),
+            presets("d1", "7", Some("[1]")),
+            Write::Outbox(parcel("92", "921")),
+        ])
+        .await
+        .expect("the first delivery");
+    let before = stored(&store, "92", "d1").await;
+    let refused = store
+        .write(&[
+            read("92", "921"),
+            append("d1", "92", &[row(1, "921")], "921"),
+            presets("d1", "7", Some("[2]")),
+            state("92", Some("{}"), "921"),
+            Write::Outbox(parcel("92", "921-again")),
+        ])
+        .await
+        .expect_err("delivered twice");
+    assert!(
+        matches!(
+            &refused,
+            StoreError::AlreadyRead { channel, message_id } if channel == "92" && message_id == "921"
+        ),
+        "{refused:?}"
+    );
+    assert_eq!(stored(&store, "92", "d1").await, before);
+    // The read mark last: the writes before it are rolled back with it.
+    let refused = store
+        .write(&[
+            presets("d1", "8", Some("[3]")),
+            Write::Outbox(parcel("92", "922")),
+            append("d1", "92", &[row(1, "922")], "922"),
+            read("92", "921"),
+        ])
+        .await
+        .expect_err("read before");
+    assert!(
+        matches!(refused, StoreError::AlreadyRead { .. }),
+        "{refused:?}"
+    );
+    assert_eq!(stored(&store, "92", "d1").await, before);
+    assert!(!store.seen("92", "922").await.expect("seen"));
+    // And the store goes on: the next message is stored, whole.
+    store
+        .write(&[
+            read("92", "922"),
+            append("d1", "92", &[row(1, "922")], "922"),
+            Write::Outbox(parcel("92", "922")),
+        ])
+        .await
+        .expect("the next message");
+    let now = stored(&store, "92", "d1").await;
+    assert_eq!(now.log.len(), 2);
+    assert_eq!(now.pending.len(), 2);
+}
+
+/// A batch that fails midway (a log position taken) or at its last write (an outbox key taken)
+/// stores nothing, and leaves no transaction open: the next write is stored, and committed.
+async fn failure_midway(store: Arc<dyn Store>) {
+    store
+        .create_game(&game("f1", "94"), "940")
+        .await
+        .expect("create");
+    store
+        .write(&[
+            read("94", "941"),
+            append("f1", "94", &[row(0, "941")], "941"),
+            Write::Outbox(parcel("94", "941")),
+        ])
+        .await
+        .expect("a move");
+    let before = stored(&store, "94", "f1").await;
+    let failed = store
+        .write(&[
+            read("94", "942"),
+            presets("f1", "7", Some("[1]")),
+            state("94", Some("{}"), "942"),
+            append("f1", "94", &[row(1, "942"), row(0, "942")], "942"),
+            Write::Outbox(parcel("94", "942")),
+        ])
+        .await
+        .expect_err("seq 0 is taken");
+    assert!(matches!(failed, StoreError::Conflict(_)), "{failed:?}");
+    assert_eq!(stored(&store, "94", "f1").await, before);
+    assert!(!store.seen("94", "942").await.expect("seen"));
+    store
+        .write(&[
+            read("94", "942"),
+            append("f1", "94", &[row(1, "942")], "942"),
+            presets("f1", "7", Some("[1]")),
+            Write::Outbox(parcel("94", "942")),
+        ])
+        .await
+        .expect("the next write");
+    let after = stored(&store, "94", "f1").await;
+    assert_eq!(after.log.len(), 2);
+    assert_eq!(after.presets.len(), 1);
+    assert_eq!(after.pending.len(), 2);
+    assert!(store.seen("94", "942").await.expect("seen"));
+    // The last write fails (the answer's key is taken): the same.
+    let failed = store
+        .write(&[
+            read("94", "943"),
+            append("f1", "94", &[row(2, "943")], "943"),
+            presets("f1", "7", None),
+            Write::Outbox(parcel("94", "942")),
+        ])
+        .await
+        .expect_err("the key is taken");
+    assert!(matches!(failed, StoreError::Conflict(_)), "{failed:?}");
+    assert_eq!(stored(&store, "94", "f1").await, after);
+    assert!(!store.seen("94", "943").await.expect("seen"));
+    // The same writes with a fresh key (the same statements as the failed batch) are stored.
+    store
+        .write(&[
+            read("94", "943"),
+            append("f1", "94", &[row(2, "943")], "943"),
+            presets("f1", "7", None),
+            Write::Outbox(parcel("94", "943")),
+        ])
+        .await
+        .expect("the same batch, its key free");
+    let after = stored(&store, "94", "f1").await;
+    assert_eq!(after.log.len(), 3);
+    assert!(after.presets.is_empty());
+    assert_eq!(after.pending.len(), 3);
+    // Single writes go on too.
+    store.advance_cursor("94", "943").await.expect("cursor");
+    store.delivered("94", "941").await.expect("delivered");
+    assert_eq!(
+        store.cursor("94").await.expect("cursor").as_deref(),
+        Some("943")
+    );
+    assert_eq!(store.pending(Some("94")).await.expect("pending").len(), 2);
 }
 
 async fn seen(store: Arc<dyn Store>) {

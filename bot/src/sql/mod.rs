@@ -1,7 +1,8 @@
-//! The table core's [`Store`] over SQL, written once for both databases: [`SqlStore`] runs the
-//! shared queries ([`queries`]) and leaves to its [`Backend`] only what truly differs between
-//! them: how a write transaction begins and ends (SQLite's `BEGIN IMMEDIATE` and its recovery
-//! from a failed commit; PostgreSQL's fencing of a channel's writes by its owner), and closing.
+//! The table core's [`Store`] over SQL, written once for both databases: [`SqlStore`] turns
+//! each batch of writes into the shared query layer's statements ([`queries::Statement`]) and
+//! leaves to its [`Backend`] only what truly differs between them: how a write transaction
+//! runs (SQLite's `BEGIN IMMEDIATE`, the whole batch sent as one script, and its recovery from
+//! a failure; PostgreSQL's fencing of a channel's writes by its owner), and closing.
 
 pub mod queries;
 
@@ -14,11 +15,11 @@ use gaugebot_table::store::{GameRow, LogRow, Outgoing, Store, StoreError, Write}
 use sqlx::pool::PoolConnection;
 use sqlx::{Database, Pool};
 
-use queries::{failed, Copied, Dump, GameRecord, LogRecord, OutboxRecord, Queries};
+use queries::{failed, Copied, Dump, GameRecord, LogRecord, OutboxRecord, Queries, Statement};
 
 /// What one database does its own way: its transactions, locking and fencing.
 #[async_trait]
-pub trait Backend: Send + Sync + Debug + 'static {
+pub trait Backend: Send + Sync + Debug + Sized + 'static {
     /// The database, which runs the shared queries.
     type Db: Queries;
     /// An open write transaction: a connection inside it.
@@ -35,12 +36,130 @@ pub trait Backend: Send + Sync + Debug + 'static {
     /// Commits the transaction if `result` is Ok, else rolls it back; the result of both.
     async fn finish(&self, tx: Self::Tx, result: Result<(), StoreError>) -> Result<(), StoreError>;
 
+    /// Runs `statements` as one write transaction, in order: all of them or none (the first
+    /// that fails is the error, as [`Statement::error`] maps it). `channel` as for
+    /// [`begin`](Self::begin). By default [`run_each`]: begin, each statement, finish.
+    async fn run(&self, channel: Option<&str>, statements: &[Statement]) -> Result<(), StoreError> {
+        run_each(self, channel, statements).await
+    }
+
     /// Closes the database (what a process holds in it included).
     async fn close(&self);
 
     /// Whether this process is the database's only writer ([`Store::sole_writer`]).
     fn sole_writer(&self) -> bool {
         false
+    }
+}
+
+/// Runs `statements` as one write transaction, one after the other: [`Backend::begin`], each
+/// statement until one fails, [`Backend::finish`].
+pub async fn run_each<B: Backend>(
+    backend: &B,
+    channel: Option<&str>,
+    statements: &[Statement],
+) -> Result<(), StoreError> {
+    let mut tx = backend.begin(channel).await?;
+    let mut result = Ok(());
+    for statement in statements {
+        result = B::Db::execute(&mut tx, statement).await;
+        if result.is_err() {
+            break;
+        }
+    }
+    backend.finish(tx, result).await
+}
+
+/// A batch of writes as the statements that store it, in order. A message is marked read once
+/// per batch (a command's message is marked by its first write that marks it: one statement
+/// less on the way to its reply); the read mark of [`Write::Read`] is the statement that
+/// refuses a message read before ([`Statement::first_read`]).
+fn statements(writes: &[Write]) -> Vec<Statement> {
+    let mut plan = Plan::default();
+    for write in writes {
+        plan.add(write);
+    }
+    plan.statements
+}
+
+/// The statements of a batch so far, and the messages they mark read.
+#[derive(Default)]
+struct Plan<'w> {
+    statements: Vec<Statement>,
+    marked: Vec<(&'w str, &'w str)>,
+}
+
+impl<'w> Plan<'w> {
+    /// Marks a message read, unless this batch marked it already.
+    fn mark(&mut self, channel: &'w str, message_id: &'w str) {
+        if !self.marked.contains(&(channel, message_id)) {
+            self.statements
+                .push(Statement::mark_seen(channel, message_id));
+            self.marked.push((channel, message_id));
+        }
+    }
+
+    fn add(&mut self, write: &'w Write) {
+        match write {
+            Write::CreateGame { game, message_id } => {
+                let record = GameRecord {
+                    active: true,
+                    ..GameRecord::from(game)
+                };
+                self.statements.push(Statement::retire_games(&game.channel));
+                self.statements.push(Statement::insert_game(record));
+                self.mark(&game.channel, message_id);
+            }
+            Write::Append {
+                game_id,
+                channel,
+                rows,
+                message_id,
+                revealed,
+            } => {
+                for row in rows {
+                    self.statements
+                        .push(Statement::insert_log(game_id, LogRecord::from(row)));
+                }
+                if *revealed {
+                    self.statements.push(Statement::reveal(game_id));
+                }
+                self.mark(channel, message_id);
+            }
+            Write::Read {
+                channel,
+                message_id,
+            } => {
+                self.statements
+                    .push(Statement::first_read(channel, message_id));
+                self.marked.push((channel, message_id));
+            }
+            Write::MarkSeen {
+                channel,
+                message_id,
+            } => self.mark(channel, message_id),
+            Write::ChannelState {
+                channel,
+                state,
+                message_id,
+            } => {
+                self.statements
+                    .push(Statement::set_channel_state(channel, state.as_deref()));
+                self.mark(channel, message_id);
+            }
+            Write::Presets {
+                game_id,
+                player_id,
+                presets,
+            } => self.statements.push(Statement::set_presets(
+                game_id,
+                player_id,
+                presets.as_deref(),
+            )),
+            Write::Outbox(item) => self
+                .statements
+                .push(Statement::insert_outbox(OutboxRecord::from(item))),
+        }
     }
 }
 
@@ -108,101 +227,14 @@ impl<B: Backend> SqlStore<B> {
             active: true,
             ..GameRecord::from(game)
         };
-        let mut tx = self.backend.begin(Some(&game.channel)).await?;
-        let result = async {
-            B::Db::retire_games(&mut tx, &record.channel).await?;
-            B::Db::insert_game(&mut tx, &record).await?;
-            for row in rows {
-                B::Db::insert_log(&mut tx, &record.id, &LogRecord::from(row)).await?;
-            }
-            B::Db::mark_seen(&mut tx, &record.channel, message_id).await
+        let mut statements = Vec::with_capacity(rows.len() + 3);
+        statements.push(Statement::retire_games(&game.channel));
+        statements.push(Statement::insert_game(record));
+        for row in rows {
+            statements.push(Statement::insert_log(&game.id, LogRecord::from(row)));
         }
-        .await;
-        self.backend.finish(tx, result).await
-    }
-}
-
-impl<B: Backend> SqlStore<B> {
-    /// Marks a message read inside the transaction, unless this batch marked it already (a
-    /// command's message is marked once: one statement less on the way to its reply).
-    async fn mark(
-        tx: &mut B::Tx,
-        marked: &mut Vec<(String, String)>,
-        channel: &str,
-        message_id: &str,
-    ) -> Result<(), StoreError> {
-        if marked.iter().any(|(c, m)| c == channel && m == message_id) {
-            return Ok(());
-        }
-        B::Db::mark_seen(tx, channel, message_id).await?;
-        marked.push((channel.to_string(), message_id.to_string()));
-        Ok(())
-    }
-
-    /// Applies one write inside the command's transaction (`marked`: the messages this batch
-    /// has marked read so far).
-    async fn apply(
-        tx: &mut B::Tx,
-        marked: &mut Vec<(String, String)>,
-        write: &Write,
-    ) -> Result<(), StoreError> {
-        match write {
-            Write::CreateGame { game, message_id } => {
-                let record = GameRecord {
-                    active: true,
-                    ..GameRecord::from(game)
-                };
-                B::Db::retire_games(tx, &record.channel).await?;
-                B::Db::insert_game(tx, &record).await?;
-                Self::mark(tx, marked, &record.channel, message_id).await
-            }
-            Write::Append {
-                game_id,
-                channel,
-                rows,
-                message_id,
-                revealed,
-            } => {
-                for row in rows {
-                    B::Db::insert_log(tx, game_id, &LogRecord::from(row)).await?;
-                }
-                if *revealed {
-                    B::Db::reveal(tx, game_id).await?;
-                }
-                Self::mark(tx, marked, channel, message_id).await
-            }
-            Write::Read {
-                channel,
-                message_id,
-            } => match B::Db::mark_first_read(tx, channel, message_id).await? {
-                true => {
-                    marked.push((channel.clone(), message_id.clone()));
-                    Ok(())
-                }
-                false => Err(StoreError::AlreadyRead {
-                    channel: channel.clone(),
-                    message_id: message_id.clone(),
-                }),
-            },
-            Write::MarkSeen {
-                channel,
-                message_id,
-            } => Self::mark(tx, marked, channel, message_id).await,
-            Write::ChannelState {
-                channel,
-                state,
-                message_id,
-            } => {
-                B::Db::set_channel_state(tx, channel, state.as_deref()).await?;
-                Self::mark(tx, marked, channel, message_id).await
-            }
-            Write::Presets {
-                game_id,
-                player_id,
-                presets,
-            } => B::Db::set_presets(tx, game_id, player_id, presets.as_deref()).await,
-            Write::Outbox(item) => B::Db::insert_outbox(tx, &OutboxRecord::from(item)).await,
-        }
+        statements.push(Statement::mark_seen(&game.channel, message_id));
+        self.backend.run(Some(&game.channel), &statements).await
     }
 }
 
@@ -215,16 +247,7 @@ impl<B: Backend> Store for SqlStore<B> {
             return Ok(());
         }
         let channel = writes.iter().find_map(Write::channel);
-        let mut tx = self.backend.begin(channel).await?;
-        let result = async {
-            let mut marked = Vec::new();
-            for write in writes {
-                Self::apply(&mut tx, &mut marked, write).await?;
-            }
-            Ok(())
-        }
-        .await;
-        self.backend.finish(tx, result).await
+        self.backend.run(channel, &statements(writes)).await
     }
 
     async fn pending(&self, channel: Option<&str>) -> Result<Vec<Outgoing>, StoreError> {
@@ -234,9 +257,9 @@ impl<B: Backend> Store for SqlStore<B> {
 
     /// Not fenced: the item was delivered, whoever owns the channel now.
     async fn delivered(&self, channel: &str, key: &str) -> Result<(), StoreError> {
-        let mut tx = self.backend.begin(None).await?;
-        let result = B::Db::remove_outbox(&mut tx, channel, key).await;
-        self.backend.finish(tx, result).await
+        self.backend
+            .run(None, &[Statement::remove_outbox(channel, key)])
+            .await
     }
 
     async fn active_game(&self, channel: &str) -> Result<Option<GameRow>, StoreError> {
@@ -281,9 +304,12 @@ impl<B: Backend> Store for SqlStore<B> {
     }
 
     async fn advance_cursor(&self, channel: &str, message_id: &str) -> Result<(), StoreError> {
-        let mut tx = self.backend.begin(Some(channel)).await?;
-        let result = B::Db::advance_cursor(&mut tx, channel, message_id).await;
-        self.backend.finish(tx, result).await
+        self.backend
+            .run(
+                Some(channel),
+                &[Statement::advance_cursor(channel, message_id)],
+            )
+            .await
     }
 
     async fn status_message(&self, game_id: &str) -> Result<Option<String>, StoreError> {
@@ -291,9 +317,9 @@ impl<B: Backend> Store for SqlStore<B> {
     }
 
     async fn set_status_message(&self, game_id: &str, message_id: &str) -> Result<(), StoreError> {
-        let mut tx = self.backend.begin(None).await?;
-        let result = B::Db::set_status_message(&mut tx, game_id, message_id).await;
-        self.backend.finish(tx, result).await
+        self.backend
+            .run(None, &[Statement::set_status_message(game_id, message_id)])
+            .await
     }
 
     async fn channel_state(&self, channel: &str) -> Result<Option<String>, StoreError> {

@@ -325,14 +325,312 @@ impl Dialect for sqlx::Postgres {
     }
 }
 
+/// The columns of a game, in [`GameRecord`]'s order (a macro, so that the statements can
+/// name them in their constant SQL).
+macro_rules! game_columns {
+    () => {
+        "id, channel, kind, engine_version, created_at, setup_json, seed_hex, commitment, \
+         revealed, active"
+    };
+}
+
 /// The columns of a game, in [`GameRecord`]'s order.
-const GAME: &str = "id, channel, kind, engine_version, created_at, setup_json, seed_hex, \
-                    commitment, revealed, active";
+const GAME: &str = game_columns!();
+
+/// A value bound to one of a [`Statement`]'s placeholders, typed as its column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Value {
+    /// Text.
+    Text(String),
+    /// Text or NULL.
+    OptionalText(Option<String>),
+    /// An integer.
+    Int(i64),
+    /// A boolean.
+    Bool(bool),
+}
+
+/// One write as data before it runs: its SQL, written once for both databases with the
+/// placeholders `$1`, `$2`, … for its values in order, and those values, typed. The store turns
+/// a batch of writes into statements ([`SqlStore`](super::SqlStore)) and its backend runs them
+/// as one transaction ([`Backend::run`](super::Backend::run)): one by one, or on SQLite all of
+/// them in one script ([`script`]).
+#[derive(Debug, Clone)]
+pub struct Statement {
+    sql: &'static str,
+    values: Vec<Value>,
+    /// What a unique violation of this statement means to the caller (the read mark's: the
+    /// message was read before); any other failure is mapped by [`failed`].
+    conflict: Option<StoreError>,
+}
+
+impl Statement {
+    fn new(sql: &'static str, values: Vec<Value>) -> Statement {
+        Statement {
+            sql,
+            values,
+            conflict: None,
+        }
+    }
+
+    /// Its SQL, with `$1`… for its values.
+    pub fn sql(&self) -> &'static str {
+        self.sql
+    }
+
+    /// Its values, in the order of their placeholders.
+    pub fn values(&self) -> &[Value] {
+        &self.values
+    }
+
+    /// The store's error for a failure of this statement.
+    pub fn error(&self, error: sqlx::Error) -> StoreError {
+        if let (Some(conflict), sqlx::Error::Database(db)) = (&self.conflict, &error) {
+            if db.kind() == sqlx::error::ErrorKind::UniqueViolation {
+                return conflict.clone();
+            }
+        }
+        failed(error)
+    }
+
+    /// Retires a channel's active game.
+    pub fn retire_games(channel: &str) -> Statement {
+        Statement::new(
+            "UPDATE games SET active = FALSE WHERE channel = $1 AND active",
+            vec![text(channel)],
+        )
+    }
+
+    /// Inserts a game as it is.
+    pub fn insert_game(game: GameRecord) -> Statement {
+        Statement::new(
+            concat!(
+                "INSERT INTO games (",
+                game_columns!(),
+                ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+            ),
+            vec![
+                Value::Text(game.id),
+                Value::Text(game.channel),
+                Value::Text(game.kind),
+                Value::Text(game.engine_version),
+                Value::Text(game.created_at),
+                Value::Text(game.setup_json),
+                Value::OptionalText(game.seed_hex),
+                Value::OptionalText(game.commitment),
+                Value::Bool(game.revealed),
+                Value::Bool(game.active),
+            ],
+        )
+    }
+
+    /// Inserts a log entry.
+    pub fn insert_log(game_id: &str, row: LogRecord) -> Statement {
+        Statement::new(
+            "INSERT INTO log (game_id, seq, entry_json, message_id, author_id, author_name,
+                              text, at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            vec![
+                text(game_id),
+                Value::Int(row.seq),
+                Value::Text(row.entry_json),
+                Value::Text(row.message_id),
+                Value::Text(row.author_id),
+                Value::Text(row.author_name),
+                Value::Text(row.text),
+                Value::Text(row.at),
+            ],
+        )
+    }
+
+    /// Records that a game's seed is public.
+    pub fn reveal(game_id: &str) -> Statement {
+        Statement::new(
+            "UPDATE games SET revealed = TRUE WHERE id = $1",
+            vec![text(game_id)],
+        )
+    }
+
+    /// Marks a message read (again: nothing).
+    pub fn mark_seen(channel: &str, message_id: &str) -> Statement {
+        Statement::new(
+            "INSERT INTO seen_messages (channel, message_id) VALUES ($1, $2)
+             ON CONFLICT DO NOTHING",
+            vec![text(channel), text(message_id)],
+        )
+    }
+
+    /// Marks a message read, and fails with [`StoreError::AlreadyRead`] if it was read before:
+    /// its unique violation stops the transaction before its commit (nothing of it is kept).
+    pub fn first_read(channel: &str, message_id: &str) -> Statement {
+        Statement {
+            conflict: Some(StoreError::AlreadyRead {
+                channel: channel.to_string(),
+                message_id: message_id.to_string(),
+            }),
+            ..Statement::new(
+                "INSERT INTO seen_messages (channel, message_id) VALUES ($1, $2)",
+                vec![text(channel), text(message_id)],
+            )
+        }
+    }
+
+    /// Moves a channel's cursor forward, never back (snowflakes compare as numbers).
+    pub fn advance_cursor(channel: &str, message_id: &str) -> Statement {
+        Statement::new(
+            "INSERT INTO channel_cursor (channel, message_id) VALUES ($1, $2)
+             ON CONFLICT (channel) DO UPDATE SET message_id = excluded.message_id
+             WHERE length(excluded.message_id) > length(channel_cursor.message_id)
+                OR (length(excluded.message_id) = length(channel_cursor.message_id)
+                    AND excluded.message_id > channel_cursor.message_id)",
+            vec![text(channel), text(message_id)],
+        )
+    }
+
+    /// Records a game's live status message.
+    pub fn set_status_message(game_id: &str, message_id: &str) -> Statement {
+        Statement::new(
+            "INSERT INTO status_message (game_id, message_id) VALUES ($1, $2)
+             ON CONFLICT (game_id) DO UPDATE SET message_id = excluded.message_id",
+            vec![text(game_id), text(message_id)],
+        )
+    }
+
+    /// Replaces (or with `None` removes) a channel's state.
+    pub fn set_channel_state(channel: &str, state: Option<&str>) -> Statement {
+        match state {
+            Some(state) => Statement::new(
+                "INSERT INTO channel_state (channel, state_json) VALUES ($1, $2)
+                 ON CONFLICT (channel) DO UPDATE SET state_json = excluded.state_json",
+                vec![text(channel), text(state)],
+            ),
+            None => Statement::new(
+                "DELETE FROM channel_state WHERE channel = $1",
+                vec![text(channel)],
+            ),
+        }
+    }
+
+    /// Replaces (or with `None` removes) a player's presets.
+    pub fn set_presets(game_id: &str, player_id: &str, presets: Option<&str>) -> Statement {
+        match presets {
+            Some(presets) => Statement::new(
+                "INSERT INTO presets (game_id, player_id, presets_json) VALUES ($1, $2, $3)
+                 ON CONFLICT (game_id, player_id)
+                 DO UPDATE SET presets_json = excluded.presets_json",
+                vec![text(game_id), text(player_id), text(presets)],
+            ),
+            None => Statement::new(
+                "DELETE FROM presets WHERE game_id = $1 AND player_id = $2",
+                vec![text(game_id), text(player_id)],
+            ),
+        }
+    }
+
+    /// Adds an item to the outbox.
+    pub fn insert_outbox(item: OutboxRecord) -> Statement {
+        Statement::new(
+            "INSERT INTO outbox (channel, key, payload, at) VALUES ($1, $2, $3, $4)",
+            vec![
+                Value::Text(item.channel),
+                Value::Text(item.key),
+                Value::Text(item.payload),
+                Value::Text(item.at),
+            ],
+        )
+    }
+
+    /// Removes an item from the outbox (nothing if it is not there).
+    pub fn remove_outbox(channel: &str, key: &str) -> Statement {
+        Statement::new(
+            "DELETE FROM outbox WHERE channel = $1 AND key = $2",
+            vec![text(channel), text(key)],
+        )
+    }
+}
+
+fn text(value: &str) -> Value {
+    Value::Text(value.to_string())
+}
+
+/// Statements as one script: `begin`, each statement, `end`, separated by `;`, each statement's
+/// placeholders renumbered after the values of the statements before it (`$k` of a statement
+/// after statements with `offset` values in all is `$(k + offset)`), so that the script binds
+/// every statement's values in order, one after the other. `begin` and `end` take no values.
+///
+/// SQLite runs such a script as one query, statement after statement, and stops at the first
+/// that fails; numbered placeholders index the whole query's values (sqlx-sqlite).
+pub fn script(begin: &str, statements: &[Statement], end: &str) -> String {
+    let length: usize = statements.iter().map(|s| s.sql.len() + 4).sum();
+    let mut sql = String::with_capacity(begin.len() + length + end.len() + 2);
+    sql.push_str(begin);
+    let mut offset = 0;
+    for statement in statements {
+        sql.push_str(";\n");
+        renumber(statement.sql, offset, &mut sql);
+        offset += statement.values.len();
+    }
+    sql.push_str(";\n");
+    sql.push_str(end);
+    sql
+}
+
+/// Copies `sql` to `out` with each placeholder `$k` (outside quotes) written `$(k + offset)`.
+pub fn renumber(sql: &str, offset: usize, out: &mut String) {
+    let bytes = sql.as_bytes();
+    let mut quote = None;
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let byte = bytes[i];
+        i += 1;
+        match quote {
+            Some(q) if byte == q => quote = None,
+            Some(_) => {}
+            None if byte == b'\'' || byte == b'"' => quote = Some(byte),
+            None if byte == b'$' => {
+                let digits = bytes[i..].iter().take_while(|b| b.is_ascii_digit()).count();
+                if let Ok(k) = sql[i..i + digits].parse::<usize>() {
+                    out.push_str(&sql[copied..i]);
+                    out.push_str(&(k + offset).to_string());
+                    copied = i + digits;
+                }
+                i += digits;
+            }
+            None => {}
+        }
+    }
+    out.push_str(&sql[copied..]);
+}
+
+/// A query of `sql` with `values` bound in order.
+pub fn bound<'q, DB>(
+    sql: &'q str,
+    values: impl IntoIterator<Item = &'q Value>,
+) -> sqlx::query::Query<'q, DB, DB::Arguments<'q>>
+where
+    DB: Database,
+    &'q str: Encode<'q, DB> + Type<DB>,
+    Option<&'q str>: Encode<'q, DB> + Type<DB>,
+    i64: Encode<'q, DB> + Type<DB>,
+    bool: Encode<'q, DB> + Type<DB>,
+{
+    values
+        .into_iter()
+        .fold(sqlx::query(sql), |query, value| match value {
+            Value::Text(text) => query.bind(text.as_str()),
+            Value::OptionalText(text) => query.bind(text.as_deref()),
+            Value::Int(n) => query.bind(*n),
+            Value::Bool(b) => query.bind(*b),
+        })
+}
 
 /// Every query of the stores, on one connection (a pooled one, or one inside a transaction
 /// that the store begun). Implemented once, for every database sqlx can run them on.
 #[async_trait]
 pub trait Queries: Dialect {
+    /// Runs a write ([`Statement`]); its failure as [`Statement::error`] maps it.
+    async fn execute(conn: &mut Self::Connection, statement: &Statement) -> Result<(), StoreError>;
     /// The active game of a channel.
     async fn active_game(
         conn: &mut Self::Connection,
@@ -342,32 +640,8 @@ pub trait Queries: Dialect {
     async fn game_count(conn: &mut Self::Connection, channel: &str) -> Result<i64, StoreError>;
     /// Channels with an active game, in byte order.
     async fn active_channels(conn: &mut Self::Connection) -> Result<Vec<String>, StoreError>;
-    /// Retires a channel's active game.
-    async fn retire_games(conn: &mut Self::Connection, channel: &str) -> Result<(), StoreError>;
-    /// Inserts a game as it is.
-    async fn insert_game(conn: &mut Self::Connection, game: &GameRecord) -> Result<(), StoreError>;
-    /// Inserts a log entry.
-    async fn insert_log(
-        conn: &mut Self::Connection,
-        game_id: &str,
-        row: &LogRecord,
-    ) -> Result<(), StoreError>;
-    /// Records that a game's seed is public.
-    async fn reveal(conn: &mut Self::Connection, game_id: &str) -> Result<(), StoreError>;
     /// A game's log, in order.
     async fn log(conn: &mut Self::Connection, game_id: &str) -> Result<Vec<LogRecord>, StoreError>;
-    /// Marks a message read (again: nothing).
-    async fn mark_seen(
-        conn: &mut Self::Connection,
-        channel: &str,
-        message_id: &str,
-    ) -> Result<(), StoreError>;
-    /// Marks a message read; false if it was read before (nothing changed).
-    async fn mark_first_read(
-        conn: &mut Self::Connection,
-        channel: &str,
-        message_id: &str,
-    ) -> Result<bool, StoreError>;
     /// Whether a message was read.
     async fn seen(
         conn: &mut Self::Connection,
@@ -379,12 +653,6 @@ pub trait Queries: Dialect {
         conn: &mut Self::Connection,
         channel: &str,
     ) -> Result<Option<String>, StoreError>;
-    /// Moves a channel's cursor forward, never back (snowflakes compare as numbers).
-    async fn advance_cursor(
-        conn: &mut Self::Connection,
-        channel: &str,
-        message_id: &str,
-    ) -> Result<(), StoreError>;
     /// Each channel with an active game and its cursor, in byte order of the channels.
     async fn active_cursors(
         conn: &mut Self::Connection,
@@ -394,23 +662,11 @@ pub trait Queries: Dialect {
         conn: &mut Self::Connection,
         game_id: &str,
     ) -> Result<Option<String>, StoreError>;
-    /// Records a game's live status message.
-    async fn set_status_message(
-        conn: &mut Self::Connection,
-        game_id: &str,
-        message_id: &str,
-    ) -> Result<(), StoreError>;
     /// A channel's state outside any game.
     async fn channel_state(
         conn: &mut Self::Connection,
         channel: &str,
     ) -> Result<Option<String>, StoreError>;
-    /// Replaces (or with `None` removes) a channel's state.
-    async fn set_channel_state(
-        conn: &mut Self::Connection,
-        channel: &str,
-        state: Option<&str>,
-    ) -> Result<(), StoreError>;
     /// Channels with a state, in byte order.
     async fn state_channels(conn: &mut Self::Connection) -> Result<Vec<String>, StoreError>;
     /// A game's presets by player id.
@@ -418,29 +674,11 @@ pub trait Queries: Dialect {
         conn: &mut Self::Connection,
         game_id: &str,
     ) -> Result<Vec<(String, String)>, StoreError>;
-    /// Replaces (or with `None` removes) a player's presets.
-    async fn set_presets(
-        conn: &mut Self::Connection,
-        game_id: &str,
-        player_id: &str,
-        presets: Option<&str>,
-    ) -> Result<(), StoreError>;
-    /// Adds an item to the outbox.
-    async fn insert_outbox(
-        conn: &mut Self::Connection,
-        item: &OutboxRecord,
-    ) -> Result<(), StoreError>;
     /// The outbox's items, of one channel or of all, in the order they were stored.
     async fn outbox(
         conn: &mut Self::Connection,
         channel: Option<&str>,
     ) -> Result<Vec<OutboxRecord>, StoreError>;
-    /// Removes an item from the outbox (nothing if it is not there).
-    async fn remove_outbox(
-        conn: &mut Self::Connection,
-        channel: &str,
-        key: &str,
-    ) -> Result<(), StoreError>;
     /// The whole database, in insertion order.
     async fn export(conn: &mut Self::Connection) -> Result<Dump, StoreError>;
     /// Copies a whole database in, verbatim; refused ([`NotEmpty`]) unless every table of
@@ -495,6 +733,14 @@ where
     for<'r> (String, String, String): FromRow<'r, DB::Row>,
     for<'r> OutboxRecord: FromRow<'r, DB::Row>,
 {
+    async fn execute(conn: &mut DB::Connection, statement: &Statement) -> Result<(), StoreError> {
+        bound::<DB>(statement.sql(), statement.values())
+            .execute(conn)
+            .await
+            .map_err(|e| statement.error(e))?;
+        Ok(())
+    }
+
     async fn active_game(
         conn: &mut DB::Connection,
         channel: &str,
@@ -520,61 +766,6 @@ where
         strings(conn, "SELECT channel FROM games WHERE active").await
     }
 
-    async fn retire_games(conn: &mut DB::Connection, channel: &str) -> Result<(), StoreError> {
-        execute(
-            sqlx::query("UPDATE games SET active = FALSE WHERE channel = $1 AND active")
-                .bind(channel),
-            conn,
-        )
-        .await
-    }
-
-    async fn insert_game(conn: &mut DB::Connection, game: &GameRecord) -> Result<(), StoreError> {
-        let sql =
-            format!("INSERT INTO games ({GAME}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)");
-        let query = sqlx::query(&sql)
-            .bind(game.id.as_str())
-            .bind(game.channel.as_str())
-            .bind(game.kind.as_str())
-            .bind(game.engine_version.as_str())
-            .bind(game.created_at.as_str())
-            .bind(game.setup_json.as_str())
-            .bind(game.seed_hex.as_deref())
-            .bind(game.commitment.as_deref())
-            .bind(game.revealed)
-            .bind(game.active);
-        execute(query, conn).await
-    }
-
-    async fn insert_log(
-        conn: &mut DB::Connection,
-        game_id: &str,
-        row: &LogRecord,
-    ) -> Result<(), StoreError> {
-        let query = sqlx::query(
-            "INSERT INTO log (game_id, seq, entry_json, message_id, author_id, author_name,
-                              text, at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-        )
-        .bind(game_id)
-        .bind(row.seq)
-        .bind(row.entry_json.as_str())
-        .bind(row.message_id.as_str())
-        .bind(row.author_id.as_str())
-        .bind(row.author_name.as_str())
-        .bind(row.text.as_str())
-        .bind(row.at.as_str());
-        execute(query, conn).await
-    }
-
-    async fn reveal(conn: &mut DB::Connection, game_id: &str) -> Result<(), StoreError> {
-        execute(
-            sqlx::query("UPDATE games SET revealed = TRUE WHERE id = $1").bind(game_id),
-            conn,
-        )
-        .await
-    }
-
     async fn log(conn: &mut DB::Connection, game_id: &str) -> Result<Vec<LogRecord>, StoreError> {
         sqlx::query_as(
             "SELECT seq, entry_json, message_id, author_id, author_name, text, at
@@ -584,37 +775,6 @@ where
         .fetch_all(conn)
         .await
         .map_err(failed)
-    }
-
-    async fn mark_seen(
-        conn: &mut DB::Connection,
-        channel: &str,
-        message_id: &str,
-    ) -> Result<(), StoreError> {
-        let query = sqlx::query(
-            "INSERT INTO seen_messages (channel, message_id) VALUES ($1, $2)
-             ON CONFLICT DO NOTHING",
-        )
-        .bind(channel)
-        .bind(message_id);
-        execute(query, conn).await
-    }
-
-    async fn mark_first_read(
-        conn: &mut DB::Connection,
-        channel: &str,
-        message_id: &str,
-    ) -> Result<bool, StoreError> {
-        let done = sqlx::query(
-            "INSERT INTO seen_messages (channel, message_id) VALUES ($1, $2)
-             ON CONFLICT DO NOTHING",
-        )
-        .bind(channel)
-        .bind(message_id)
-        .execute(conn)
-        .await
-        .map_err(failed)?;
-        Ok(DB::rows_affected(&done) == 1)
     }
 
     async fn seen(
@@ -641,23 +801,6 @@ where
             channel,
         )
         .await
-    }
-
-    async fn advance_cursor(
-        conn: &mut DB::Connection,
-        channel: &str,
-        message_id: &str,
-    ) -> Result<(), StoreError> {
-        let query = sqlx::query(
-            "INSERT INTO channel_cursor (channel, message_id) VALUES ($1, $2)
-             ON CONFLICT (channel) DO UPDATE SET message_id = excluded.message_id
-             WHERE length(excluded.message_id) > length(channel_cursor.message_id)
-                OR (length(excluded.message_id) = length(channel_cursor.message_id)
-                    AND excluded.message_id > channel_cursor.message_id)",
-        )
-        .bind(channel)
-        .bind(message_id);
-        execute(query, conn).await
     }
 
     async fn active_cursors(
@@ -687,20 +830,6 @@ where
         .await
     }
 
-    async fn set_status_message(
-        conn: &mut DB::Connection,
-        game_id: &str,
-        message_id: &str,
-    ) -> Result<(), StoreError> {
-        let query = sqlx::query(
-            "INSERT INTO status_message (game_id, message_id) VALUES ($1, $2)
-             ON CONFLICT (game_id) DO UPDATE SET message_id = excluded.message_id",
-        )
-        .bind(game_id)
-        .bind(message_id);
-        execute(query, conn).await
-    }
-
     async fn channel_state(
         conn: &mut DB::Connection,
         channel: &str,
@@ -711,23 +840,6 @@ where
             channel,
         )
         .await
-    }
-
-    async fn set_channel_state(
-        conn: &mut DB::Connection,
-        channel: &str,
-        state: Option<&str>,
-    ) -> Result<(), StoreError> {
-        let query = match state {
-            Some(state) => sqlx::query(
-                "INSERT INTO channel_state (channel, state_json) VALUES ($1, $2)
-                 ON CONFLICT (channel) DO UPDATE SET state_json = excluded.state_json",
-            )
-            .bind(channel)
-            .bind(state),
-            None => sqlx::query("DELETE FROM channel_state WHERE channel = $1").bind(channel),
-        };
-        execute(query, conn).await
     }
 
     async fn state_channels(conn: &mut DB::Connection) -> Result<Vec<String>, StoreError> {
@@ -748,41 +860,6 @@ where
         Ok(rows)
     }
 
-    async fn set_presets(
-        conn: &mut DB::Connection,
-        game_id: &str,
-        player_id: &str,
-        presets: Option<&str>,
-    ) -> Result<(), StoreError> {
-        let query = match presets {
-            Some(presets) => sqlx::query(
-                "INSERT INTO presets (game_id, player_id, presets_json) VALUES ($1, $2, $3)
-                 ON CONFLICT (game_id, player_id)
-                 DO UPDATE SET presets_json = excluded.presets_json",
-            )
-            .bind(game_id)
-            .bind(player_id)
-            .bind(presets),
-            None => sqlx::query("DELETE FROM presets WHERE game_id = $1 AND player_id = $2")
-                .bind(game_id)
-                .bind(player_id),
-        };
-        execute(query, conn).await
-    }
-
-    async fn insert_outbox(
-        conn: &mut DB::Connection,
-        item: &OutboxRecord,
-    ) -> Result<(), StoreError> {
-        let query =
-            sqlx::query("INSERT INTO outbox (channel, key, payload, at) VALUES ($1, $2, $3, $4)")
-                .bind(item.channel.as_str())
-                .bind(item.key.as_str())
-                .bind(item.payload.as_str())
-                .bind(item.at.as_str());
-        execute(query, conn).await
-    }
-
     async fn outbox(
         conn: &mut DB::Connection,
         channel: Option<&str>,
@@ -798,17 +875,6 @@ where
             }
         };
         query.fetch_all(conn).await.map_err(failed)
-    }
-
-    async fn remove_outbox(
-        conn: &mut DB::Connection,
-        channel: &str,
-        key: &str,
-    ) -> Result<(), StoreError> {
-        let query = sqlx::query("DELETE FROM outbox WHERE channel = $1 AND key = $2")
-            .bind(channel)
-            .bind(key);
-        execute(query, conn).await
     }
 
     async fn export(conn: &mut DB::Connection) -> Result<Dump, StoreError> {
@@ -893,35 +959,39 @@ where
             }
         };
         for game in &dump.games {
-            DB::insert_game(conn, game).await?;
+            DB::execute(conn, &Statement::insert_game(game.clone())).await?;
             step(0, &mut done);
         }
         for (game_id, row) in &dump.logs {
-            DB::insert_log(conn, game_id, row).await?;
+            DB::execute(conn, &Statement::insert_log(game_id, row.clone())).await?;
             step(1, &mut done);
         }
         for (channel, message_id) in &dump.seen {
-            DB::mark_seen(conn, channel, message_id).await?;
+            DB::execute(conn, &Statement::mark_seen(channel, message_id)).await?;
             step(2, &mut done);
         }
         for (channel, message_id) in &dump.cursors {
-            DB::advance_cursor(conn, channel, message_id).await?;
+            DB::execute(conn, &Statement::advance_cursor(channel, message_id)).await?;
             step(3, &mut done);
         }
         for (channel, state) in &dump.states {
-            DB::set_channel_state(conn, channel, Some(state)).await?;
+            DB::execute(conn, &Statement::set_channel_state(channel, Some(state))).await?;
             step(4, &mut done);
         }
         for (game_id, player_id, presets) in &dump.presets {
-            DB::set_presets(conn, game_id, player_id, Some(presets)).await?;
+            DB::execute(
+                conn,
+                &Statement::set_presets(game_id, player_id, Some(presets)),
+            )
+            .await?;
             step(5, &mut done);
         }
         for (game_id, message_id) in &dump.status {
-            DB::set_status_message(conn, game_id, message_id).await?;
+            DB::execute(conn, &Statement::set_status_message(game_id, message_id)).await?;
             step(6, &mut done);
         }
         for item in &dump.outbox {
-            DB::insert_outbox(conn, item).await?;
+            DB::execute(conn, &Statement::insert_outbox(item.clone())).await?;
             step(7, &mut done);
         }
         Ok(())
@@ -951,20 +1021,6 @@ where
             .map_err(failed)?;
         Ok(row.is_some())
     }
-}
-
-/// Runs a statement that returns no rows.
-async fn execute<'q, DB>(
-    query: sqlx::query::Query<'q, DB, DB::Arguments<'q>>,
-    conn: &mut DB::Connection,
-) -> Result<(), StoreError>
-where
-    DB: Database,
-    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
-    DB::Arguments<'q>: IntoArguments<'q, DB>,
-{
-    query.execute(conn).await.map_err(failed)?;
-    Ok(())
 }
 
 /// The one text column of a query with one text parameter, if a row matches.
@@ -1000,4 +1056,151 @@ where
     let mut texts: Vec<String> = rows.into_iter().map(|(text,)| text).collect();
     texts.sort();
     Ok(texts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn renumbered(sql: &str, offset: usize) -> String {
+        let mut out = String::new();
+        renumber(sql, offset, &mut out);
+        out
+    }
+
+    #[test]
+    fn placeholders_are_renumbered_after_the_values_before_them() {
+        assert_eq!(
+            renumbered("UPDATE t SET a = $1 WHERE b = $2", 3),
+            "UPDATE t SET a = $4 WHERE b = $5"
+        );
+        // Two digits and more, in and out: $9 + 1 = $10, $10 + 95 = $105.
+        assert_eq!(
+            renumbered("VALUES ($1, $9, $10,$11)", 1),
+            "VALUES ($2, $10, $11,$12)"
+        );
+        assert_eq!(renumbered("($10)", 95), "($105)");
+        // Offset 0 and a statement without parameters are copied as they are.
+        assert_eq!(renumbered("VALUES ($1, $2)", 0), "VALUES ($1, $2)");
+        assert_eq!(renumbered("COMMIT", 7), "COMMIT");
+        assert_eq!(renumbered("", 7), "");
+        // Quoted text and a lone `$` are not placeholders.
+        assert_eq!(
+            renumbered(r#"SELECT '$1 it''s $2', "$3" WHERE x = $1 AND y = '$'"#, 4),
+            r#"SELECT '$1 it''s $2', "$3" WHERE x = $5 AND y = '$'"#
+        );
+        assert_eq!(renumbered("a $ b $x $2", 1), "a $ b $x $3");
+        // Text that is not ASCII around the placeholders.
+        assert_eq!(renumbered("«$1» ∑ $2", 10), "«$11» ∑ $12");
+    }
+
+    /// The placeholders of a statement: `$k`, in order of appearance.
+    fn placeholders(sql: &str) -> Vec<usize> {
+        sql.split('$')
+            .skip(1)
+            .map(|rest| {
+                rest.chars()
+                    .take_while(char::is_ascii_digit)
+                    .collect::<String>()
+                    .parse()
+                    .expect("a number")
+            })
+            .collect()
+    }
+
+    fn record() -> (GameRecord, LogRecord, OutboxRecord) {
+        let game = GameRecord {
+            id: "g".into(),
+            channel: "1".into(),
+            kind: "irish-gauge".into(),
+            engine_version: "1".into(),
+            created_at: "2026-01-02T03:04:05Z".into(),
+            setup_json: "{}".into(),
+            seed_hex: None,
+            commitment: Some("cd".into()),
+            revealed: false,
+            active: true,
+        };
+        let row = LogRecord {
+            seq: 11,
+            entry_json: "{}".into(),
+            message_id: "2".into(),
+            author_id: "3".into(),
+            author_name: "ann".into(),
+            text: "**pass**".into(),
+            at: "2026-01-02T03:04:06Z".into(),
+        };
+        let item = OutboxRecord {
+            channel: "1".into(),
+            key: "k".into(),
+            payload: "{}".into(),
+            at: "2026-01-02T03:04:07Z".into(),
+        };
+        (game, row, item)
+    }
+
+    fn every_statement() -> Vec<Statement> {
+        let (game, row, item) = record();
+        vec![
+            Statement::retire_games("1"),
+            Statement::insert_game(game),
+            Statement::insert_log("g", row),
+            Statement::reveal("g"),
+            Statement::mark_seen("1", "2"),
+            Statement::first_read("1", "2"),
+            Statement::advance_cursor("1", "2"),
+            Statement::set_status_message("g", "2"),
+            Statement::set_channel_state("1", Some("{}")),
+            Statement::set_channel_state("1", None),
+            Statement::set_presets("g", "3", Some("{}")),
+            Statement::set_presets("g", "3", None),
+            Statement::insert_outbox(item),
+            Statement::remove_outbox("1", "k"),
+        ]
+    }
+
+    #[test]
+    fn every_statement_binds_each_of_its_values_in_order() {
+        for statement in every_statement() {
+            let mut numbers = placeholders(statement.sql());
+            numbers.dedup();
+            let expected: Vec<usize> = (1..=statement.values().len()).collect();
+            assert_eq!(numbers, expected, "{}", statement.sql());
+        }
+    }
+
+    #[test]
+    fn a_script_numbers_every_value_once_across_its_statements() {
+        let statements = every_statement();
+        let script = script("BEGIN IMMEDIATE", &statements, "COMMIT");
+        let total: usize = statements.iter().map(|s| s.values().len()).sum();
+        let mut numbers = placeholders(&script);
+        numbers.dedup();
+        assert_eq!(numbers, (1..=total).collect::<Vec<_>>());
+        assert!(total > 40, "{total}");
+        assert!(script.starts_with("BEGIN IMMEDIATE;\n"), "{script}");
+        assert!(script.ends_with(";\nCOMMIT"), "{script}");
+        assert_eq!(script.matches(";\n").count(), statements.len() + 1);
+        // The game's ten values after the one of the statement before it: $2 … $11.
+        assert!(
+            script.contains("VALUES ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"),
+            "{script}"
+        );
+        // No statements: the transaction alone.
+        assert_eq!(script_of(&[]), "BEGIN IMMEDIATE;\nCOMMIT");
+    }
+
+    fn script_of(statements: &[Statement]) -> String {
+        script("BEGIN IMMEDIATE", statements, "COMMIT")
+    }
+
+    #[test]
+    fn only_the_read_mark_turns_a_unique_violation_into_already_read() {
+        let protocol = || sqlx::Error::Protocol("x".into());
+        let read = Statement::first_read("1", "2");
+        assert!(matches!(read.error(protocol()), StoreError::Failed(_)));
+        assert!(read.sql().contains("INSERT INTO seen_messages"));
+        assert!(!read.sql().contains("ON CONFLICT"), "{}", read.sql());
+        assert!(Statement::mark_seen("1", "2").sql().contains("ON CONFLICT"));
+    }
 }
