@@ -15,7 +15,8 @@ use crate::input::{Author, Incoming, Response, Verdict};
 use crate::messages;
 use crate::store::Write;
 use crate::table::Cx;
-use crate::weeks::pace::{decision_data, drop_spent, time_of, StoredPreset};
+use crate::weeks::pace::{decision_data, drop_spent, time_of};
+use crate::weeks::preset_book::StoredPreset;
 
 const PRESET_ARGS: &[ArgSpec] = &[
     arg(

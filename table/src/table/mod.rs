@@ -247,7 +247,7 @@ pub(crate) struct Cx {
     /// reload after it): the next command reloads first.
     pub(crate) stale: bool,
     /// The game's presets as stored, kept when this process is the store's sole writer.
-    pub(crate) presets: crate::weeks::preset_cache::PresetCache,
+    pub(crate) presets: crate::weeks::preset_book::PresetCache,
 }
 
 impl Loaded {

@@ -8,5 +8,5 @@ pub mod duration;
 pub mod events;
 pub mod meta;
 pub mod pace;
-pub(crate) mod preset_cache;
+pub(crate) mod preset_book;
 pub mod signup;

@@ -9,10 +9,7 @@
 //! narrated. Settings and reminders are table entries of the game's log ([`crate::weeks::meta`]), so
 //! nothing is repeated or lost across a restart.
 
-use std::collections::HashMap;
-
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::game::session::ProxySource;
@@ -26,28 +23,12 @@ use crate::weeks::duration::{
     format_duration, full, parse_duration, parse_percent, relative, store_time, DurationError,
 };
 use crate::weeks::meta::{ClockSettings, DecisionClock, Meta, ProxyWhy, ReminderKind, TableEvent};
+use crate::weeks::preset_book::{read_presets, PresetBook, StoredPreset};
 
 /// The most moves the table makes for seats in one go (a safety net; an auction ends first).
 pub(crate) const MAX_PROXY_MOVES: usize = 100;
 /// The longest absence reason kept.
 pub(crate) const MAX_REASON_CHARS: usize = 200;
-
-/// One stored preset of a player.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct StoredPreset {
-    /// Replaces a preset of the same key.
-    pub(crate) key: String,
-    /// The game's order.
-    pub(crate) order: Value,
-}
-
-/// Players' presets in one game, by player id.
-pub(crate) type PresetBook = HashMap<String, Vec<StoredPreset>>;
-
-/// Reads the stored presets of a player.
-pub(crate) fn read_presets(json: &str) -> Vec<StoredPreset> {
-    serde_json::from_str(json).unwrap_or_default()
-}
 
 /// A move the table made for a seat: its narration, whether it ended a turn, whether it
 /// changed the picture.

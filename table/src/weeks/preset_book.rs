@@ -1,5 +1,6 @@
-//! The presets of a table's game kept in memory, so that a move whose next decision is an
-//! auction reads nothing from the store (BENCHMARKS.md, the Discord round trip).
+//! Players' secret presets as the store keeps them ([`StoredPreset`], by player: a
+//! [`PresetBook`]), and a table's cache of its game's presets, so that a move whose next
+//! decision is an auction reads nothing from the store (BENCHMARKS.md, the Discord round trip).
 //!
 //! The cache holds the presets as stored: filled by the first read, changed by every write of
 //! this table that stores presets (after it is committed), emptied when the table is rebuilt.
@@ -8,10 +9,30 @@
 //! player's direct message may be read by another process, which stores the preset there, so
 //! the presets are read from the store at every decision.
 
+use std::collections::HashMap;
 use std::sync::Mutex;
 
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
 use crate::store::Write;
-use crate::weeks::pace::{read_presets, PresetBook};
+
+/// One stored preset of a player.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct StoredPreset {
+    /// Replaces a preset of the same key.
+    pub(crate) key: String,
+    /// The game's order.
+    pub(crate) order: Value,
+}
+
+/// Players' presets in one game, by player id.
+pub(crate) type PresetBook = HashMap<String, Vec<StoredPreset>>;
+
+/// Reads the stored presets of a player.
+pub(crate) fn read_presets(json: &str) -> Vec<StoredPreset> {
+    serde_json::from_str(json).unwrap_or_default()
+}
 
 /// The presets of one game, as stored, once read.
 #[derive(Debug, Default)]
@@ -68,7 +89,6 @@ impl PresetCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::weeks::pace::StoredPreset;
 
     fn presets(game: &str, player: &str, json: Option<&str>) -> Write {
         Write::Presets {
