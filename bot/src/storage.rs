@@ -155,8 +155,8 @@ impl Backend for SqliteBackend {
                 .map_err(failed),
             Err(e) => Err(e),
         };
-        if result.is_err() {
-            self.recover(&mut conn).await;
+        if let Err(error) = &result {
+            self.recover(&mut conn, error).await;
         }
         result
     }
@@ -175,8 +175,8 @@ impl Backend for SqliteBackend {
         let script = queries::script("BEGIN IMMEDIATE", statements, "COMMIT");
         let mut conn = self.pool.acquire().await.map_err(failed)?;
         let result = run_script(&mut conn, &script, statements).await;
-        if result.is_err() {
-            self.recover(&mut conn).await;
+        if let Err(error) = &result {
+            self.recover(&mut conn, error).await;
         }
         result
     }
@@ -194,11 +194,20 @@ impl Backend for SqliteBackend {
 
 impl SqliteBackend {
     /// After a failed write: rolls its transaction back and, for a file database, closes the
-    /// connection, so that no failure can leave a transaction open on it.
-    async fn recover(&self, conn: &mut PoolConnection<Sqlite>) {
+    /// connection, so that no failure can leave a transaction open on it — unless a statement
+    /// was refused by a constraint (a duplicate's read mark: [`StoreError::AlreadyRead`], or a
+    /// conflicting key) and its ROLLBACK succeeded: SQLite keeps the transaction whole after such
+    /// a refusal, and the ROLLBACK ends it, so the connection and its prepared statements are
+    /// kept (a message Discord delivers twice costs no reconnection).
+    async fn recover(&self, conn: &mut PoolConnection<Sqlite>, error: &StoreError) {
         // Fails harmlessly when SQLite has already rolled the transaction back.
-        let _ = sqlx::query("ROLLBACK").execute(&mut **conn).await;
-        if !self.memory {
+        let rolled_back = sqlx::query("ROLLBACK").execute(&mut **conn).await.is_ok();
+        let refused = matches!(
+            error,
+            StoreError::AlreadyRead { .. } | StoreError::Conflict(_)
+        );
+        let keep = self.memory || (refused && rolled_back);
+        if !keep {
             conn.close_on_drop();
         }
     }
@@ -238,5 +247,52 @@ async fn run_script(
                 })
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gaugebot_table::store::{Store, Write};
+
+    fn read(message_id: &str) -> Write {
+        Write::Read {
+            channel: "c1".into(),
+            message_id: message_id.into(),
+        }
+    }
+
+    /// Whether the pool's one connection is still the one the marker was made on (a TEMP
+    /// table lives and dies with its connection).
+    async fn same_connection(store: &SqliteStore) -> bool {
+        sqlx::query("SELECT COUNT(*) FROM temp.marker")
+            .fetch_one(store.pool())
+            .await
+            .is_ok()
+    }
+
+    #[tokio::test]
+    async fn a_message_read_twice_is_refused_and_keeps_the_connection() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("kept.db");
+        let store = SqliteStore::open(&path.to_string_lossy())
+            .await
+            .expect("opens");
+        store.write(&[read("1")]).await.expect("first read");
+        sqlx::query("CREATE TEMP TABLE marker (x)")
+            .execute(store.pool())
+            .await
+            .expect("marker");
+        let again = store.write(&[read("1")]).await;
+        assert!(
+            matches!(again, Err(StoreError::AlreadyRead { .. })),
+            "{again:?}"
+        );
+        assert!(
+            same_connection(&store).await,
+            "a duplicate costs no reconnection"
+        );
+        store.write(&[read("2")]).await.expect("the next message");
+        assert!(store.seen("c1", "2").await.expect("reads"));
     }
 }
