@@ -17,6 +17,7 @@ pub mod owners;
 pub mod postgres;
 pub mod records;
 pub mod sql;
+pub mod sqlite_writer;
 pub mod storage;
 pub mod templates;
 

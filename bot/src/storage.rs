@@ -1,7 +1,9 @@
-//! Durable storage in SQLite (WAL, synchronous=FULL) through sqlx: the SQLite [`Backend`] of
-//! the shared [`SqlStore`]: one connection (one writer), each write transaction one script
-//! `BEGIN IMMEDIATE; …; COMMIT` sent to the connection's thread in one round trip. The migrations in `bot/migrations/` bring a database of any earlier
-//! version up to date when it is opened.
+//! Durable storage in SQLite (WAL, synchronous=FULL): the SQLite [`Backend`] of the shared
+//! [`SqlStore`]. Reads go through sqlx's one connection; a file database's write transactions
+//! through its write connection on the calling thread ([`Writer`]); an in-memory database's as
+//! one script `BEGIN IMMEDIATE; …; COMMIT` sent to sqlx's connection thread in one round trip.
+//! The migrations in `bot/migrations/` bring a database of any earlier version up to date when
+//! it is opened.
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -15,6 +17,7 @@ use sqlx::{Executor, Sqlite, SqliteConnection, SqlitePool};
 
 use crate::sql::queries::{self, failed, Statement};
 use crate::sql::{run_each, Backend, SqlStore};
+use crate::sqlite_writer::Writer;
 
 /// The most values a write transaction binds in one script; a larger one (an imported game's
 /// whole log) runs statement by statement. Well under SQLite's limit on a statement's
@@ -39,6 +42,8 @@ pub type SqliteStore = SqlStore<SqliteBackend>;
 pub struct SqliteBackend {
     pool: SqlitePool,
     memory: bool,
+    /// A file database's write connection (none in memory: one connection is the database).
+    writer: Option<Writer>,
 }
 
 /// Creates the new file `path`, readable and writable by its owner only (0600 on Unix); fails
@@ -103,8 +108,16 @@ impl SqliteStore {
             .run(&pool)
             .await
             .map_err(|e| failed(sqlx::Error::Migrate(Box::new(e))))?;
+        let writer = match memory {
+            true => None,
+            false => Some(Writer::open(std::path::Path::new(path))?),
+        };
         Ok(SqlStore {
-            backend: SqliteBackend { pool, memory },
+            backend: SqliteBackend {
+                pool,
+                memory,
+                writer,
+            },
         })
     }
 
@@ -161,13 +174,17 @@ impl Backend for SqliteBackend {
         result
     }
 
-    /// Runs the whole transaction in one round trip to the connection's thread: one script,
+    /// Runs the whole transaction: a file database's on its write connection, here
+    /// ([`Writer::run`]); an in-memory database's in one round trip to sqlx's thread: one script,
     /// `BEGIN IMMEDIATE; …statements…; COMMIT` ([`queries::script`]), which SQLite runs
     /// statement after statement and stops at the first that fails (before the `COMMIT`: a
     /// read mark's unique violation stops a duplicate's whole batch). After any failure the
     /// transaction is rolled back as [`finish`](Backend::finish) does it. A script of more than
     /// [`SCRIPT_VALUES`] values runs statement by statement ([`run_each`]).
     async fn run(&self, channel: Option<&str>, statements: &[Statement]) -> Result<(), StoreError> {
+        if let Some(writer) = &self.writer {
+            return writer.run(statements);
+        }
         let values: usize = statements.iter().map(|s| s.values().len()).sum();
         if values > SCRIPT_VALUES {
             return run_each(self, channel, statements).await;
@@ -181,8 +198,12 @@ impl Backend for SqliteBackend {
         result
     }
 
-    /// Closes the pool, flushing the WAL.
+    /// Closes the write connection, then the pool (the last connection closed checkpoints
+    /// the WAL).
     async fn close(&self) {
+        if let Some(writer) = &self.writer {
+            writer.close();
+        }
         self.pool.close().await;
     }
 

@@ -383,6 +383,12 @@ impl Statement {
         &self.values
     }
 
+    /// What a unique violation of this statement means, when it means more than a conflict
+    /// (the read mark's: the message was read before).
+    pub fn on_unique_violation(&self) -> Option<&StoreError> {
+        self.conflict.as_ref()
+    }
+
     /// The store's error for a failure of this statement.
     pub fn error(&self, error: sqlx::Error) -> StoreError {
         if let (Some(conflict), sqlx::Error::Database(db)) = (&self.conflict, &error) {
