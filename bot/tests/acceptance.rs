@@ -266,6 +266,8 @@ fn information_and_moderator_commands_answer() {
     assert!(probe("bob: !status").contains("**Player Status**"));
     assert!(probe("bob: !help build").contains("3 build points"));
     assert!(probe("bob: !help").contains("!setup @a @b @c"));
+    // Irish Gauge takes secret presets: the help on play over weeks tells how to send them.
+    assert!(probe("bob: !help weeks").contains("!preset max WLW 12"));
     assert!(probe("bob: !audit").contains("manual dice"));
     assert!(probe("mod: !reveal").contains("no seed to reveal"));
     assert!(probe("bob: !frobnicate").contains("Unknown command `!frobnicate`"));

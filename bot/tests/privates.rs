@@ -600,4 +600,10 @@ async fn refusals_at_the_table_name_their_ruling_and_change_nothing() {
         "{}",
         topic.text()
     );
+    // Play over weeks, without the presets Privates does not take.
+    let weeks = table
+        .handle(&message(24, "ann", "!help weeks", false))
+        .await;
+    assert!(weeks.text().contains("!away 3d"), "{}", weeks.text());
+    assert!(!weeks.text().contains("preset"), "{}", weeks.text());
 }

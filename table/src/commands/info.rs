@@ -405,11 +405,13 @@ impl Command for Help {
         let titles: Vec<&str> = cx.host.games.iter().map(|g| g.info().title).collect();
         let kinds: Vec<&str> = cx.host.games.iter().map(|g| g.info().kind).collect();
         let shown: Vec<&str> = games.iter().map(|g| g.info().title).collect();
+        // Whether the games the help is about take secret presets (Privates does not).
+        let presets = visible.iter().any(|c| c.is_named("preset"));
         Response::new(Verdict::Answered).say(cx.host.templates.text(
             "table/help.md.j2",
             context! {
                 topic, p => prefix, move_groups, commands, command, game_help, topics,
-                games => titles, kinds, shown,
+                games => titles, kinds, shown, presets,
             },
         ))
     }
