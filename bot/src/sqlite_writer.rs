@@ -61,6 +61,13 @@ impl Writer {
 }
 
 impl Writer {
+    /// Runs `f` on the write connection, if it is open (tests look at the connection itself).
+    #[cfg(test)]
+    pub(crate) fn with_connection<R>(&self, f: impl FnOnce(&Connection) -> R) -> Option<R> {
+        let guard = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        guard.as_ref().map(f)
+    }
+
     /// Closes the write connection (a later write opens it again).
     pub fn close(&self) {
         *self.conn.lock().unwrap_or_else(|e| e.into_inner()) = None;

@@ -1,7 +1,7 @@
 //! Durable storage in SQLite (WAL, synchronous=FULL): the SQLite [`Backend`] of the shared
 //! [`SqlStore`]. Reads go through sqlx's one connection; a file database's write transactions
-//! through its write connection on the calling thread ([`Writer`]); an in-memory database's as
-//! one script `BEGIN IMMEDIATE; …; COMMIT` sent to sqlx's connection thread in one round trip.
+//! through its write connection on the calling thread ([`Writer`]); an in-memory database's
+//! (one connection is the database) statement by statement on sqlx's connection.
 //! The migrations in `bot/migrations/` bring a database of any earlier version up to date when
 //! it is opened.
 
@@ -9,30 +9,14 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use futures_util::TryStreamExt;
 use gaugebot_table::store::StoreError;
 use sqlx::pool::PoolConnection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Executor, Sqlite, SqliteConnection, SqlitePool};
+use sqlx::{Sqlite, SqlitePool};
 
-use crate::sql::queries::{self, failed, Statement};
+use crate::sql::queries::{failed, Statement};
 use crate::sql::{run_each, Backend, SqlStore};
 use crate::sqlite_writer::Writer;
-
-/// The most values a write transaction binds in one script; a larger one (an imported game's
-/// whole log) runs statement by statement. Well under SQLite's limit on a statement's
-/// parameters, and it keeps each script the statement cache keeps small.
-const SCRIPT_VALUES: usize = 999;
-
-/// A write script that ended without running all its statements, and without an error.
-#[derive(Debug, thiserror::Error)]
-#[error("the write transaction ran {ran} of its {of} statements")]
-pub struct ScriptStopped {
-    /// The statements that ran (`BEGIN IMMEDIATE` included).
-    pub ran: usize,
-    /// The statements of the script (`BEGIN IMMEDIATE` and `COMMIT` included).
-    pub of: usize,
-}
 
 /// The SQLite database.
 pub type SqliteStore = SqlStore<SqliteBackend>;
@@ -174,28 +158,14 @@ impl Backend for SqliteBackend {
         result
     }
 
-    /// Runs the whole transaction: a file database's on its write connection, here
-    /// ([`Writer::run`]); an in-memory database's in one round trip to sqlx's thread: one script,
-    /// `BEGIN IMMEDIATE; …statements…; COMMIT` ([`queries::script`]), which SQLite runs
-    /// statement after statement and stops at the first that fails (before the `COMMIT`: a
-    /// read mark's unique violation stops a duplicate's whole batch). After any failure the
-    /// transaction is rolled back as [`finish`](Backend::finish) does it. A script of more than
-    /// [`SCRIPT_VALUES`] values runs statement by statement ([`run_each`]).
+    /// Runs the whole transaction: a file database's on its write connection, here and in one
+    /// call ([`Writer::run`]); an in-memory database's statement by statement on sqlx's
+    /// connection ([`run_each`]).
     async fn run(&self, channel: Option<&str>, statements: &[Statement]) -> Result<(), StoreError> {
-        if let Some(writer) = &self.writer {
-            return writer.run(statements);
+        match &self.writer {
+            Some(writer) => writer.run(statements),
+            None => run_each(self, channel, statements).await,
         }
-        let values: usize = statements.iter().map(|s| s.values().len()).sum();
-        if values > SCRIPT_VALUES {
-            return run_each(self, channel, statements).await;
-        }
-        let script = queries::script("BEGIN IMMEDIATE", statements, "COMMIT");
-        let mut conn = self.pool.acquire().await.map_err(failed)?;
-        let result = run_script(&mut conn, &script, statements).await;
-        if let Err(error) = &result {
-            self.recover(&mut conn, error).await;
-        }
-        result
     }
 
     /// Closes the write connection, then the pool (the last connection closed checkpoints
@@ -234,43 +204,6 @@ impl SqliteBackend {
     }
 }
 
-/// Runs a write script of `statements` (begun by `BEGIN IMMEDIATE`, ended by `COMMIT`) as one
-/// query: sqlx-sqlite runs its statements in one command of the connection's thread, binds
-/// their values by their numbered placeholders, and answers each statement's result in turn,
-/// stopping at the first failure. The failure is the failing statement's error
-/// ([`Statement::error`]: the read mark's unique violation is [`StoreError::AlreadyRead`]); a
-/// script that ends without running every statement is a failure too ([`ScriptStopped`]).
-///
-/// sqlx 0.8 calls several statements in one query with arguments a behaviour of its SQLite
-/// driver alone, to be replaced one day (launchbadge/sqlx#3108): a sqlx that ran only part of
-/// the script is caught by [`ScriptStopped`] and by `bot/tests/store_conformance.rs`.
-async fn run_script(
-    conn: &mut SqliteConnection,
-    script: &str,
-    statements: &[Statement],
-) -> Result<(), StoreError> {
-    let query = queries::bound::<Sqlite>(script, statements.iter().flat_map(Statement::values));
-    let of = statements.len() + 2;
-    let mut results = conn.fetch_many(query);
-    let mut ran = 0;
-    loop {
-        match results.try_next().await {
-            Ok(Some(sqlx::Either::Left(_))) => ran += 1,
-            // No write statement returns rows.
-            Ok(Some(sqlx::Either::Right(_))) => {}
-            Ok(None) if ran == of => return Ok(()),
-            Ok(None) => return Err(StoreError::failed(ScriptStopped { ran, of })),
-            // Statement `ran` of the script failed: 0 is BEGIN, the last is COMMIT.
-            Err(error) => {
-                return Err(match ran.checked_sub(1).and_then(|i| statements.get(i)) {
-                    Some(statement) => statement.error(error),
-                    None => failed(error),
-                })
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,37 +216,61 @@ mod tests {
         }
     }
 
-    /// Whether the pool's one connection is still the one the marker was made on (a TEMP
-    /// table lives and dies with its connection).
-    async fn same_connection(store: &SqliteStore) -> bool {
-        sqlx::query("SELECT COUNT(*) FROM temp.marker")
-            .fetch_one(store.pool())
+    async fn file_store(dir: &tempfile::TempDir) -> SqliteStore {
+        let path = dir.path().join("kept.db");
+        SqliteStore::open(&path.to_string_lossy())
             .await
-            .is_ok()
+            .expect("opens")
     }
 
+    /// A TEMP table lives and dies with its connection: whether it is still there tells
+    /// whether the connection it was made on is.
+    const MARKER: &str = "CREATE TEMP TABLE marker (x)";
+    const MARKED: &str = "SELECT COUNT(*) FROM temp.marker";
+
     #[tokio::test]
-    async fn a_message_read_twice_is_refused_and_keeps_the_connection() {
+    async fn a_message_read_twice_is_refused_and_keeps_the_write_connection() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let path = dir.path().join("kept.db");
-        let store = SqliteStore::open(&path.to_string_lossy())
-            .await
-            .expect("opens");
+        let store = file_store(&dir).await;
+        let writer = store
+            .backend
+            .writer
+            .as_ref()
+            .expect("a file's write connection");
         store.write(&[read("1")]).await.expect("first read");
-        sqlx::query("CREATE TEMP TABLE marker (x)")
-            .execute(store.pool())
-            .await
-            .expect("marker");
+        writer.with_connection(|c| c.execute_batch(MARKER).expect("marker"));
         let again = store.write(&[read("1")]).await;
         assert!(
             matches!(again, Err(StoreError::AlreadyRead { .. })),
             "{again:?}"
         );
-        assert!(
-            same_connection(&store).await,
+        assert_eq!(
+            writer.with_connection(|c| c.execute_batch(MARKED).is_ok()),
+            Some(true),
             "a duplicate costs no reconnection"
         );
         store.write(&[read("2")]).await.expect("the next message");
         assert!(store.seen("c1", "2").await.expect("reads"));
+    }
+
+    #[tokio::test]
+    async fn a_message_read_twice_on_sqlx_s_connection_keeps_it() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = file_store(&dir).await;
+        let first = || [Statement::first_read("c1", "1")];
+        run_each(&store.backend, None, &first())
+            .await
+            .expect("first read");
+        sqlx::query(MARKER)
+            .execute(store.pool())
+            .await
+            .expect("marker");
+        let again = run_each(&store.backend, None, &first()).await;
+        assert!(
+            matches!(again, Err(StoreError::AlreadyRead { .. })),
+            "{again:?}"
+        );
+        let kept = sqlx::query(MARKED).fetch_one(store.pool()).await.is_ok();
+        assert!(kept, "a duplicate costs no reconnection");
     }
 }

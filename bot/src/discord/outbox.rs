@@ -78,11 +78,12 @@ pub(crate) struct Parcel {
     /// the table as it is then (read also from the `[game id, text]` pair of a parcel kept by
     /// an earlier version, whose text is not used).
     #[serde(
+        rename = "status",
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "pinned_game"
     )]
-    status: Option<String>,
+    pin: Option<String>,
 }
 
 /// A parcel's `status`: the game id, or an earlier version's `[game id, text]`.
@@ -110,7 +111,8 @@ pub(crate) enum Address {
 }
 
 impl Parcel {
-    /// The parcel of `response` at `table` (its prompt and status as the table is now).
+    /// The parcel of `response` at `table` (its prompt as the table is now, and the game whose
+    /// pinned status to update).
     pub(crate) fn of(
         shared: &Shared,
         table: &Table,
@@ -129,7 +131,7 @@ impl Parcel {
             verdict: response.verdict,
             posts: replies.iter().map(Post::of).collect(),
             prompt: after.prompt,
-            status: after.pin,
+            pin: after.pin,
         }
     }
 
@@ -151,7 +153,7 @@ impl Parcel {
         After {
             accepted: self.verdict == Verdict::Accepted,
             prompt: self.prompt.clone(),
-            pin: self.status.clone(),
+            pin: self.pin.clone(),
         }
     }
 }
@@ -334,7 +336,7 @@ mod tests {
                 }),
             ],
             prompt: None,
-            status: Some("g-1".into()),
+            pin: Some("g-1".into()),
         };
         let kept = parcel.kept().expect("serialises");
         assert_eq!(kept.key, "42");
@@ -350,10 +352,10 @@ mod tests {
     fn a_parcel_kept_with_its_status_text_by_an_earlier_version_reads_its_game() {
         let earlier = r#"{"answers":42,"nonce":42,"verdict":"Accepted","posts":[{"text":"ann bids £7."}],"status":["g-1","the old status"]}"#;
         let parcel: Parcel = serde_json::from_str(earlier).expect("reads");
-        assert_eq!(parcel.status.as_deref(), Some("g-1"));
+        assert_eq!(parcel.pin.as_deref(), Some("g-1"));
         assert_eq!(parcel.posts[0].text, "ann bids £7.");
         let none = r#"{"nonce":7,"verdict":"Refused","posts":[]}"#;
         let parcel: Parcel = serde_json::from_str(none).expect("reads");
-        assert_eq!(parcel.status, None);
+        assert_eq!(parcel.pin, None);
     }
 }

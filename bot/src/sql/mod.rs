@@ -1,9 +1,8 @@
 //! The table core's [`Store`] over SQL, written once for both databases: [`SqlStore`] turns
 //! each batch of writes into the shared query layer's statements ([`queries::Statement`]) and
 //! leaves to its [`Backend`] only what truly differs between them: how a write transaction
-//! runs (SQLite's write connection on the calling thread, or in memory the whole batch sent to
-//! sqlx's thread as one script, and its recovery from a failure; PostgreSQL's fencing of a
-//! channel's writes by its owner), and closing.
+//! runs (a SQLite file's write connection on the calling thread, and SQLite's recovery from a
+//! failure; PostgreSQL's fencing of a channel's writes by its owner), and closing.
 
 pub mod queries;
 

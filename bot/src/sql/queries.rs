@@ -353,8 +353,9 @@ pub enum Value {
 /// One write as data before it runs: its SQL, written once for both databases with the
 /// placeholders `$1`, `$2`, … for its values in order, and those values, typed. The store turns
 /// a batch of writes into statements ([`SqlStore`](super::SqlStore)) and its backend runs them
-/// as one transaction ([`Backend::run`](super::Backend::run)): one by one, or on SQLite all of
-/// them in one script ([`script`]).
+/// as one transaction ([`Backend::run`](super::Backend::run)): one by one on sqlx's
+/// connection, or on a SQLite file in one call of its write connection
+/// ([`crate::sqlite_writer`]).
 #[derive(Debug, Clone)]
 pub struct Statement {
     sql: &'static str,
@@ -557,56 +558,6 @@ impl Statement {
 
 fn text(value: &str) -> Value {
     Value::Text(value.to_string())
-}
-
-/// Statements as one script: `begin`, each statement, `end`, separated by `;`, each statement's
-/// placeholders renumbered after the values of the statements before it (`$k` of a statement
-/// after statements with `offset` values in all is `$(k + offset)`), so that the script binds
-/// every statement's values in order, one after the other. `begin` and `end` take no values.
-///
-/// SQLite runs such a script as one query, statement after statement, and stops at the first
-/// that fails; numbered placeholders index the whole query's values (sqlx-sqlite).
-pub fn script(begin: &str, statements: &[Statement], end: &str) -> String {
-    let length: usize = statements.iter().map(|s| s.sql.len() + 4).sum();
-    let mut sql = String::with_capacity(begin.len() + length + end.len() + 2);
-    sql.push_str(begin);
-    let mut offset = 0;
-    for statement in statements {
-        sql.push_str(";\n");
-        renumber(statement.sql, offset, &mut sql);
-        offset += statement.values.len();
-    }
-    sql.push_str(";\n");
-    sql.push_str(end);
-    sql
-}
-
-/// Copies `sql` to `out` with each placeholder `$k` (outside quotes) written `$(k + offset)`.
-pub fn renumber(sql: &str, offset: usize, out: &mut String) {
-    let bytes = sql.as_bytes();
-    let mut quote = None;
-    let mut copied = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        let byte = bytes[i];
-        i += 1;
-        match quote {
-            Some(q) if byte == q => quote = None,
-            Some(_) => {}
-            None if byte == b'\'' || byte == b'"' => quote = Some(byte),
-            None if byte == b'$' => {
-                let digits = bytes[i..].iter().take_while(|b| b.is_ascii_digit()).count();
-                if let Ok(k) = sql[i..i + digits].parse::<usize>() {
-                    out.push_str(&sql[copied..i]);
-                    out.push_str(&(k + offset).to_string());
-                    copied = i + digits;
-                }
-                i += digits;
-            }
-            None => {}
-        }
-    }
-    out.push_str(&sql[copied..]);
 }
 
 /// A query of `sql` with `values` bound in order.
@@ -1068,38 +1019,6 @@ where
 mod tests {
     use super::*;
 
-    fn renumbered(sql: &str, offset: usize) -> String {
-        let mut out = String::new();
-        renumber(sql, offset, &mut out);
-        out
-    }
-
-    #[test]
-    fn placeholders_are_renumbered_after_the_values_before_them() {
-        assert_eq!(
-            renumbered("UPDATE t SET a = $1 WHERE b = $2", 3),
-            "UPDATE t SET a = $4 WHERE b = $5"
-        );
-        // Two digits and more, in and out: $9 + 1 = $10, $10 + 95 = $105.
-        assert_eq!(
-            renumbered("VALUES ($1, $9, $10,$11)", 1),
-            "VALUES ($2, $10, $11,$12)"
-        );
-        assert_eq!(renumbered("($10)", 95), "($105)");
-        // Offset 0 and a statement without parameters are copied as they are.
-        assert_eq!(renumbered("VALUES ($1, $2)", 0), "VALUES ($1, $2)");
-        assert_eq!(renumbered("COMMIT", 7), "COMMIT");
-        assert_eq!(renumbered("", 7), "");
-        // Quoted text and a lone `$` are not placeholders.
-        assert_eq!(
-            renumbered(r#"SELECT '$1 it''s $2', "$3" WHERE x = $1 AND y = '$'"#, 4),
-            r#"SELECT '$1 it''s $2', "$3" WHERE x = $5 AND y = '$'"#
-        );
-        assert_eq!(renumbered("a $ b $x $2", 1), "a $ b $x $3");
-        // Text that is not ASCII around the placeholders.
-        assert_eq!(renumbered("«$1» ∑ $2", 10), "«$11» ∑ $12");
-    }
-
     /// The placeholders of a statement: `$k`, in order of appearance.
     fn placeholders(sql: &str) -> Vec<usize> {
         sql.split('$')
@@ -1173,31 +1092,6 @@ mod tests {
             let expected: Vec<usize> = (1..=statement.values().len()).collect();
             assert_eq!(numbers, expected, "{}", statement.sql());
         }
-    }
-
-    #[test]
-    fn a_script_numbers_every_value_once_across_its_statements() {
-        let statements = every_statement();
-        let script = script("BEGIN IMMEDIATE", &statements, "COMMIT");
-        let total: usize = statements.iter().map(|s| s.values().len()).sum();
-        let mut numbers = placeholders(&script);
-        numbers.dedup();
-        assert_eq!(numbers, (1..=total).collect::<Vec<_>>());
-        assert!(total > 40, "{total}");
-        assert!(script.starts_with("BEGIN IMMEDIATE;\n"), "{script}");
-        assert!(script.ends_with(";\nCOMMIT"), "{script}");
-        assert_eq!(script.matches(";\n").count(), statements.len() + 1);
-        // The game's ten values after the one of the statement before it: $2 … $11.
-        assert!(
-            script.contains("VALUES ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"),
-            "{script}"
-        );
-        // No statements: the transaction alone.
-        assert_eq!(script_of(&[]), "BEGIN IMMEDIATE;\nCOMMIT");
-    }
-
-    fn script_of(statements: &[Statement]) -> String {
-        script("BEGIN IMMEDIATE", statements, "COMMIT")
     }
 
     #[test]

@@ -147,8 +147,8 @@ pub(crate) struct Current {
     /// The record's chain head after the stored log.
     pub(crate) head: RunningHead,
     /// The status report as anyone sees it (no ping, nobody left out), rendered once per
-    /// position: `!status`, the pinned status and the parcel's status share it
-    /// ([`Cx::report`]); every commit clears it.
+    /// position: `!status` and the pinned status share it ([`Cx::report`]); every commit
+    /// clears it.
     pub(crate) report: std::sync::OnceLock<String>,
 }
 
