@@ -13,7 +13,7 @@ use std::time::Duration;
 use gaugebot_table::store::StoreError;
 use rusqlite::{ffi, Connection, OpenFlags, TransactionBehavior};
 
-use crate::sql::queries::{Statement, Value};
+use crate::sql::queries::{sqlite_failed, Statement, Value};
 
 /// The write connection of a SQLite file.
 #[derive(Debug, Clone)]
@@ -132,24 +132,10 @@ fn unique_violation(error: &rusqlite::Error) -> bool {
     )
 }
 
-/// A SQLite error as the table core sees it, as [`crate::sql::queries::failed`] maps sqlx's:
-/// constraints refuse (a conflict); busy, locked, I/O, a full disk, a file that cannot be
-/// opened are the database unavailable; corruption is corrupt.
+/// A SQLite error as the table core sees it ([`sqlite_failed`]: the same kinds as sqlx's).
 fn sqlite_error(error: rusqlite::Error) -> StoreError {
-    let code = match &error {
-        rusqlite::Error::SqliteFailure(e, _) => Some(e.extended_code & 0xff),
-        _ => None,
-    };
-    match code {
-        Some(ffi::SQLITE_CONSTRAINT) => StoreError::Conflict(Arc::new(error)),
-        Some(
-            ffi::SQLITE_BUSY
-            | ffi::SQLITE_LOCKED
-            | ffi::SQLITE_IOERR
-            | ffi::SQLITE_FULL
-            | ffi::SQLITE_CANTOPEN,
-        ) => StoreError::Unavailable(Arc::new(error)),
-        Some(ffi::SQLITE_CORRUPT | ffi::SQLITE_NOTADB) => StoreError::Corrupt(error.to_string()),
+    match &error {
+        rusqlite::Error::SqliteFailure(e, _) => sqlite_failed(e.extended_code, error),
         _ => StoreError::failed(error),
     }
 }

@@ -256,12 +256,22 @@ pub fn failed(error: sqlx::Error) -> StoreError {
         sqlx::Error::ColumnDecode { .. } | sqlx::Error::Decode(_) => Kind::Corrupt,
         _ => Kind::Failed,
     };
-    match kind {
-        Kind::Unavailable => StoreError::Unavailable(std::sync::Arc::new(error)),
-        Kind::Conflict => StoreError::Conflict(std::sync::Arc::new(error)),
-        Kind::Corrupt => StoreError::Corrupt(error.to_string()),
-        Kind::Failed => StoreError::failed(error),
-    }
+    kind.of(error)
+}
+
+/// A SQLite error with the (extended) result code `code`, as [`failed`] sees sqlx's: a
+/// constraint refuses (a conflict), the rest by [`by_code`] (for the write connection,
+/// `crate::sqlite_writer`).
+pub fn sqlite_failed(
+    code: i32,
+    error: impl std::error::Error + Send + Sync + 'static,
+) -> StoreError {
+    const CONSTRAINT: i32 = 19;
+    let kind = match code & 0xff {
+        CONSTRAINT => Kind::Conflict,
+        _ => by_code(&code.to_string()),
+    };
+    kind.of(error)
 }
 
 enum Kind {
@@ -269,6 +279,18 @@ enum Kind {
     Conflict,
     Corrupt,
     Failed,
+}
+
+impl Kind {
+    /// The store's error of this kind, `error` kept as its source.
+    fn of(self, error: impl std::error::Error + Send + Sync + 'static) -> StoreError {
+        match self {
+            Kind::Unavailable => StoreError::Unavailable(std::sync::Arc::new(error)),
+            Kind::Conflict => StoreError::Conflict(std::sync::Arc::new(error)),
+            Kind::Corrupt => StoreError::Corrupt(error.to_string()),
+            Kind::Failed => StoreError::failed(error),
+        }
+    }
 }
 
 /// What a database's error code says: SQLite's (primary code in the low byte: busy, locked,
