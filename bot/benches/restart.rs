@@ -58,7 +58,7 @@ async fn template() -> (
     gaugebot_table::store::GameRow,
     Vec<gaugebot_table::store::LogRow>,
 ) {
-    let store = gaugebot::storage::SqliteStore::open(":memory:")
+    let store = gaugebot_store::SqliteStore::open(":memory:")
         .await
         .expect("memory");
     let host = gaugebot::games::host(
@@ -105,7 +105,7 @@ async fn template() -> (
 /// Writes a dump into a new SQLite database in one transaction.
 async fn fill_sqlite(path: &str, dump: &gaugebot::migrate::Dump) {
     use sqlx::Connection;
-    let store = gaugebot::storage::SqliteStore::open(path)
+    let store = gaugebot_store::SqliteStore::open(path)
         .await
         .expect("sqlite");
     store.shared().close().await;
@@ -113,7 +113,7 @@ async fn fill_sqlite(path: &str, dump: &gaugebot::migrate::Dump) {
         .await
         .expect("connect");
     let mut tx = conn.begin().await.expect("begin");
-    <sqlx::Sqlite as gaugebot::sql::queries::Queries>::import(&mut tx, dump, &mut |_| {})
+    <sqlx::Sqlite as gaugebot_store::sql::queries::Queries>::import(&mut tx, dump, &mut |_| {})
         .await
         .expect("import");
     tx.commit().await.expect("commit");
@@ -168,7 +168,7 @@ async fn main() {
     for (i, setup) in setups.iter().enumerate() {
         let channel = (FIRST_CHANNEL + i as u64).to_string();
         let id = format!("{}-{i}", game.id);
-        dump.games.push(gaugebot::sql::queries::GameRecord {
+        dump.games.push(gaugebot_store::sql::queries::GameRecord {
             id: id.clone(),
             channel: channel.clone(),
             ..(&game).into()
@@ -181,7 +181,7 @@ async fn main() {
     }
     match &postgres {
         Some(url) => {
-            let store = gaugebot::postgres::PostgresStore::open(url)
+            let store = gaugebot_store::postgres::PostgresStore::open(url)
                 .await
                 .expect("postgres");
             store.import(&dump, &mut |_| {}).await.expect("import");

@@ -18,8 +18,8 @@ use std::time::{Duration, Instant};
 
 use common::{legal_message, message, Rng, SEED};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use gaugebot::storage::SqliteStore;
 use gaugebot::table::{Incoming, Table, Verdict};
+use gaugebot_store::SqliteStore;
 
 const CHANNEL: &str = "bench";
 

@@ -6,14 +6,11 @@
 use std::path::Path;
 
 use anyhow::{bail, Context as _};
-use sqlx::sqlite::SqliteConnectOptions;
-use sqlx::{ConnectOptions as _, Connection as _};
-
-use crate::backend::Database;
+use gaugebot_store::backend::Database;
 
 /// Creates `path` empty, 0600 on Unix; refuses an existing file.
 fn create_private(path: &Path) -> anyhow::Result<()> {
-    match crate::storage::create_new_private(path) {
+    match gaugebot_store::sqlite::create_new_private(path) {
         Ok(_) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => bail!(
             "{} exists: a backup never overwrites a file (choose a new name)",
@@ -43,22 +40,10 @@ pub async fn backup(db: &str, path: &Path) -> anyhow::Result<String> {
         .context("the backup's path is not UTF-8")?
         .to_string();
     create_private(path)?;
-    let copy = async {
-        let mut connection = SqliteConnectOptions::new()
-            .filename(&source)
-            .read_only(true)
-            .connect()
-            .await
-            .with_context(|| format!("opening {source}"))?;
-        sqlx::query("VACUUM INTO ?")
-            .bind(&target)
-            .execute(&mut connection)
-            .await
-            .with_context(|| format!("copying {source} into {target}"))?;
-        connection.close().await.ok();
-        anyhow::Ok(())
-    };
-    if let Err(e) = copy.await {
+    let copy = gaugebot_store::sqlite::vacuum_into(&source, &target)
+        .await
+        .with_context(|| format!("copying {source} into {target}"));
+    if let Err(e) = copy {
         // Leave no empty or partial file behind.
         std::fs::remove_file(path).ok();
         return Err(e);

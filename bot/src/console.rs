@@ -146,12 +146,14 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
         .map(Seed::from_hex)
         .transpose()
         .context("--seed must be 64 hexadecimal digits")?;
-    let store = crate::backend::open(&options.db).await.with_context(|| {
-        format!(
-            "opening the database {}",
-            crate::backend::Database::parse(&options.db).display()
-        )
-    })?;
+    let store = gaugebot_store::backend::open(&options.db)
+        .await
+        .with_context(|| {
+            format!(
+                "opening the database {}",
+                gaugebot_store::backend::Database::parse(&options.db).display()
+            )
+        })?;
     let host = games::host(
         options.templates_dir.as_deref(),
         TableSettings {

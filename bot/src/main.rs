@@ -231,7 +231,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 eprintln!(
                     "No Discord token in {}: starting the console table (database {}). Type `mod: !help`.",
                     config.discord.token_env,
-                    gaugebot::backend::Database::parse(&config.database.to_string_lossy()).display()
+                    gaugebot_store::backend::Database::parse(&config.database.to_string_lossy()).display()
                 );
                 runtime.block_on(console::play(PlayOptions {
                     db: config.database.to_string_lossy().into_owned(),

@@ -16,12 +16,12 @@ use gaugebot_table::record::{self, RecordEntry};
 use gaugebot_table::store::StoreError;
 use serde_json::Value;
 
-use crate::backend::{redact, Database};
 use crate::games;
-use crate::postgres::PostgresStore;
-pub use crate::sql::queries::{Copied, Dump, NOT_DATA, TABLES};
-use crate::sql::queries::{GameRecord, LogRecord};
-use crate::storage::SqliteStore;
+use gaugebot_store::backend::{redact, Database};
+pub use gaugebot_store::sql::queries::{Copied, Dump, NOT_DATA, TABLES};
+use gaugebot_store::sql::queries::{GameRecord, LogRecord};
+use gaugebot_store::PostgresStore;
+use gaugebot_store::SqliteStore;
 
 /// What a migration copied and checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -123,7 +123,7 @@ pub async fn migrate(
         Ok(source.export().await?)
     }
     .await;
-    source.pool().close().await;
+    gaugebot_table::store::Store::close(&source).await;
     let dump = read?;
     progress(&format!("read {} from {path}", rows_text(&dump.counts())));
     let target = PostgresStore::open(&url).await?;

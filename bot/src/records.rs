@@ -12,11 +12,11 @@ use gaugebot_table::record::{self, GameRecord};
 use gaugebot_table::store::{read_time, GameRow, LogRow, Store, StoreError};
 use gaugebot_table::templates::Templates;
 
-use crate::backend::Database;
 use crate::games;
-use crate::postgres::PostgresStore;
-use crate::sql::{Backend, SqlStore};
-use crate::storage::SqliteStore;
+use gaugebot_store::backend::Database;
+use gaugebot_store::sql::{Backend, SqlStore};
+use gaugebot_store::PostgresStore;
+use gaugebot_store::SqliteStore;
 
 fn read_record(path: &Path) -> anyhow::Result<GameRecord> {
     let text =

@@ -10,7 +10,7 @@ use std::process::Command;
 
 use chrono::{DateTime, Duration, Utc};
 use gaugebot::dice::Seed;
-use gaugebot::storage::SqliteStore;
+use gaugebot_store::SqliteStore;
 use gaugebot_table::weeks::duration::{parse_time, relative, store_time};
 use gaugebot_table::{Author, Incoming, Response, Store, TableSettings, Tables, Verdict};
 use irish_gauge::{Game, Railway};

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Duration, Utc};
 use gaugebot::dice::Seed;
-use gaugebot::storage::SqliteStore;
+use gaugebot_store::SqliteStore;
 use gaugebot_table::game::automa::AutomaLevel;
 use gaugebot_table::weeks::duration::{parse_time, store_time};
 use gaugebot_table::{Author, Incoming, Response, Store, TableSettings, Tables, ToAct, Verdict};

@@ -18,7 +18,7 @@ use std::time::Duration;
 use children::{eventually, spawn_bot, Bots};
 use fake_table::{ann, bob, cat, guild, moderator, CHANNEL, GUILD};
 use fakediscord::{FakeDiscord, FakeUser, RecordedMessage, RouteKind};
-use gaugebot::storage::SqliteStore;
+use gaugebot_store::SqliteStore;
 use gaugebot_table::store::Store;
 
 const WAIT: Duration = Duration::from_secs(30);

@@ -6,9 +6,9 @@
 use std::process::{Command, Stdio};
 
 use gaugebot::migrate::export_sqlite;
-use gaugebot::postgres::PostgresStore;
-use gaugebot::storage::SqliteStore;
 use gaugebot::table::Verdict;
+use gaugebot_store::postgres::PostgresStore;
+use gaugebot_store::SqliteStore;
 
 mod common;
 mod pg;

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use fakediscord::{within, FakeDiscord, FakeUser, RouteKind};
 use gaugebot::config::Config;
 use gaugebot::discord::{self, shards::ShardRange};
-use gaugebot::postgres::PostgresStore;
+use gaugebot_store::postgres::PostgresStore;
 use gaugebot_table::store::Store;
 
 mod children;
@@ -204,7 +204,7 @@ async fn a_hung_owner_loses_its_channel_and_nothing_is_doubled_or_lost() {
     eprintln!(
         "the owner hung (SIGSTOP); the other process applied the burst {:.1} s later (lease {} s)",
         takeover.as_secs_f64(),
-        gaugebot::postgres::LEASE.as_secs()
+        gaugebot_store::postgres::LEASE.as_secs()
     );
 
     // Woken, the old owner renews its lease but leaves the channel to its new owner.
@@ -255,7 +255,7 @@ async fn a_hung_owner_loses_its_channel_and_nothing_is_doubled_or_lost() {
 /// the takeover.
 #[tokio::test]
 async fn a_process_past_its_lease_has_its_writes_refused_by_the_database() {
-    use gaugebot::backend::{Claim, Owners};
+    use gaugebot_store::backend::{Claim, Owners};
     let Some(server) = pg::TestPostgres::start() else {
         return;
     };
@@ -290,7 +290,7 @@ async fn a_process_past_its_lease_has_its_writes_refused_by_the_database() {
     eprintln!(
         "taken over {:.1} s after the owner stopped renewing (lease {} s)",
         hung.elapsed().as_secs_f64(),
-        gaugebot::postgres::LEASE.as_secs()
+        gaugebot_store::postgres::LEASE.as_secs()
     );
     let refused = a.mark_seen("c", "m2").await;
     assert!(

@@ -13,7 +13,7 @@ const GAME: &str = include_str!("games/complete_manual.txt");
 
 #[tokio::test]
 async fn odds_are_the_engine_s_exact_odds_and_the_luck_line_adds_up() {
-    let store = gaugebot::storage::SqliteStore::open(":memory:")
+    let store = gaugebot_store::SqliteStore::open(":memory:")
         .await
         .expect("memory store");
     let mut table = common::table_on(store, "odds", None).await;

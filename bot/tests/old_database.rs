@@ -8,8 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use gaugebot::storage::SqliteStore;
 use gaugebot::table::Verdict;
+use gaugebot_store::SqliteStore;
 use gaugebot_table::Store;
 use sqlx::{Connection, Row};
 
@@ -83,9 +83,9 @@ async fn a_v1_database_migrates_replays_and_plays_on() {
         .iter()
         .map(|r| r.get(0))
         .collect();
-    // Every migration in bot/migrations, whoever added it.
+    // Every migration in store/migrations, whoever added it.
     let mut expected: Vec<i64> =
-        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations"))
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../store/migrations"))
             .expect("the migrations folder")
             .filter_map(|e| e.ok())
             .filter_map(|e| {

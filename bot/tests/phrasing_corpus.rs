@@ -47,7 +47,7 @@ struct Probe {
 
 impl Probe {
     async fn at(position: &str) -> Probe {
-        let store = gaugebot::storage::SqliteStore::open(":memory:")
+        let store = gaugebot_store::SqliteStore::open(":memory:")
             .await
             .expect("memory store");
         let table = common::table_on(store, "corpus", None).await;

@@ -21,8 +21,8 @@ use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use common::{legal_message, message, play_moves, setup_game, Rng, SEED};
-use gaugebot::storage::SqliteStore;
 use gaugebot::table::{Incoming, Table, Verdict};
+use gaugebot_store::SqliteStore;
 use gaugebot_table::{LogRow, Store};
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{ConnectOptions, Connection, Executor};
@@ -311,7 +311,7 @@ async fn a_full_disk_refuses_and_changes_nothing() {
     let (msg, before, why) = refused.expect("a full disk refuses a move within 300");
     // Also refused while full: a new game, and an illegal move's seen mark (both need writes).
     // (Each failed COMMIT once left sqlx's connection in a transaction that never committed:
-    // every later command was acknowledged and lost. Fixed in storage.rs.)
+    // every later command was acknowledged and lost. Fixed in store/src/sqlite.rs.)
     let setup = table
         .handle(&message(id, "mod", "!setup ann bob cat force", true))
         .await;

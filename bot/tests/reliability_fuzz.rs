@@ -25,9 +25,9 @@ use std::time::{Duration, Instant};
 
 use common::{env_count, message, Rng, SEED};
 use gaugebot::extract::{extract, Commands, MAX_COMMANDS_PER_MESSAGE, MAX_MESSAGE_CHARS};
-use gaugebot::storage::SqliteStore;
 use gaugebot::table::MESSAGE_LIMIT;
 use gaugebot::table::{Incoming, Mention, Table, Verdict};
+use gaugebot_store::SqliteStore;
 use irish_gauge::board::HEX_COUNT;
 use irish_gauge::playout::{random_action, random_draw};
 use irish_gauge::{parse_action, Action, Actor, Colour, Game, HexId, Railway, Setup};

@@ -30,8 +30,8 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use common::{env_count, Model, Rng, SEED};
-use gaugebot::storage::SqliteStore;
 use gaugebot::table::StoredSetup;
+use gaugebot_store::SqliteStore;
 use gaugebot_table::Store;
 use irish_gauge::table::log::{replay, LogEntry};
 use irish_gauge::table::View;

@@ -23,10 +23,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::{env_count, legal_message, message, proc_status_kb, Rng, SEED};
-use gaugebot::storage::SqliteStore;
 use gaugebot::table::StoredSetup;
 use gaugebot::table::Verdict;
 use gaugebot::tables::Tables;
+use gaugebot_store::SqliteStore;
 use gaugebot_table::Store;
 use irish_gauge::table::log::{replay, LogEntry};
 

@@ -11,9 +11,9 @@ mod common;
 
 use common::{legal_message, message, Rng, SEED};
 use gaugebot::dice;
-use gaugebot::storage::SqliteStore;
 use gaugebot::table::{Response, Table, Verdict};
 use gaugebot::tables::Tables;
+use gaugebot_store::SqliteStore;
 use gaugebot_table::Store;
 use irish_gauge::Game;
 

@@ -7,10 +7,10 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use gaugebot::backend::{Claim, Owners};
-use gaugebot::postgres::{PostgresStore, NOT_OWNER};
-use gaugebot::storage::SqliteStore;
 use gaugebot::table::Verdict;
+use gaugebot_store::backend::{Claim, Owners};
+use gaugebot_store::postgres::{PostgresStore, NOT_OWNER};
+use gaugebot_store::SqliteStore;
 use gaugebot_table::store::{GameRow, LogRow, Outgoing, Store, StoreError, Write};
 
 mod common;

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use gaugebot::dice::Seed;
-use gaugebot::storage::SqliteStore;
+use gaugebot_store::SqliteStore;
 use gaugebot_table::{
     Author, GameRow, Incoming, LogRow, Outgoing, Response, Store, StoreError, TableSettings,
     Tables, Verdict, Write,

@@ -11,7 +11,7 @@
 //!   task per channel runs its jobs (live messages, interactions, catch-ups, edit notices) one
 //!   at a time, in order; different channels run in parallel. With PostgreSQL a process
 //!   applies a channel's messages only while it owns the channel, and takes over the channels
-//!   of a process that died ([`crate::backend::Owners`]).
+//!   of a process that died ([`gaugebot_store::backend::Owners`]).
 //! - **Catch-up** ([`catch_up`], [`shards`]): on every READY each channel with an active game
 //!   whose last message (in its guild's GUILD_CREATE) is newer than its cursor reads its
 //!   history after the cursor and applies what it missed, oldest first; the others are left
@@ -64,9 +64,9 @@ use tokio::task::JoinHandle;
 
 use gaugebot_table::{TableSettings, Tables};
 
-use crate::backend::{open_for_bot, Database};
 use crate::config::{Config, MessageContent, ShardRange};
 use crate::games;
+use gaugebot_store::backend::{open_for_bot, Database};
 
 use events::Handler;
 use shared::Shared;

@@ -1,10 +1,10 @@
 //! Who applies a channel's messages: with PostgreSQL several processes share the database, and
 //! a process applies a channel's messages only while it owns the channel; it takes over the
-//! channels (of its shards) whose owner is gone ([`crate::backend::Owners`]).
+//! channels (of its shards) whose owner is gone ([`gaugebot_store::backend::Owners`]).
 
 use std::sync::Arc;
 
-use crate::backend::Claim;
+use gaugebot_store::backend::Claim;
 
 use super::catch_up;
 use super::channel::ChannelState;

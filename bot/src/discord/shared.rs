@@ -15,8 +15,8 @@ use super::pins::Pins;
 use super::queue::{Queues, Worker};
 use super::rest::Rest;
 use super::session::Session;
-use crate::backend::Owners;
 use crate::config::{Config, ShardRange};
+use gaugebot_store::backend::Owners;
 
 /// What the configuration turns on.
 pub(crate) struct Settings {

@@ -7,8 +7,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use gaugebot::dice::{DrawSource, Seed, Spec};
-use gaugebot::storage::SqliteStore;
 use gaugebot::table::{Author, Host, Incoming, Mention, Table, TableSettings};
+use gaugebot_store::SqliteStore;
 use gaugebot_table::Store;
 use irish_gauge::playout::random_action;
 use irish_gauge::table::dice;

@@ -2,7 +2,7 @@
 //! [`SqlStore`]. Reads go through sqlx's one connection; a file database's write transactions
 //! through its write connection on the calling thread ([`Writer`]); an in-memory database's
 //! (one connection is the database) statement by statement on sqlx's connection.
-//! The migrations in `bot/migrations/` bring a database of any earlier version up to date when
+//! The migrations in `store/migrations/` bring a database of any earlier version up to date when
 //! it is opened.
 
 use std::str::FromStr;
@@ -33,7 +33,7 @@ pub struct SqliteBackend {
 /// Creates the new file `path`, readable and writable by its owner only (0600 on Unix); fails
 /// with `AlreadyExists` if it exists. The database and its backups are made with it: both hold
 /// the secret dice seeds.
-pub(crate) fn create_new_private(path: &std::path::Path) -> std::io::Result<std::fs::File> {
+pub fn create_new_private(path: &std::path::Path) -> std::io::Result<std::fs::File> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
@@ -104,11 +104,27 @@ impl SqliteStore {
             },
         })
     }
+}
 
-    /// The connection pool (read by `gaugebot migrate`).
-    pub(crate) fn pool(&self) -> &SqlitePool {
-        &self.backend.pool
-    }
+/// Copies the SQLite database file `source` into `target` with `VACUUM INTO` (`gaugebot
+/// backup`): one consistent snapshot, read while the bot keeps writing. `target` must not hold
+/// a database (an empty file made for it is fine).
+pub async fn vacuum_into(source: &str, target: &str) -> Result<(), StoreError> {
+    use sqlx::{ConnectOptions as _, Connection as _};
+    let mut connection = SqliteConnectOptions::new()
+        .filename(source)
+        .read_only(true)
+        .connect()
+        .await
+        .map_err(failed)?;
+    let copied = sqlx::query("VACUUM INTO ?")
+        .bind(target)
+        .execute(&mut connection)
+        .await
+        .map(|_| ())
+        .map_err(failed);
+    connection.close().await.ok();
+    copied
 }
 
 #[async_trait]
@@ -262,7 +278,7 @@ mod tests {
             .await
             .expect("first read");
         sqlx::query(MARKER)
-            .execute(store.pool())
+            .execute(&store.backend.pool)
             .await
             .expect("marker");
         let again = run_each(&store.backend, None, &first()).await;
@@ -270,7 +286,10 @@ mod tests {
             matches!(again, Err(StoreError::AlreadyRead { .. })),
             "{again:?}"
         );
-        let kept = sqlx::query(MARKED).fetch_one(store.pool()).await.is_ok();
+        let kept = sqlx::query(MARKED)
+            .fetch_one(&store.backend.pool)
+            .await
+            .is_ok();
         assert!(kept, "a duplicate costs no reconnection");
     }
 }

@@ -1,6 +1,6 @@
 //! Durable storage in PostgreSQL through sqlx, for several bot processes sharing one database.
 //! It implements the table core's [`Store`] trait with the same rows as the SQLite store (its
-//! own migrations in `bot/migrations_postgres/`); every write is one transaction.
+//! own migrations in `store/migrations_postgres/`); every write is one transaction.
 //!
 //! A store opened with [`PostgresStore::open_owner`] also takes part in channel ownership
 //! ([`Owners`]): each channel's table belongs to one process at a time. A process is alive

@@ -9,7 +9,7 @@ use gaugebot_table::store::{Store, StoreError};
 
 pub use crate::owners::{Claim, Owners, SoleOwner};
 use crate::postgres::PostgresStore;
-use crate::storage::SqliteStore;
+use crate::sqlite::SqliteStore;
 
 /// A database named by the configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
