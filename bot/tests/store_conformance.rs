@@ -1,5 +1,6 @@
 //! The storage contract (`gaugebot_table::Store`), one suite run against every implementation:
-//! SQLite in memory, a SQLite file, and a real PostgreSQL server that the test starts itself
+//! the table core's memory store for tests (`MemoryStore`), SQLite in memory, a SQLite file, and
+//! a real PostgreSQL server that the test starts itself
 //! (`pg/mod.rs`: `initdb` into a temporary folder, a unix socket in it, stopped at the end).
 //! Then what only PostgreSQL has: the ownership of channels between processes.
 
@@ -11,6 +12,7 @@ use gaugebot::table::Verdict;
 use gaugebot_store::backend::{Claim, Owners};
 use gaugebot_store::postgres::{PostgresStore, NOT_OWNER};
 use gaugebot_store::SqliteStore;
+use gaugebot_table::store::memory::MemoryStore;
 use gaugebot_table::store::{GameRow, LogRow, Outgoing, Store, StoreError, Write};
 
 mod common;
@@ -585,6 +587,16 @@ async fn sqlite_memory() -> Arc<dyn Store> {
         .await
         .expect("memory")
         .shared()
+}
+
+#[tokio::test]
+async fn the_memory_store_for_tests_keeps_the_contract() {
+    for (name, check) in checks() {
+        eprintln!("memory store {name}");
+        let store: Arc<dyn Store> = MemoryStore::new().shared();
+        assert!(store.sole_writer());
+        check(store).await;
+    }
 }
 
 #[tokio::test]

@@ -1,13 +1,18 @@
 //! The storage the table needs, as a trait: games, their append-only logs, the messages already
 //! read, each channel's catch-up cursor, a channel's state outside any game (open signups), the
 //! players' secret presets and the outbox (what the adapter is to post, kept until it is
-//! delivered). The bot implements it (SQLite by default, or PostgreSQL); the core knows no SQL.
+//! delivered). The crate `gaugebot-store` implements it (SQLite by default, or PostgreSQL); the
+//! core knows no SQL. With the feature `testing`, [`memory::MemoryStore`] keeps it in memory for
+//! tests.
 //! Rows cross this boundary typed (times as [`DateTime<Utc>`]) and failures as a [`StoreError`]
 //! whose cases say what a caller can do about them.
 //!
 //! A command's writes are one [`Write`] batch, stored by [`Store::write`] in one transaction
 //! together with its outbox item ([`Outgoing`]): the answer to an accepted command is durable
 //! with the command, and survives a crash before it is posted.
+
+#[cfg(any(test, feature = "testing"))]
+pub mod memory;
 
 use std::sync::Arc;
 
