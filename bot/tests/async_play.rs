@@ -806,21 +806,3 @@ async fn clock_settings_are_checked_and_stored() {
     assert_eq!(w.later(h(11)).await, "");
     assert!(w.later(h(1)).await.contains("ann is passed automatically"));
 }
-
-#[tokio::test]
-async fn a_game_set_up_by_hand_closes_the_open_signups() {
-    let mut w = World::new().await;
-    w.say(C1, "mod", "!signup open players:3-4").await;
-    w.say(C1, "ann", "!join").await;
-    let setup = w.say(C1, "mod", SETUP).await;
-    assert_eq!(setup.verdict, Verdict::Accepted, "{}", setup.text());
-    assert!(
-        setup.text().contains("The open signups are closed"),
-        "{}",
-        setup.text()
-    );
-    assert!(w.store.state_channels().await.expect("states").is_empty());
-    assert_eq!(w.later(h(100)).await, "", "nothing left to close");
-    let r = w.say(C1, "bob", "!join").await;
-    assert_eq!(r.verdict, Verdict::Refused, "{}", r.text());
-}
