@@ -14,13 +14,13 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, SubsecRound, Utc};
+use gaugebot_table::answer::utc;
 use gaugebot_table::dice::Seed;
 use gaugebot_table::input::{Author, Incoming, Response};
-use gaugebot_table::weeks::duration::{parse_duration, parse_time, store_time};
-use gaugebot_table::{TableSettings, Tables};
+use gaugebot_table::weeks::duration::{format_duration, parse_duration, parse_time};
+use gaugebot_table::{InstantStyle, Rich, Span, TableSettings, Tables};
 
-use crate::clock::now_rfc3339;
 use crate::games;
 
 /// The channel name of the console table.
@@ -203,7 +203,7 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
             }
             let now = virtual_now.unwrap_or_else(Utc::now);
             for (_, due) in tables.tick(now).await {
-                print_response(&mut out, &due, dir).await?;
+                print_response(&mut out, &due, dir, now).await?;
             }
             end_marker(&mut out, &options).await?;
             continue;
@@ -224,12 +224,15 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
                 name: line.author.clone(),
                 // Nobody is a moderator in a direct message (as on Discord).
                 is_moderator: !line.dm && line.author.eq_ignore_ascii_case(&options.moderator),
+                mention: format!("@{}", line.author),
             },
             text: line.text,
-            at: virtual_now.map(store_time).unwrap_or_else(now_rfc3339),
+            at: virtual_now
+                .map(|at| at.trunc_subsecs(0))
+                .unwrap_or_else(Utc::now),
             mentions: Vec::new(),
         };
-        let now = message.time().unwrap_or_else(Utc::now);
+        let now = message.at;
         if line.dm {
             let response = tables
                 .across(true, &message)
@@ -237,18 +240,19 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
                 .unwrap_or_else(|| Response::new(gaugebot_table::Verdict::Ignored));
             let mut private = response.clone();
             for reply in &mut private.replies {
-                reply.text = format!("(to {}) {}", line.author, reply.text);
+                let to = Rich::text(format!("(to {}) ", line.author));
+                reply.text = to.joined(std::mem::take(&mut reply.text));
             }
-            print_response(&mut out, &private, dir).await?;
+            print_response(&mut out, &private, dir, now).await?;
         } else {
             let response = tables
                 .handle(CONSOLE_CHANNEL, &message)
                 .await
                 .context("loading the console table")?;
-            print_response(&mut out, &response, dir).await?;
+            print_response(&mut out, &response, dir, now).await?;
         }
         for (_, due) in tables.tick(now).await {
-            print_response(&mut out, &due, dir).await?;
+            print_response(&mut out, &due, dir, now).await?;
         }
         end_marker(&mut out, &options).await?;
     }
@@ -278,15 +282,50 @@ async fn end_marker(
     Ok(())
 }
 
-/// Prints a response; attachments are written to `dir` (if given) and named in the output.
+/// The console presenter: a text as plain text — a person called on as `@name`, an instant
+/// in UTC (`2025-03-01 12:00 UTC`) or, when shown relative, from the console's clock `now`
+/// (`in 1d`, `2h30m ago`), a channel as `#name`; the forum's markdown as written.
+pub fn present(text: &Rich, now: DateTime<Utc>) -> String {
+    let mut out = String::new();
+    for span in text.spans() {
+        match span {
+            Span::Text(words) => out.push_str(words),
+            Span::Ping { name, .. } => out.push_str(&format!("@{name}")),
+            Span::Instant {
+                at,
+                style: InstantStyle::Relative,
+            } => out.push_str(&relative(*at, now)),
+            Span::Instant { at, .. } => out.push_str(&utc(*at)),
+            Span::Channel { id } => out.push_str(&format!("#{id}")),
+        }
+    }
+    out
+}
+
+/// An instant relative to `now`, in the forum's durations: `in 1d`, `2h30m ago`, `now`.
+fn relative(at: DateTime<Utc>, now: DateTime<Utc>) -> String {
+    let minute = chrono::Duration::minutes(1);
+    if at - now >= minute {
+        format!("in {}", format_duration(at - now))
+    } else if now - at >= minute {
+        format!("{} ago", format_duration(now - at))
+    } else {
+        "now".to_string()
+    }
+}
+
+/// Prints a response (instants relative to the console's clock `now`); attachments are
+/// written to `dir` (if given) and named in the output.
 pub async fn print_response(
     out: &mut (impl AsyncWrite + Unpin),
     response: &Response,
     dir: Option<&Path>,
+    now: DateTime<Utc>,
 ) -> anyhow::Result<()> {
     for reply in &response.replies {
-        if !reply.text.is_empty() {
-            out.write_all(reply.text.as_bytes()).await?;
+        let text = present(&reply.text, now);
+        if !text.is_empty() {
+            out.write_all(text.as_bytes()).await?;
             out.write_all(b"\n").await?;
         }
         if let Some(attachment) = &reply.attachment {

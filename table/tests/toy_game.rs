@@ -509,9 +509,10 @@ fn msg(id: u64, author: &str, text: &str) -> Incoming {
             id: author.into(),
             name: author.into(),
             is_moderator: author == "mod",
+            mention: format!("@{author}"),
         },
         text: text.into(),
-        at: "2026-11-23T10:00:00Z".into(),
+        at: "2026-11-23T10:00:00Z".parse().expect("a time"),
         mentions: Vec::new(),
     }
 }
@@ -874,7 +875,7 @@ fn msg_at(id: u64, author: &str, text: &str, hours: i64) -> Incoming {
     let at = gaugebot_table::weeks::duration::parse_time("2026-11-23T10:00:00Z").expect("time")
         + chrono::Duration::hours(hours);
     Incoming {
-        at: gaugebot_table::weeks::duration::store_time(at),
+        at,
         ..msg(id, author, text)
     }
 }

@@ -442,7 +442,7 @@ impl Cx {
         let intro = self.say(messages::SignupClosed {
             drawn,
             purpose: PURPOSE_SIGNUP_PICK.to_string(),
-            players: players.iter().map(|p| p.mention.clone()).collect(),
+            players: players.iter().map(PlayerInfo::ping).collect(),
             signup: self.signup_data(&state),
         });
         let parsed = SetupArgs {
