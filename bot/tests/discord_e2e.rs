@@ -280,7 +280,10 @@ async fn a_complete_game_is_played_over_the_gateway() {
         quoted.text()
     );
     for reply in &quoted.replies {
-        let allowed = reply.allowed_mentions.clone().expect("allowed_mentions sent");
+        let allowed = reply
+            .allowed_mentions
+            .clone()
+            .expect("allowed_mentions sent");
         assert_eq!(allowed["users"], serde_json::json!([]), "{allowed}");
         assert!(
             allowed["parse"].as_array().is_some_and(|p| p.is_empty()),
