@@ -183,12 +183,30 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
         ),
         None => Box::new(tokio::io::stdin()),
     };
-    let mut lines = BufReader::new(input).lines();
+    let mut input = BufReader::new(input);
     let mut clock = Clock { last: 0 };
     // The console's clock, once a transcript sets it; the wall clock until then.
     let mut virtual_now: Option<DateTime<Utc>> = None;
     let dir = options.attachments.as_deref();
-    while let Some(raw) = lines.next_line().await? {
+    if let Some(dir) = dir {
+        tokio::fs::create_dir_all(dir)
+            .await
+            .with_context(|| format!("creating the attachments folder {}", dir.display()))?;
+    }
+    let mut number = 0usize;
+    while let Some(read) = next_line(&mut input).await? {
+        number += 1;
+        let raw = match read {
+            Ok(raw) => raw,
+            Err(bytes) => {
+                out.write_all(
+                    format!("(ignored: line {number} is not UTF-8 text ({bytes} bytes))\n\n")
+                        .as_bytes(),
+                )
+                .await?;
+                continue;
+            }
+        };
         if let Some(set) = parse_clock_line(&raw) {
             match set {
                 Ok(ClockLine::At(at)) => virtual_now = Some(at),
@@ -271,6 +289,43 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The next line of the input without its line break: its text, or its length in bytes when
+/// it is not UTF-8 (the line is skipped, the lines after it are read); `None` at the end.
+async fn next_line(
+    input: &mut (impl tokio::io::AsyncBufRead + Unpin),
+) -> std::io::Result<Option<Result<String, usize>>> {
+    let mut bytes = Vec::new();
+    if input.read_until(b'\n', &mut bytes).await? == 0 {
+        return Ok(None);
+    }
+    while matches!(bytes.last(), Some(b'\n' | b'\r')) {
+        bytes.pop();
+    }
+    let length = bytes.len();
+    Ok(Some(String::from_utf8(bytes).map_err(|_| length)))
+}
+
+/// A file name that stays in the attachments folder: letters, digits, `.`, `-` and `_`,
+/// anything else (a path separator) replaced by `_`, never starting with a dot.
+fn safe_file_name(name: &str) -> String {
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let safe = safe.trim_start_matches('.');
+    if safe.is_empty() {
+        "attachment".to_string()
+    } else {
+        safe.to_string()
+    }
+}
+
 async fn end_marker(
     out: &mut (impl AsyncWrite + Unpin),
     options: &PlayOptions,
@@ -340,7 +395,7 @@ pub async fn print_response(
                 .await?;
                 continue;
             };
-            let path = dir.join(&attachment.filename);
+            let path = dir.join(safe_file_name(&attachment.filename));
             match tokio::fs::write(&path, &attachment.bytes).await {
                 Ok(()) => {
                     out.write_all(format!("[attachment: {}]\n", path.display()).as_bytes())
@@ -365,6 +420,37 @@ pub async fn print_response(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn attachment_names_stay_in_their_folder() {
+        assert_eq!(safe_file_name("console-1-12.png"), "console-1-12.png");
+        assert_eq!(safe_file_name("../../evil-1.png"), "_.._evil-1.png");
+        assert_eq!(safe_file_name("/etc/passwd"), "_etc_passwd");
+        assert_eq!(safe_file_name(".."), "attachment");
+        let dir = std::path::Path::new("/tmp/out");
+        for name in ["../x.png", "a/../../b", "..\\c", "/abs"] {
+            let path = dir.join(safe_file_name(name));
+            assert_eq!(path.parent(), Some(dir), "{name}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_line_that_is_not_utf8_is_skipped_and_the_next_is_read() {
+        let input: &[u8] = b"ann: **bid 7**\r\nbob: \xff\xfe pass\ncat: **pass**";
+        let mut reader = BufReader::new(input);
+        let mut lines = Vec::new();
+        while let Some(line) = next_line(&mut reader).await.expect("reads") {
+            lines.push(line);
+        }
+        assert_eq!(
+            lines,
+            [
+                Ok("ann: **bid 7**".to_string()),
+                Err(12),
+                Ok("cat: **pass**".to_string())
+            ]
+        );
+    }
 
     #[test]
     fn transcript_lines_are_name_colon_message() {
