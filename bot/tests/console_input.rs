@@ -66,3 +66,19 @@ fn attachments_go_to_a_folder_made_for_them() {
         "{out}"
     );
 }
+
+#[test]
+fn signups_stop_at_the_cap_with_a_clear_refusal() {
+    let mut input = String::from("mod: !signup open players:3-4 closes:24h\n");
+    for n in 1..=101 {
+        input.push_str(&format!("p{n}: !join\n"));
+    }
+    input.push_str("zed: !signup status\n");
+    let out = play(input.as_bytes(), &["--no-map"]);
+    assert!(out.contains("✍️ p100 signs up. 100 signed up"), "{out}");
+    assert!(
+        out.contains("❌ p101: the signups are full (100 signed up"),
+        "{out}"
+    );
+    assert!(!out.contains("p101 signs up"), "{out}");
+}

@@ -226,6 +226,8 @@ catalogue! {
         file: String,
         draws: Vec<AuditLine>,
     }
+    /// `!join` when the signups are full.
+    SignupFull = "signup_full" { player: String, cap: usize }
     /// What an image or file shows, in words (its alt text): `kind` is `map`, `chart`,
     /// `record` or `audit`; `entry` the record entry a map shows the position after;
     /// `detail` what a chart's lines end at.
