@@ -82,3 +82,18 @@ fn signups_stop_at_the_cap_with_a_clear_refusal() {
     );
     assert!(!out.contains("p101 signs up"), "{out}");
 }
+
+#[test]
+fn a_struck_out_move_is_withdrawn_and_a_mention_is_not_an_amount() {
+    let input = b"mod: !setup ann bob cat dice:manual order:1,2,3 cities:5,2,3,11,4,7,9,12\nann: ~~**bid 7**~~\nann: **bid <@123456789012345678>**\nann: **bid 8**\n";
+    let out = play(input, &["--no-map"]);
+    assert!(
+        !out.contains("ann bids £7"),
+        "a struck-out bid was applied: {out}"
+    );
+    assert!(
+        !out.contains("£123456789012345678"),
+        "a mention read as an amount: {out}"
+    );
+    assert!(out.contains("ann bids £8."), "{out}");
+}
