@@ -73,6 +73,7 @@ async fn template() -> (
     let mention = |id: &str, name: &str| Mention {
         id: id.to_string(),
         name: name.to_string(),
+        written: vec![format!("<@{id}>")],
     };
     let setup = table
         .handle(&Incoming {
@@ -81,9 +82,10 @@ async fn template() -> (
                 id: "100".to_string(),
                 name: "mona".to_string(),
                 is_moderator: true,
+                mention: "<@100>".to_string(),
             },
             text: SETUP.to_string(),
-            at: "2026-01-01T00:00:00Z".to_string(),
+            at: "2026-01-01T00:00:00Z".parse().expect("a time"),
             mentions: vec![
                 mention("1", "ann"),
                 mention("2", "bob"),

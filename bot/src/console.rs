@@ -14,13 +14,13 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, SubsecRound, Utc};
+use gaugebot_table::answer::utc;
 use gaugebot_table::dice::Seed;
 use gaugebot_table::input::{Author, Incoming, Response};
-use gaugebot_table::weeks::duration::{parse_duration, parse_time, store_time};
-use gaugebot_table::{TableSettings, Tables};
+use gaugebot_table::weeks::duration::{format_duration, parse_duration, parse_time};
+use gaugebot_table::{InstantStyle, Rich, Span, TableSettings, Tables};
 
-use crate::clock::now_rfc3339;
 use crate::games;
 
 /// The channel name of the console table.
@@ -185,12 +185,30 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
         ),
         None => Box::new(tokio::io::stdin()),
     };
-    let mut lines = BufReader::new(input).lines();
+    let mut input = BufReader::new(input);
     let mut clock = Clock { last: 0 };
     // The console's clock, once a transcript sets it; the wall clock until then.
     let mut virtual_now: Option<DateTime<Utc>> = None;
     let dir = options.attachments.as_deref();
-    while let Some(raw) = lines.next_line().await? {
+    if let Some(dir) = dir {
+        tokio::fs::create_dir_all(dir)
+            .await
+            .with_context(|| format!("creating the attachments folder {}", dir.display()))?;
+    }
+    let mut number = 0usize;
+    while let Some(read) = next_line(&mut input).await? {
+        number += 1;
+        let raw = match read {
+            Ok(raw) => raw,
+            Err(bytes) => {
+                out.write_all(
+                    format!("(ignored: line {number} is not UTF-8 text ({bytes} bytes))\n\n")
+                        .as_bytes(),
+                )
+                .await?;
+                continue;
+            }
+        };
         if let Some(set) = parse_clock_line(&raw) {
             match set {
                 Ok(ClockLine::At(at)) => virtual_now = Some(at),
@@ -205,7 +223,7 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
             }
             let now = virtual_now.unwrap_or_else(Utc::now);
             for (_, due) in tables.tick(now).await {
-                print_response(&mut out, &due, dir).await?;
+                print_response(&mut out, &due, dir, now).await?;
             }
             end_marker(&mut out, &options).await?;
             continue;
@@ -226,12 +244,15 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
                 name: line.author.clone(),
                 // Nobody is a moderator in a direct message (as on Discord).
                 is_moderator: !line.dm && line.author.eq_ignore_ascii_case(&options.moderator),
+                mention: format!("@{}", line.author),
             },
             text: line.text,
-            at: virtual_now.map(store_time).unwrap_or_else(now_rfc3339),
+            at: virtual_now
+                .map(|at| at.trunc_subsecs(0))
+                .unwrap_or_else(Utc::now),
             mentions: Vec::new(),
         };
-        let now = message.time().unwrap_or_else(Utc::now);
+        let now = message.at;
         if line.dm {
             let response = tables
                 .across(true, &message)
@@ -239,18 +260,19 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
                 .unwrap_or_else(|| Response::new(gaugebot_table::Verdict::Ignored));
             let mut private = response.clone();
             for reply in &mut private.replies {
-                reply.text = format!("(to {}) {}", line.author, reply.text);
+                let to = Rich::text(format!("(to {}) ", line.author));
+                reply.text = to.joined(std::mem::take(&mut reply.text));
             }
-            print_response(&mut out, &private, dir).await?;
+            print_response(&mut out, &private, dir, now).await?;
         } else {
             let response = tables
                 .handle(CONSOLE_CHANNEL, &message)
                 .await
                 .context("loading the console table")?;
-            print_response(&mut out, &response, dir).await?;
+            print_response(&mut out, &response, dir, now).await?;
         }
         for (_, due) in tables.tick(now).await {
-            print_response(&mut out, &due, dir).await?;
+            print_response(&mut out, &due, dir, now).await?;
         }
         end_marker(&mut out, &options).await?;
     }
@@ -269,6 +291,43 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The next line of the input without its line break: its text, or its length in bytes when
+/// it is not UTF-8 (the line is skipped, the lines after it are read); `None` at the end.
+async fn next_line(
+    input: &mut (impl tokio::io::AsyncBufRead + Unpin),
+) -> std::io::Result<Option<Result<String, usize>>> {
+    let mut bytes = Vec::new();
+    if input.read_until(b'\n', &mut bytes).await? == 0 {
+        return Ok(None);
+    }
+    while matches!(bytes.last(), Some(b'\n' | b'\r')) {
+        bytes.pop();
+    }
+    let length = bytes.len();
+    Ok(Some(String::from_utf8(bytes).map_err(|_| length)))
+}
+
+/// A file name that stays in the attachments folder: letters, digits, `.`, `-` and `_`,
+/// anything else (a path separator) replaced by `_`, never starting with a dot.
+fn safe_file_name(name: &str) -> String {
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let safe = safe.trim_start_matches('.');
+    if safe.is_empty() {
+        "attachment".to_string()
+    } else {
+        safe.to_string()
+    }
+}
+
 async fn end_marker(
     out: &mut (impl AsyncWrite + Unpin),
     options: &PlayOptions,
@@ -280,15 +339,50 @@ async fn end_marker(
     Ok(())
 }
 
-/// Prints a response; attachments are written to `dir` (if given) and named in the output.
+/// The console presenter: a text as plain text — a person called on as `@name`, an instant
+/// in UTC (`2025-03-01 12:00 UTC`) or, when shown relative, from the console's clock `now`
+/// (`in 1d`, `2h30m ago`), a channel as `#name`; the forum's markdown as written.
+pub fn present(text: &Rich, now: DateTime<Utc>) -> String {
+    let mut out = String::new();
+    for span in text.spans() {
+        match span {
+            Span::Text(words) => out.push_str(words),
+            Span::Ping { name, .. } => out.push_str(&format!("@{name}")),
+            Span::Instant {
+                at,
+                style: InstantStyle::Relative,
+            } => out.push_str(&relative(*at, now)),
+            Span::Instant { at, .. } => out.push_str(&utc(*at)),
+            Span::Channel { id } => out.push_str(&format!("#{id}")),
+        }
+    }
+    out
+}
+
+/// An instant relative to `now`, in the forum's durations: `in 1d`, `2h30m ago`, `now`.
+fn relative(at: DateTime<Utc>, now: DateTime<Utc>) -> String {
+    let minute = chrono::Duration::minutes(1);
+    if at - now >= minute {
+        format!("in {}", format_duration(at - now))
+    } else if now - at >= minute {
+        format!("{} ago", format_duration(now - at))
+    } else {
+        "now".to_string()
+    }
+}
+
+/// Prints a response (instants relative to the console's clock `now`); attachments are
+/// written to `dir` (if given) and named in the output.
 pub async fn print_response(
     out: &mut (impl AsyncWrite + Unpin),
     response: &Response,
     dir: Option<&Path>,
+    now: DateTime<Utc>,
 ) -> anyhow::Result<()> {
     for reply in &response.replies {
-        if !reply.text.is_empty() {
-            out.write_all(reply.text.as_bytes()).await?;
+        let text = present(&reply.text, now);
+        if !text.is_empty() {
+            out.write_all(text.as_bytes()).await?;
             out.write_all(b"\n").await?;
         }
         if let Some(attachment) = &reply.attachment {
@@ -303,7 +397,7 @@ pub async fn print_response(
                 .await?;
                 continue;
             };
-            let path = dir.join(&attachment.filename);
+            let path = dir.join(safe_file_name(&attachment.filename));
             match tokio::fs::write(&path, &attachment.bytes).await {
                 Ok(()) => {
                     out.write_all(format!("[attachment: {}]\n", path.display()).as_bytes())
@@ -328,6 +422,37 @@ pub async fn print_response(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn attachment_names_stay_in_their_folder() {
+        assert_eq!(safe_file_name("console-1-12.png"), "console-1-12.png");
+        assert_eq!(safe_file_name("../../evil-1.png"), "_.._evil-1.png");
+        assert_eq!(safe_file_name("/etc/passwd"), "_etc_passwd");
+        assert_eq!(safe_file_name(".."), "attachment");
+        let dir = std::path::Path::new("/tmp/out");
+        for name in ["../x.png", "a/../../b", "..\\c", "/abs"] {
+            let path = dir.join(safe_file_name(name));
+            assert_eq!(path.parent(), Some(dir), "{name}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_line_that_is_not_utf8_is_skipped_and_the_next_is_read() {
+        let input: &[u8] = b"ann: **bid 7**\r\nbob: \xff\xfe pass\ncat: **pass**";
+        let mut reader = BufReader::new(input);
+        let mut lines = Vec::new();
+        while let Some(line) = next_line(&mut reader).await.expect("reads") {
+            lines.push(line);
+        }
+        assert_eq!(
+            lines,
+            [
+                Ok("ann: **bid 7**".to_string()),
+                Err(12),
+                Ok("cat: **pass**".to_string())
+            ]
+        );
+    }
 
     #[test]
     fn transcript_lines_are_name_colon_message() {

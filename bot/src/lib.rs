@@ -12,6 +12,7 @@ pub mod config;
 pub mod console;
 pub mod discord;
 pub mod games;
+pub mod logging;
 pub mod migrate;
 pub mod records;
 pub mod templates;

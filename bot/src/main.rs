@@ -157,10 +157,9 @@ fn colour_logs() -> bool {
 
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,gaugebot=info")),
-        )
+        .with_env_filter(gaugebot::logging::filter(
+            std::env::var("RUST_LOG").ok().as_deref(),
+        ))
         .with_ansi(colour_logs())
         .with_writer(std::io::stderr)
         .init();

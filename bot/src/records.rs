@@ -173,6 +173,13 @@ pub fn replay(
 /// draws depend on it).
 pub async fn import(path: &Path, db: &str, channel: &str) -> anyhow::Result<ExitCode> {
     let record = read_record(path)?;
+    if !is_game_id(&record.game_id) {
+        anyhow::bail!(
+            "the record's game id {:?} is not a game id (1 to 100 letters, digits, - and _): \
+             nothing imported",
+            record.game_id
+        );
+    }
     let games = games::registry();
     record::check(&record, &games).context("the record is not complete")?;
     let shown = Database::parse(db).display();
@@ -190,6 +197,15 @@ pub async fn import(path: &Path, db: &str, channel: &str) -> anyhow::Result<Exit
             import_into(&store, &record, channel).await
         }
     }
+}
+
+/// Whether `id` can be a game's id: 1 to 100 ASCII letters, digits, `-` and `_` (it names
+/// files: `record-<id>.json`, `<id>-12.png`).
+pub fn is_game_id(id: &str) -> bool {
+    (1..=100).contains(&id.len())
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
 async fn import_into<B: Backend>(

@@ -11,7 +11,8 @@ use std::process::Command;
 use chrono::{DateTime, Duration, Utc};
 use gaugebot::dice::Seed;
 use gaugebot_store::SqliteStore;
-use gaugebot_table::weeks::duration::{parse_time, relative, store_time};
+use gaugebot_table::answer::utc;
+use gaugebot_table::weeks::duration::parse_time;
 use gaugebot_table::{Author, Incoming, Response, Store, TableSettings, Tables, Verdict};
 use irish_gauge::{Game, Railway};
 use serde_json::Value;
@@ -83,9 +84,10 @@ impl World {
                 id: author.to_lowercase(),
                 name: author.to_string(),
                 is_moderator: author == "mod",
+                mention: format!("@{author}"),
             },
             text: text.to_string(),
-            at: store_time(self.now),
+            at: chrono::SubsecRound::trunc_subsecs(self.now, 0),
             mentions: Vec::new(),
         }
     }
@@ -188,7 +190,7 @@ async fn a_reminder_comes_once_at_the_remind_point_and_never_again_after_a_resta
         "{reminder}"
     );
     assert!(
-        reminder.contains(&relative(t0() + h(24))),
+        reminder.contains(&utc(t0() + h(24))),
         "the deadline in Discord markup: {reminder}"
     );
     assert_eq!(w.later(h(1)).await, "", "once only");
@@ -369,10 +371,7 @@ async fn an_absent_player_is_not_reminded_passes_auctions_and_their_turn_clock_p
     assert_eq!(w.later(h(23)).await, "");
     let reminder = w.later(h(1)).await;
     assert!(reminder.starts_with("⏰ @ann: your turn"), "{reminder}");
-    assert!(
-        reminder.contains(&relative(start + h(72 + 48))),
-        "{reminder}"
-    );
+    assert!(reminder.contains(&utc(start + h(72 + 48))), "{reminder}");
     let waiting = w.say(C1, "ann", "!waiting").await.text();
     assert!(waiting.contains("your turn"), "{waiting}");
     assert_eq!(w.later(h(23)).await, "");
@@ -558,7 +557,7 @@ async fn waiting_and_presets_across_two_games() {
     let waiting = w.dm("ann", "!waiting").await.text();
     assert!(waiting.contains("1 game"), "{waiting}");
     assert!(waiting.contains("c1-1 in #c1"), "{waiting}");
-    assert!(waiting.contains(&relative(t0())), "since when: {waiting}");
+    assert!(waiting.contains(&utc(t0())), "since when: {waiting}");
     let waiting = w.say(C2, "bob", "!waiting").await.text();
     assert!(waiting.contains("c2-1 in #c2"), "{waiting}");
     assert!(!waiting.contains("#c1"), "{waiting}");
@@ -629,11 +628,7 @@ async fn signups_extend_then_draw_the_players_at_random_with_an_audited_pick() {
     // The `!signup open` message keys the pick and the game's setup draws (dice v2).
     let open_id = w.next_id.to_string();
     assert_eq!(open.verdict, Verdict::Accepted, "{}", open.text());
-    assert!(
-        open.text().contains(&relative(t0() + h(24))),
-        "{}",
-        open.text()
-    );
+    assert!(open.text().contains(&utc(t0() + h(24))), "{}", open.text());
     assert_eq!(
         w.say(C1, "ann", "I'm keen: **sign up**").await.verdict,
         Verdict::Accepted
@@ -652,7 +647,7 @@ async fn signups_extend_then_draw_the_players_at_random_with_an_audited_pick() {
     w.restart().await;
     let extended = w.later(h(24)).await;
     assert!(extended.contains("Signups extended: 2 of 4"), "{extended}");
-    assert!(extended.contains(&relative(t0() + h(48))), "{extended}");
+    assert!(extended.contains(&utc(t0() + h(48))), "{extended}");
     w.now += h(6);
     for player in ["cat", "dan", "eve"] {
         let r = w.say(C1, player, "**sign up**").await;

@@ -12,7 +12,7 @@ use chrono::{DateTime, Duration, Utc};
 use gaugebot::dice::Seed;
 use gaugebot_store::SqliteStore;
 use gaugebot_table::game::automa::AutomaLevel;
-use gaugebot_table::weeks::duration::{parse_time, store_time};
+use gaugebot_table::weeks::duration::parse_time;
 use gaugebot_table::{Author, Incoming, Response, Store, TableSettings, Tables, ToAct, Verdict};
 use serde_json::Value;
 
@@ -184,9 +184,10 @@ impl World {
                 id: author.to_lowercase(),
                 name: author.to_string(),
                 is_moderator: author == "mod",
+                mention: format!("@{author}"),
             },
             text: text.to_string(),
-            at: store_time(self.now),
+            at: chrono::SubsecRound::trunc_subsecs(self.now, 0),
             mentions: Vec::new(),
         };
         self.tables.handle(C, &msg).await.expect("the table loads")

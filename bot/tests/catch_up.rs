@@ -34,7 +34,7 @@ impl At {
             .expect("a time")
             .with_timezone(&chrono::Utc)
             + chrono::Duration::minutes(self.minutes);
-        message.at = at.to_rfc3339();
+        message.at = at;
         let r = self.table.handle(&message).await;
         assert_ne!(
             r.verdict,
@@ -45,8 +45,10 @@ impl At {
         r
     }
 
+    /// What the table answers, as Discord shows it (the times as Discord's time stamps).
     async fn say(&mut self, author: &str, text: &str) -> String {
-        self.send(author, text).await.text()
+        let response = self.send(author, text).await;
+        gaugebot::discord::present::joined(&response.replies)
     }
 }
 

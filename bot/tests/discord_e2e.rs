@@ -255,11 +255,12 @@ async fn a_complete_game_is_played_over_the_gateway() {
         .allowed_mentions
         .clone()
         .expect("allowed_mentions sent");
+    // Exactly the player called on may be pinged (issue 31: a user id quoted in a player's
+    // text never pings); roles and @everyone never.
+    assert_eq!(allowed["users"], serde_json::json!(["1"]), "{allowed}");
     assert!(
-        allowed["parse"]
-            .as_array()
-            .is_some_and(|p| p.iter().any(|v| v == "users")),
-        "user pings allowed: {allowed}"
+        allowed["parse"].as_array().is_some_and(|p| p.is_empty()),
+        "no blanket pings: {allowed}"
     );
 
     // Out of turn: refused with the reason, nothing changes.
@@ -270,6 +271,25 @@ async fn a_complete_game_is_played_over_the_gateway() {
         "{}",
         early.text()
     );
+    // A user id quoted back from a player's text is words, not a ping (issue 31, finding 6):
+    // the answer may ping nobody.
+    let quoted = ask(&fake, CHANNEL, &bob(), "!help <@123456789012345678>").await;
+    assert!(
+        quoted.text().contains("<@123456789012345678>"),
+        "{}",
+        quoted.text()
+    );
+    for reply in &quoted.replies {
+        let allowed = reply
+            .allowed_mentions
+            .clone()
+            .expect("allowed_mentions sent");
+        assert_eq!(allowed["users"], serde_json::json!([]), "{allowed}");
+        assert!(
+            allowed["parse"].as_array().is_some_and(|p| p.is_empty()),
+            "{allowed}"
+        );
+    }
 
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/complete_manual.txt");
     let moves: Vec<_> = transcript(&path)
@@ -814,10 +834,10 @@ async fn a_reminder_pings_the_player_and_secret_presets_resolve_an_auction() {
     .await
     .unwrap_or_else(|e| panic!("{e}"));
     let allowed = reminder.allowed_mentions.clone().expect("allowed_mentions");
+    // The reminder may ping exactly the player it reminds, nobody else, no role.
+    assert_eq!(allowed["users"], serde_json::json!(["1"]), "{allowed}");
     assert!(
-        allowed["parse"]
-            .as_array()
-            .is_some_and(|p| p.iter().any(|v| v == "users") && !p.iter().any(|v| v == "roles")),
+        allowed["parse"].as_array().is_some_and(|p| p.is_empty()),
         "{allowed}"
     );
     bot.tick(now + chrono::Duration::hours(14)).await;

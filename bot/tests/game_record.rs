@@ -211,4 +211,24 @@ async fn a_record_checks_itself_replays_and_moves() {
         !twice.status.success(),
         "a second import into a channel with a game is refused"
     );
+    // A record whose game id is a path is refused before anything is written (its id would
+    // name files: `--attachments` would write outside its folder).
+    let mut forged: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("record")).expect("json");
+    forged["game_id"] = Value::from("../../evil-1");
+    let forged_path = dir.path().join("forged.json");
+    std::fs::write(&forged_path, forged.to_string()).expect("write");
+    let third = dir.path().join("third.db");
+    let out = gaugebot(&[
+        "import",
+        &forged_path.to_string_lossy(),
+        "--db",
+        &third.to_string_lossy(),
+        "--channel",
+        "console",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "a path as a game id is imported");
+    assert!(stderr.contains("is not a game id"), "{stderr}");
+    assert!(!third.exists(), "nothing is written");
 }

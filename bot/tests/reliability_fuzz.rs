@@ -24,8 +24,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::{env_count, message, Rng, SEED};
+use gaugebot::discord::present::{posts, MESSAGE_LIMIT};
 use gaugebot::extract::{extract, Commands, MAX_COMMANDS_PER_MESSAGE, MAX_MESSAGE_CHARS};
-use gaugebot::table::MESSAGE_LIMIT;
 use gaugebot::table::{Incoming, Mention, Table, Verdict};
 use gaugebot_store::SqliteStore;
 use irish_gauge::board::HEX_COUNT;
@@ -695,6 +695,7 @@ fn table_message(table: &Table, rng: &mut Rng, id: u64, nasty: &[String]) -> Inc
         msg.mentions = vec![Mention {
             id: "999".into(),
             name: "nine".into(),
+            written: vec!["<@999>".into(), "<@!999>".into()],
         }];
     }
     msg
@@ -742,9 +743,9 @@ fn the_table_answers_every_generated_message_sanely() {
                 *verdicts
                     .entry(format!("{:?}", response.verdict))
                     .or_default() += 1;
-                for reply in &response.replies {
+                for post in posts(&response.replies) {
                     assert!(
-                        reply.text.chars().count() <= MESSAGE_LIMIT,
+                        post.text.chars().count() <= MESSAGE_LIMIT,
                         "a reply over {MESSAGE_LIMIT} characters"
                     );
                 }

@@ -155,9 +155,10 @@ impl World {
                 id: author.to_lowercase(),
                 name: author.to_string(),
                 is_moderator: author == "mod",
+                mention: format!("@{author}"),
             },
             text: text.to_string(),
-            at: "2025-03-01T12:00:00Z".to_string(),
+            at: "2025-03-01T12:00:00Z".parse().expect("a time"),
             mentions: Vec::new(),
         }
     }

@@ -1,10 +1,11 @@
-//! What comes into a table and what goes out: messages and command invocations in, replies
-//! (text and files) out. Transport-neutral: the Discord adapter and the console both speak it.
+//! What comes into a table and what goes out: messages and command invocations in, typed
+//! answers out (text as [`Rich`] spans, files with their alt text). Transport-neutral: each
+//! transport (Discord, the console) reads its input into an [`Incoming`] and presents a
+//! [`Response`] in its own way.
 
 use chrono::{DateTime, Utc};
 
-/// Discord's limit on one message; replies are split to fit.
-pub const MESSAGE_LIMIT: usize = 2000;
+use crate::answer::Rich;
 
 /// Who sent a message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,15 +16,34 @@ pub struct Author {
     pub name: String,
     /// Whether they may run moderator commands here.
     pub is_moderator: bool,
+    /// How the transport writes a mention of them (`<@123>` on Discord, `@name` at the
+    /// console), kept where the table stores who did something.
+    pub mention: String,
 }
 
-/// A user mentioned in a message (`<@id>` in the text).
+/// A user mentioned in a message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mention {
     /// User id.
     pub id: String,
     /// Display name.
     pub name: String,
+    /// How the message writes this user, as the transport spells a mention (on Discord
+    /// `<@123>` and its older form `<@!123>`): an argument written so names this user.
+    pub written: Vec<String>,
+}
+
+impl Mention {
+    /// Whether `token` (an argument as written, a trailing comma ignored) names this user.
+    pub fn is_written(&self, token: &str) -> bool {
+        let token = token.trim_end_matches(',');
+        self.written.iter().any(|w| w == token)
+    }
+}
+
+/// The user a token names among a message's mentions, if it is a mention.
+pub fn mentioned<'a>(mentions: &'a [Mention], token: &str) -> Option<&'a Mention> {
+    mentions.iter().find(|m| m.is_written(token))
 }
 
 /// A message for the table.
@@ -35,24 +55,21 @@ pub struct Incoming {
     pub author: Author,
     /// Its text.
     pub text: String,
-    /// When it was sent (RFC 3339).
-    pub at: String,
+    /// When it was sent.
+    pub at: DateTime<Utc>,
     /// Users mentioned in it.
     pub mentions: Vec<Mention>,
 }
 
 impl Incoming {
-    /// When it was sent, if the time parses.
+    /// When it was sent.
     pub fn time(&self) -> Option<DateTime<Utc>> {
-        DateTime::parse_from_rfc3339(&self.at)
-            .ok()
-            .map(|t| t.with_timezone(&Utc))
+        Some(self.at)
     }
 
-    /// When it was sent, as stored with what it caused: its time, or the time it is read when
-    /// its time does not parse.
+    /// When it was sent, as stored with what it caused.
     pub fn stored_time(&self) -> DateTime<Utc> {
-        self.time().unwrap_or_else(Utc::now)
+        self.at
     }
 }
 
@@ -63,13 +80,16 @@ pub struct Attachment {
     pub filename: String,
     /// Contents.
     pub bytes: Vec<u8>,
+    /// What it shows, in words, for readers who cannot see it (Discord's attachment
+    /// description, an image's `alt`).
+    pub alt: String,
 }
 
 /// One message to post.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reply {
-    /// Text, at most [`MESSAGE_LIMIT`] characters.
-    pub text: String,
+    /// Its text. A transport with a length limit splits it.
+    pub text: Rich,
     /// An image or file.
     pub attachment: Option<Attachment>,
 }
@@ -110,11 +130,13 @@ impl Response {
         }
     }
 
-    /// Adds text, split into messages under [`MESSAGE_LIMIT`].
+    /// Adds a message of rendered text (its tokens read into spans: [`Rich::parse`]); blank
+    /// text adds nothing.
     pub fn say(mut self, text: impl AsRef<str>) -> Self {
-        for part in split_message(text.as_ref(), MESSAGE_LIMIT) {
+        let text = Rich::parse(text.as_ref());
+        if !text.is_blank() {
             self.replies.push(Reply {
-                text: part,
+                text,
                 attachment: None,
             });
         }
@@ -127,7 +149,7 @@ impl Response {
             match self.replies.last_mut() {
                 Some(last) if last.attachment.is_none() => last.attachment = Some(attachment),
                 _ => self.replies.push(Reply {
-                    text: String::new(),
+                    text: Rich::default(),
                     attachment: Some(attachment),
                 }),
             }
@@ -135,71 +157,21 @@ impl Response {
         self
     }
 
-    /// All reply texts joined, for logs and tests.
+    /// All reply texts joined, as plain text (people by `@name`, times in UTC): for logs and
+    /// tests. Transports present the spans themselves.
     pub fn text(&self) -> String {
         self.replies
             .iter()
-            .map(|r| r.text.as_str())
+            .map(|r| r.text.to_string())
             .collect::<Vec<_>>()
             .join("\n")
     }
 }
 
-/// Splits a long reply at line breaks into messages of at most `limit` characters; a single
-/// line longer than that is cut between words (inside a word only when one word is longer
-/// than the limit).
-pub fn split_message(text: &str, limit: usize) -> Vec<String> {
-    let mut parts = Vec::new();
-    let mut current = String::new();
-    for line in text.split('\n') {
-        let mut line = line.to_string();
-        while line.chars().count() > limit {
-            if !current.is_empty() {
-                parts.push(std::mem::take(&mut current));
-            }
-            let chars: Vec<char> = line.chars().collect();
-            // The last space within the limit (a space at `limit` itself ends a full part).
-            let cut = (1..=limit.min(chars.len() - 1))
-                .rev()
-                .find(|&i| chars[i].is_whitespace())
-                .unwrap_or(limit)
-                .max(1);
-            parts.push(
-                chars[..cut]
-                    .iter()
-                    .collect::<String>()
-                    .trim_end()
-                    .to_string(),
-            );
-            line = chars[cut..]
-                .iter()
-                .collect::<String>()
-                .trim_start()
-                .to_string();
-        }
-        let needed =
-            current.chars().count() + line.chars().count() + usize::from(!current.is_empty());
-        if needed > limit {
-            parts.push(std::mem::take(&mut current));
-        }
-        if !current.is_empty() {
-            current.push('\n');
-        }
-        current.push_str(&line);
-    }
-    if !current.trim().is_empty() {
-        parts.push(current);
-    }
-    parts
-}
-
-/// How a channel is named in a text: `<#id>` on Discord (a numeric id), `#name` otherwise.
+/// How a channel is named in a text: a token each transport presents
+/// ([`crate::answer::channel`]).
 pub fn channel_ref(channel: &str) -> String {
-    if !channel.is_empty() && channel.chars().all(|c| c.is_ascii_digit()) {
-        format!("<#{channel}>")
-    } else {
-        format!("#{channel}")
-    }
+    crate::answer::channel(channel)
 }
 
 #[cfg(test)]
@@ -207,42 +179,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn long_replies_split_at_line_breaks_under_the_limit() {
-        let text = (0..300)
-            .map(|i| format!("line {i}"))
-            .collect::<Vec<_>>()
-            .join("\n");
-        let parts = split_message(&text, 100);
-        assert!(parts.len() > 1);
-        for part in &parts {
-            assert!(part.chars().count() <= 100, "{}", part.len());
-            assert!(!part.starts_with('\n'));
-        }
-        assert_eq!(parts.join("\n"), text);
-        // A long line is cut between words, never inside one.
-        let words = "word ".repeat(60) + "ends.";
-        let parts = split_message(&words, 100);
-        assert!(parts.len() > 1);
-        for part in &parts {
-            assert!(part.chars().count() <= 100);
-            for word in part.split(' ') {
-                assert!(word == "word" || word == "ends.", "{word:?} in {part:?}");
-            }
-        }
-        assert_eq!(parts.join(" "), words);
-        let one_long_line = "x".repeat(250);
-        let parts = split_message(&one_long_line, 100);
-        assert_eq!(
-            parts.iter().map(|p| p.len()).collect::<Vec<_>>(),
-            [100, 100, 50]
-        );
-    }
-
-    #[test]
     fn attachments_ride_on_the_last_message() {
         let file = Attachment {
             filename: "a.png".into(),
             bytes: vec![1],
+            alt: "a picture".into(),
         };
         let response = Response::new(Verdict::Answered)
             .say("hello")
@@ -250,6 +191,32 @@ mod tests {
             .attach(Some(file.clone()));
         assert_eq!(response.replies.len(), 2);
         assert_eq!(response.replies[0].attachment.as_ref(), Some(&file));
-        assert_eq!(response.replies[1].text, "");
+        assert!(response.replies[1].text.is_blank());
+    }
+
+    #[test]
+    fn a_long_text_stays_one_reply_and_blank_text_adds_none() {
+        let long = (0..500)
+            .map(|i| format!("line {i}"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let response = Response::new(Verdict::Answered).say(&long).say("  \n");
+        assert_eq!(response.replies.len(), 1);
+        assert_eq!(response.text(), long);
+    }
+
+    #[test]
+    fn a_token_names_a_user_only_as_the_transport_wrote_the_mention() {
+        let mentions = [Mention {
+            id: "123".into(),
+            name: "ann".into(),
+            written: vec!["{u123}".into(), "{u!123}".into()],
+        }];
+        assert_eq!(
+            mentioned(&mentions, "{u!123},").map(|m| m.name.as_str()),
+            Some("ann")
+        );
+        assert!(mentioned(&mentions, "{u124}").is_none());
+        assert!(mentioned(&mentions, "ann").is_none());
     }
 }

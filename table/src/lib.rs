@@ -11,11 +11,13 @@
 //! - [`store`]: the storage it needs, as a trait (the bot implements it).
 //! - [`weeks`]: play over weeks: clocks, reminders, absences, substitutes, presets, moves made
 //!   for a seat, their log entries, signups, durations, what is answered across tables.
-//! - [`input`]: messages in, replies out; [`templates`]: every text; [`messages`]: the
+//! - [`input`]: messages in, replies out; [`answer`]: what the table says, as typed spans
+//!   that each transport presents; [`templates`]: every text; [`messages`]: the
 //!   table's own texts, a typed catalogue.
 //!
 //! No Discord, no SQL, no game rules in here.
 
+pub mod answer;
 pub mod commands;
 pub mod dice;
 pub mod game;
@@ -27,12 +29,13 @@ pub mod table;
 pub mod templates;
 pub mod weeks;
 
+pub use answer::{InstantStyle, Rich, Span};
 pub use game::session::{plugin, texts_of, SharedPlugin};
 pub use game::{
     Ctx, Decision, DiceMode, GameInfo, Names, PlayerInfo, Preset, PresetAnswer, Proxy, Query,
     QuickMove, SetupDice, SetupOptions, Suggestion, TableGame, ToAct,
 };
-pub use input::{Attachment, Author, Incoming, Mention, Reply, Response, Verdict, MESSAGE_LIMIT};
+pub use input::{Attachment, Author, Incoming, Mention, Reply, Response, Verdict};
 pub use store::{GameRow, LogRow, Outgoing, Store, StoreError, Write};
 pub use table::prompt::Prompt;
 pub use table::tables::Tables;

@@ -226,6 +226,12 @@ catalogue! {
         file: String,
         draws: Vec<AuditLine>,
     }
+    /// `!join` when the signups are full.
+    SignupFull = "signup_full" { player: String, cap: usize }
+    /// What an image or file shows, in words (its alt text): `kind` is `map`, `chart`,
+    /// `record` or `audit`; `entry` the record entry a map shows the position after;
+    /// `detail` what a chart's lines end at.
+    Alt = "alt" { kind: String, title: String, game_id: String, entry: Option<i64>, detail: Vec<String> }
     /// `!export`.
     Export = "export" { game_id: String, entries: usize, file: String, sealed: bool }
     /// The record's chain head after the last stored entry (`seq`; `None`: the setup), under

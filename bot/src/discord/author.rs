@@ -45,5 +45,6 @@ pub(crate) async fn of_interaction(
         id: user.id.to_string(),
         name,
         is_moderator,
+        mention: format!("<@{}>", user.id),
     }
 }

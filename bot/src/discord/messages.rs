@@ -16,7 +16,7 @@ use super::play::{play, Origin, Played};
 use super::posting::reply;
 use super::shared::Shared;
 use super::ticker;
-use crate::clock::now_rfc3339;
+use crate::clock::time_or_now;
 
 /// The message as the table reads it.
 async fn incoming(shared: &Shared, message: &Message) -> Incoming {
@@ -38,18 +38,25 @@ async fn incoming(shared: &Shared, message: &Message) -> Incoming {
             id: message.author.id.to_string(),
             name: display_name(&message.author, message.member.as_deref()),
             is_moderator,
+            mention: format!("<@{}>", message.author.id),
         },
         text,
-        at: message.timestamp.to_rfc3339().unwrap_or_else(now_rfc3339),
+        at: time_or_now(message.timestamp.to_rfc3339()),
         mentions: message
             .mentions
             .iter()
             .map(|user| Mention {
                 id: user.id.to_string(),
                 name: display_name(user, user.member.as_deref()),
+                written: mention_forms(user.id.get()),
             })
             .collect(),
     }
+}
+
+/// How a Discord message writes a mention of user `id`: `<@id>`, and the older `<@!id>`.
+pub(crate) fn mention_forms(id: u64) -> Vec<String> {
+    vec![format!("<@{id}>"), format!("<@!{id}>")]
 }
 
 /// Hands one message to its table, posts the replies, reacts, and moves the cursor.

@@ -43,6 +43,7 @@ mod perms;
 mod pins;
 mod play;
 mod posting;
+pub mod present;
 mod queue;
 mod rest;
 mod retry;

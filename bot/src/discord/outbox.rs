@@ -10,40 +10,54 @@ use serde::{Deserialize, Serialize};
 use serenity::all::MessageId;
 use sha2::{Digest, Sha256};
 
-use gaugebot_table::input::{Attachment, Incoming, Reply, Response, Verdict};
+use gaugebot_table::input::{Attachment, Incoming, Response, Verdict};
 use gaugebot_table::{Kept, Outgoing, Prompt, Table};
 
 use super::channel::ChannelState;
 use super::play::{settle, After};
 use super::posting::{buttons, reply};
+use super::present::Post;
 use super::shared::Shared;
 
-/// One reply of a parcel: its text and its file (the bytes in base64).
+/// One post of a parcel: its text and its file (the bytes in base64), the file's alt text and
+/// the users it may ping (both absent from a parcel kept by an earlier version: no alt text,
+/// any user).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-struct Post {
+struct StoredPost {
     text: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     file: Option<(String, String)>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    alt: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pings: Option<Vec<u64>>,
 }
 
-impl Post {
-    fn of(reply: &Reply) -> Post {
-        Post {
-            text: reply.text.clone(),
-            file: reply.attachment.as_ref().map(|a| {
+impl StoredPost {
+    fn of(post: &Post) -> StoredPost {
+        StoredPost {
+            text: post.text.clone(),
+            file: post.attachment.as_ref().map(|a| {
                 let bytes = base64::engine::general_purpose::STANDARD.encode(&a.bytes);
                 (a.filename.clone(), bytes)
             }),
+            alt: post
+                .attachment
+                .as_ref()
+                .map(|a| a.alt.clone())
+                .unwrap_or_default(),
+            pings: post.pings.clone(),
         }
     }
 
-    /// The reply again; a file whose text does not decode is left out (logged).
-    fn reply(&self) -> Reply {
+    /// The post again; a file whose text does not decode is left out (logged).
+    fn post(&self) -> Post {
         let attachment = self.file.as_ref().and_then(|(filename, text)| {
             match base64::engine::general_purpose::STANDARD.decode(text) {
                 Ok(bytes) => Some(Attachment {
                     filename: filename.clone(),
                     bytes,
+                    alt: self.alt.clone(),
                 }),
                 Err(error) => {
                     tracing::error!(%filename, %error, "a kept attachment does not decode");
@@ -51,9 +65,10 @@ impl Post {
                 }
             }
         });
-        Reply {
+        Post {
             text: self.text.clone(),
             attachment,
+            pings: self.pings.clone(),
         }
     }
 }
@@ -69,8 +84,8 @@ pub(crate) struct Parcel {
     nonce: u64,
     /// The command's verdict (an accepted one moves the prompt and the pinned status on).
     verdict: Verdict,
-    /// The replies, in order.
-    posts: Vec<Post>,
+    /// The posts, in order.
+    posts: Vec<StoredPost>,
     /// The new turn prompt's buttons, on the last reply.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     prompt: Option<Prompt>,
@@ -117,7 +132,7 @@ impl Parcel {
         shared: &Shared,
         table: &Table,
         response: &Response,
-        replies: &[Reply],
+        posts: &[Post],
         address: Address,
     ) -> Parcel {
         let after = After::of(shared, table, response);
@@ -129,7 +144,7 @@ impl Parcel {
             answers,
             nonce,
             verdict: response.verdict,
-            posts: replies.iter().map(Post::of).collect(),
+            posts: posts.iter().map(StoredPost::of).collect(),
             prompt: after.prompt,
             pin: after.pin,
         }
@@ -262,14 +277,14 @@ async fn post(shared: &Shared, state: &mut ChannelState, parcel: &Parcel) -> Opt
     let rest = &*shared.discord.rest;
     let after = parcel.after();
     let components = after.prompt.as_ref().map(buttons::rows).unwrap_or_default();
-    let replies: Vec<Reply> = parcel.posts.iter().map(Post::reply).collect();
+    let posts: Vec<Post> = parcel.posts.iter().map(StoredPost::post).collect();
     let answers = parcel.answers.filter(|id| *id != 0).map(MessageId::new);
     let posted = reply::post(
         rest,
         state.channel,
         answers,
         parcel.nonce,
-        &replies,
+        &posts,
         components,
     )
     .await;
@@ -323,16 +338,19 @@ mod tests {
             nonce: 42,
             verdict: Verdict::Accepted,
             posts: vec![
-                Post::of(&Reply {
-                    text: "ann bids £7.".into(),
+                StoredPost::of(&Post {
+                    text: "ann bids £7, <@12>.".into(),
                     attachment: None,
+                    pings: Some(vec![12]),
                 }),
-                Post::of(&Reply {
+                StoredPost::of(&Post {
                     text: String::new(),
                     attachment: Some(Attachment {
                         filename: "map.png".into(),
                         bytes: vec![0, 1, 2, 254, 255],
+                        alt: "Map of Irish Gauge g-1".into(),
                     }),
+                    pings: Some(Vec::new()),
                 }),
             ],
             prompt: None,
@@ -342,10 +360,10 @@ mod tests {
         assert_eq!(kept.key, "42");
         let back: Parcel = serde_json::from_str(&kept.payload).expect("reads");
         assert_eq!(back, parcel);
-        assert_eq!(
-            back.posts[1].reply().attachment.map(|a| a.bytes),
-            Some(vec![0, 1, 2, 254, 255])
-        );
+        let map = back.posts[1].post().attachment.expect("the map");
+        assert_eq!(map.bytes, vec![0, 1, 2, 254, 255]);
+        assert_eq!(map.alt, "Map of Irish Gauge g-1");
+        assert_eq!(back.posts[0].post().pings, Some(vec![12]));
     }
 
     #[test]
@@ -354,6 +372,8 @@ mod tests {
         let parcel: Parcel = serde_json::from_str(earlier).expect("reads");
         assert_eq!(parcel.pin.as_deref(), Some("g-1"));
         assert_eq!(parcel.posts[0].text, "ann bids £7.");
+        // An earlier parcel said nothing of pings: any user may be pinged, as then.
+        assert_eq!(parcel.posts[0].post().pings, None);
         let none = r#"{"nonce":7,"verdict":"Refused","posts":[]}"#;
         let parcel: Parcel = serde_json::from_str(none).expect("reads");
         assert_eq!(parcel.pin, None);

@@ -13,13 +13,14 @@
 
 use serenity::all::{EditMessage, MessageId};
 
-use gaugebot_table::input::{Incoming, Reply, Response, Verdict};
-use gaugebot_table::{Kept, Prompt, Table, MESSAGE_LIMIT};
+use gaugebot_table::input::{Incoming, Response, Verdict};
+use gaugebot_table::{Kept, Prompt, Rich, Table};
 
 use super::channel::ChannelState;
 use super::job::Echo;
 use super::outbox::{self, interaction_nonce, Address, Keeper, Parcel};
 use super::posting::pin;
+use super::present::{self, Post, MESSAGE_LIMIT};
 use super::retry::retry;
 use super::shared::Shared;
 
@@ -103,13 +104,14 @@ pub(crate) async fn play(
             shared,
             table,
             response,
-            &response.replies,
+            &present::posts(&response.replies),
             Address::Answer(*id),
         )),
         Origin::Interaction { echo, .. } if response.verdict == Verdict::Accepted => {
-            let replies = with_header(&header(echo, incoming, response), &response.replies);
+            let posts = present::posts(&response.replies);
+            let posts = with_header(&header(echo, incoming, response), &posts);
             let address = Address::Post(interaction_nonce(incoming));
-            Some(Parcel::of(shared, table, response, &replies, address))
+            Some(Parcel::of(shared, table, response, &posts, address))
         }
         Origin::Interaction { .. } => None,
     };
@@ -181,7 +183,7 @@ fn automa_parcel(shared: &Shared, table: &Table, response: &Response) -> Parcel 
         shared,
         table,
         response,
-        &response.replies,
+        &present::posts(&response.replies),
         Address::Post(nonce),
     )
 }
@@ -233,6 +235,7 @@ async fn status_of(shared: &Shared, state: &ChannelState, game: &str) -> Option<
     (table.game_id() == Some(game))
         .then(|| table.status_text())
         .flatten()
+        .map(|status| present::text(&Rich::parse(&status)))
 }
 
 /// The echo of an accepted interaction: `ann: **bid 7**`, or `mona: `!undo``.
@@ -248,9 +251,9 @@ fn header(echo: &Echo, incoming: &Incoming, response: &Response) -> String {
     }
 }
 
-/// The replies with a header line first (in the first reply when it fits).
-fn with_header(header: &str, replies: &[Reply]) -> Vec<Reply> {
-    let mut out = replies.to_vec();
+/// The posts with a header line first (in the first post when it fits).
+fn with_header(header: &str, posts: &[Post]) -> Vec<Post> {
+    let mut out = posts.to_vec();
     match out.first_mut() {
         Some(first)
             if first.text.chars().count() + header.chars().count() < MESSAGE_LIMIT
@@ -260,9 +263,10 @@ fn with_header(header: &str, replies: &[Reply]) -> Vec<Reply> {
         }
         _ => out.insert(
             0,
-            Reply {
+            Post {
                 text: header.to_string(),
                 attachment: None,
+                pings: Some(Vec::new()),
             },
         ),
     }
@@ -275,9 +279,10 @@ mod tests {
 
     #[test]
     fn the_header_goes_on_the_first_reply_when_it_fits() {
-        let reply = |t: &str| Reply {
+        let reply = |t: &str| Post {
             text: t.to_string(),
             attachment: None,
+            pings: Some(Vec::new()),
         };
         let out = with_header("ann: **bid 7**", &[reply("ann bids £7."), reply("more")]);
         assert_eq!(out.len(), 2);

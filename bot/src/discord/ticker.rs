@@ -23,7 +23,8 @@ pub(crate) async fn tick(shared: &std::sync::Arc<Shared>, now: DateTime<Utc>) {
     }
     let keep = |table: &Table, response: &Response| -> Option<Kept> {
         let address = Address::Post(tick_nonce(table, now));
-        Parcel::of(shared, table, response, &response.replies, address).kept()
+        let posts = super::present::posts(&response.replies);
+        Parcel::of(shared, table, response, &posts, address).kept()
     };
     for (key, handled) in shared.tables.tick_keeping(now, &keep).await {
         let Some(channel) = key.parse::<u64>().ok().filter(|id| *id != 0) else {

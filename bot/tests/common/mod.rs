@@ -87,9 +87,10 @@ pub fn message(id: impl ToString, author: &str, text: &str, moderator: bool) -> 
             id: author.to_lowercase(),
             name: author.to_string(),
             is_moderator: moderator,
+            mention: format!("@{author}"),
         },
         text: text.to_string(),
-        at: "2026-11-22T10:00:00Z".to_string(),
+        at: "2026-11-22T10:00:00Z".parse().expect("a time"),
         mentions: Vec::<Mention>::new(),
     }
 }

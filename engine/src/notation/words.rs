@@ -40,13 +40,38 @@ fn fold(c: char) -> char {
     }
 }
 
+/// Where a chat reference that starts at `start` ends (its `>`): `<@…>`, `<@!…>`, `<#…>`,
+/// `<@&…>`, `<:name:…>`, `<a:name:…>`, `<t:…>` with no space inside; `None` if none starts there.
+fn reference_end(chars: &[char], start: usize) -> Option<usize> {
+    if chars.get(start) != Some(&'<') {
+        return None;
+    }
+    let opener = chars.get(start + 1)?;
+    let (is_reference, body) = match opener {
+        '@' | '#' => (true, start + 2),
+        ':' | 't' | 'a' => (
+            chars.get(start + 2) == Some(&':') || *opener == ':',
+            start + 2,
+        ),
+        _ => (false, start),
+    };
+    if !is_reference {
+        return None;
+    }
+    let end = (body..chars.len().min(start + 100)).find(|&i| chars[i] == '>')?;
+    let inside = &chars[start + 1..end];
+    (!inside.is_empty() && inside.iter().all(|c| !c.is_whitespace())).then_some(end)
+}
+
 /// Splits a text into words.
 ///
 /// Letters, digits, `£` and `$` make words; an apostrophe inside a word stays (`I'm`), a
 /// possessive `'s` goes (`WLW's`); a full stop stays only between digits (`7.5`, so that a
 /// fraction is refused rather than misread); a minus sign before a number stays (`-5`, refused).
 /// `/` and a dash between numbers (`8/9`, `8-9`) become the word `or`; `&` and `+` become `and`.
-/// A lone `£` joins the number after it (`£ 8`). Everything else separates words.
+/// A lone `£` joins the number after it (`£ 8`). A mention, channel link or custom emoji as
+/// chat writes them (`<@123…>`, `<#123…>`, `<:name:123…>`) is one word of its own, never an
+/// amount. Everything else separates words.
 pub(super) fn split(text: &str) -> Vec<Word> {
     let chars: Vec<char> = text.chars().map(fold).collect();
     let digit = |i: Option<usize>| {
@@ -61,7 +86,17 @@ pub(super) fn split(text: &str) -> Vec<Word> {
             words.push(std::mem::take(current));
         }
     };
+    let mut skip_to = 0;
     for (i, &c) in chars.iter().enumerate() {
+        if i < skip_to {
+            continue;
+        }
+        if let Some(end) = reference_end(&chars, i) {
+            flush(&mut current, &mut words);
+            words.push(chars[i..=end].iter().collect());
+            skip_to = end + 1;
+            continue;
+        }
         let (before, after) = (i.checked_sub(1), Some(i + 1));
         match c {
             c if c.is_alphanumeric() || c == '£' || c == '$' => current.push(c),
@@ -623,6 +658,16 @@ mod tests {
             lower("special interest in Sligo (pink)"),
             ["special", "interest", "in", "sligo", "pink"]
         );
+        // Chat references are one word each, never an amount.
+        assert_eq!(
+            lower("bid <@123456789012345678>"),
+            ["bid", "<@123456789012345678>"]
+        );
+        assert_eq!(
+            lower("bid 8 <@!12>, <#9> <:gg:77>"),
+            ["bid", "8", "<@!12>", "<#9>", "<:gg:77>"]
+        );
+        assert_eq!(lower("bid <8> <a b>"), ["bid", "8", "a", "b"]);
     }
 
     #[test]

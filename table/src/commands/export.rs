@@ -26,11 +26,23 @@ struct FrozenRecord<'a> {
 }
 
 /// The whole game record as a file.
-fn record_attachment(current: &Current, filename: String) -> Option<Attachment> {
+fn record_attachment(
+    cx: &Cx,
+    current: &Current,
+    kind: &str,
+    filename: String,
+) -> Option<Attachment> {
     let record = current.record()?;
     Some(Attachment {
         filename,
         bytes: serde_json::to_vec_pretty(&record).ok()?,
+        alt: cx.say(messages::Alt {
+            kind: kind.into(),
+            title: current.session.info().title.to_string(),
+            game_id: current.row.id.clone(),
+            entry: None,
+            detail: Vec::new(),
+        }),
     })
 }
 
@@ -77,7 +89,7 @@ impl Command for Audit {
                 // lets the verifiers check it is complete.
                 Response::new(Verdict::Answered)
                     .say(text)
-                    .attach(record_attachment(current, file))
+                    .attach(record_attachment(cx, current, "audit", file))
             }
             Loaded::Frozen(frozen) => {
                 let record = FrozenRecord {
@@ -108,6 +120,13 @@ impl Command for Audit {
                     .attach(Some(Attachment {
                         filename: format!("record-{}.json", frozen.row.id),
                         bytes: serde_json::to_vec_pretty(&record).unwrap_or_default(),
+                        alt: cx.say(messages::Alt {
+                            kind: "record".into(),
+                            title: frozen.title.clone(),
+                            game_id: frozen.row.id.clone(),
+                            entry: None,
+                            detail: Vec::new(),
+                        }),
                     }))
             }
             Loaded::Empty => cx.no_game(),
@@ -141,7 +160,7 @@ impl Command for Export {
                         file: file.to_string(),
                         sealed: current.seed.is_some() && !current.row.revealed,
                     }))
-                    .attach(record_attachment(current, file))
+                    .attach(record_attachment(cx, current, "record", file))
             }
             // A frozen game's stored rows, as they are.
             Loaded::Frozen(_) => Audit.run(cx, args, msg).await,

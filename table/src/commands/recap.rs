@@ -82,7 +82,7 @@ impl Command for Chart {
         let Loaded::Running(current) = &cx.loaded else {
             return cx.no_game();
         };
-        match current.chart_attachment() {
+        match current.chart_attachment(&cx.host) {
             Some(chart) => Response::new(Verdict::Answered)
                 .say(cx.say(messages::ChartPosted {
                     title: current.plugin.info().title.to_string(),

@@ -65,7 +65,7 @@ impl Command for Act {
         let Some((who, rest)) = args.split_once(char::is_whitespace) else {
             return cx.refuse(cx.say(messages::ActUsage {}));
         };
-        let Some(seat) = seat_by_token(current.session.seated(), who) else {
+        let Some(seat) = seat_by_token(current.session.seated(), who, &msg.mentions) else {
             return cx.refuse(not_a_player(cx, current, who));
         };
         let Commands::Bold(segments) = extract(rest, &cx.host.settings.prefix) else {
@@ -158,7 +158,7 @@ impl Command for Sub {
         let seated = current.session.seated();
         let (seat, new) = match (automa_word(old), automa_word(new)) {
             (None, None) => {
-                let Some(seat) = seat_by_token(seated, old) else {
+                let Some(seat) = seat_by_token(seated, old, &msg.mentions) else {
                     return cx.refuse(not_a_player(cx, current, old));
                 };
                 let Some(new) = user_by_token(new, &msg.mentions) else {
@@ -172,7 +172,7 @@ impl Command for Sub {
                 // first): a seated player gives their seat to an automa, or an automa's seat
                 // goes to a person.
                 let person = if automa_word(old).is_some() { new } else { old };
-                match seat_by_token(seated, person) {
+                match seat_by_token(seated, person, &msg.mentions) {
                     Some(seat) if !seated[seat].is_automa() => {
                         if !current.session.has_automa() {
                             return cx.refuse(cx.say(messages::NoAutoma {

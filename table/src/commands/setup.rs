@@ -8,7 +8,7 @@ use crate::commands::Command;
 use crate::dice::{is_message_id, DrawRecord, DrawSource, Seed, Spec};
 use crate::game::session::{Render, SharedPlugin};
 use crate::game::{DiceMode, PlayerInfo, SetupDice, SetupOptions};
-use crate::input::{Incoming, Mention, Response, Verdict};
+use crate::input::{mentioned, Incoming, Mention, Response, Verdict};
 use crate::messages;
 use crate::record::log::effective;
 use crate::record::RunningHead;
@@ -40,9 +40,6 @@ pub enum SetupError {
     /// `dice:` names no dice mode.
     #[error("unknown dice mode '{0}' (manual or audited)")]
     DiceMode(String),
-    /// A `<@…>` that is not a user mention.
-    #[error("'{0}' is not a user mention")]
-    NotAMention(String),
     /// A word that is not a player name.
     #[error("'{0}' is not a player name (letters, digits, _ - .)")]
     NotAName(String),
@@ -97,23 +94,11 @@ impl SetupArgs {
                 };
             } else if lower == "force" {
                 force = true;
-            } else if let Some(id) = token
-                .strip_prefix("<@")
-                .and_then(|t| t.strip_suffix('>'))
-                .map(|t| t.trim_start_matches('!'))
-            {
-                if id.is_empty() || !id.chars().all(|c| c.is_ascii_digit()) {
-                    return Err(SetupError::NotAMention(token.to_string()));
-                }
-                let name = mentions
-                    .iter()
-                    .find(|m| m.id == id)
-                    .map(|m| m.name.clone())
-                    .unwrap_or_else(|| format!("user{id}"));
+            } else if let Some(user) = mentioned(mentions, token) {
                 players.push(PlayerInfo {
-                    name,
-                    id: id.to_string(),
-                    mention: format!("<@{id}>"),
+                    name: user.name.clone(),
+                    id: user.id.clone(),
+                    mention: user.written.first().cloned().unwrap_or_default(),
                 });
             } else if let Some((key, value)) = token.split_once(':').filter(|(k, _)| !k.is_empty())
             {

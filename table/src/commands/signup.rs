@@ -9,6 +9,7 @@ use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
 use crate::table::Cx;
 use crate::weeks::pace::{person, time_of};
+use crate::weeks::signup::SIGNUP_CAP;
 
 const SIGNUP_ARGS: &[ArgSpec] = &[
     arg(
@@ -112,6 +113,12 @@ impl Command for Join {
                 change: "already".into(),
                 player,
                 signup: cx.signup_data(&state),
+            }));
+        }
+        if state.players.len() >= SIGNUP_CAP {
+            return cx.refuse(cx.say(messages::SignupFull {
+                player,
+                cap: SIGNUP_CAP,
             }));
         }
         state.players.push(person(&msg.author));

@@ -27,8 +27,21 @@ pub struct PlayerInfo {
     pub name: String,
     /// Transport id (a Discord user id, or the lower-case name in the console).
     pub id: String,
-    /// How to ping them (`<@123>` on Discord, `@name` in the console).
+    /// How the transport wrote them when they were seated (`<@123>` on Discord, `@name` at
+    /// the console), kept as stored; texts ping a player by [`PlayerInfo::ping`].
     pub mention: String,
+}
+
+impl PlayerInfo {
+    /// How a text calls on this player: a ping token ([`crate::answer::ping`]) each transport
+    /// presents; an automa is named, never pinged.
+    pub fn ping(&self) -> String {
+        if self.is_automa() {
+            self.name.clone()
+        } else {
+            crate::answer::ping(&self.id, &self.name)
+        }
+    }
 }
 
 /// How random results are made.
@@ -205,7 +218,7 @@ impl<'a> Names<'a> {
     /// A player called to act: a mention when pinging, else the name.
     pub fn call(&self, seat: usize) -> String {
         match self.seated.get(seat) {
-            Some(player) if self.ping && Some(seat) != self.skip => player.mention.clone(),
+            Some(player) if self.ping && Some(seat) != self.skip => player.ping(),
             Some(player) => player.name.clone(),
             None => String::new(),
         }

@@ -1,5 +1,6 @@
-//! Finding the commands in a chat message: bold segments outside code and quotes, or a
-//! `!`-command (ruling 26: a message starting with `!` is read as a `!`-command only).
+//! Finding the commands in a chat message: bold segments outside code, quotes and struck-out
+//! text (`~~**bid 7**~~`: withdrawn, by forum convention), or a `!`-command (ruling 26: a
+//! message starting with `!` is read as a `!`-command only).
 
 /// The most bold commands read from one message.
 pub const MAX_COMMANDS_PER_MESSAGE: usize = 10;
@@ -91,6 +92,7 @@ fn strip_code_and_quotes(text: &str) -> String {
             no_inline.push(c);
         }
     }
+    let no_inline = strip_struck(&no_inline);
     // Quotes.
     let mut kept = String::with_capacity(no_inline.len());
     for line in no_inline.lines() {
@@ -105,6 +107,24 @@ fn strip_code_and_quotes(text: &str) -> String {
         kept.push('\n');
     }
     kept
+}
+
+/// Removes struck-out text (between a pair of `~~`): a move struck out is withdrawn. A `~~`
+/// without its pair is kept as written.
+fn strip_struck(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("~~") {
+        match rest[start + 2..].find("~~") {
+            Some(end) => {
+                out.push_str(&rest[..start]);
+                rest = &rest[start + 2 + end + 2..];
+            }
+            None => break,
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The text between pairs of `**` markers, trimmed of stray markup.
@@ -171,6 +191,20 @@ mod tests {
         assert_eq!(bold("** bid 7 **"), ["bid 7"]);
         assert_eq!(bold("**bid\u{200B} 7**"), ["bid 7"]);
         assert_eq!(bold("an unclosed **bid 7"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn struck_out_moves_are_withdrawn() {
+        assert_eq!(extract("~~**bid 7**~~", "!"), Commands::None);
+        assert_eq!(
+            extract("~~**bid 7**~~ sorry, **bid 8**", "!"),
+            Commands::Bold(vec!["bid 8".into()])
+        );
+        // A lone ~~ strikes nothing.
+        assert_eq!(
+            extract("~~ **pass**", "!"),
+            Commands::Bold(vec!["pass".into()])
+        );
     }
 
     #[test]

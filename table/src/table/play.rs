@@ -137,7 +137,7 @@ impl Cx {
         let mut response = Response::new(Verdict::Accepted)
             .say(text)
             .attach(picture)
-            .attach(crate::table::prompt::final_chart(current));
+            .attach(crate::table::prompt::final_chart(current, &self.host));
         response.moves = canonical;
         response
     }

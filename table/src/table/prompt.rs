@@ -8,7 +8,7 @@ use crate::messages;
 
 use crate::input::{Attachment, Incoming, Response, Verdict};
 use crate::table::tables::Table;
-use crate::table::{Current, Cx, Draft, Loaded, Report};
+use crate::table::{Current, Cx, Draft, Host, Loaded, Report};
 
 /// The game's picture could not be drawn, for the game's reason.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -112,7 +112,7 @@ impl Cx {
         );
         Response::new(Verdict::Accepted)
             .say(text)
-            .attach(final_chart(current))
+            .attach(final_chart(current, &self.host))
     }
 
     /// The picture of the running game as an attachment; `None` if the game has none.
@@ -127,6 +127,13 @@ impl Cx {
                 .map(|bytes| Attachment {
                     filename: format!("{}-{}.png", current.row.id, current.log.len()),
                     bytes,
+                    alt: self.say(messages::Alt {
+                        kind: "map".into(),
+                        title: current.session.info().title.to_string(),
+                        game_id: current.row.id.clone(),
+                        entry: current.log.len().checked_sub(1).map(|n| n as i64),
+                        detail: Vec::new(),
+                    }),
                 }),
         )
     }
@@ -145,9 +152,9 @@ impl Cx {
 }
 
 /// The net-worth chart posted with the final report: `Some` once the game is over.
-pub(crate) fn final_chart(current: &Current) -> Option<Attachment> {
+pub(crate) fn final_chart(current: &Current, host: &Host) -> Option<Attachment> {
     if current.session.is_finished() {
-        current.chart_attachment()
+        current.chart_attachment(host)
     } else {
         None
     }

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use crate::game::Summary;
 use crate::messages::{Recap, RecapLine};
 use crate::record::log::Entry;
-use crate::table::Current;
+use crate::table::{Current, Host};
 use crate::weeks::duration::relative;
 
 /// The most lines a recap shows, the money and the end-game lines included.
@@ -188,13 +188,30 @@ impl Current {
     }
 
     /// The net-worth chart as a PNG attachment, if the game says what its players are worth.
-    pub(crate) fn chart_attachment(&self) -> Option<crate::input::Attachment> {
+    pub(crate) fn chart_attachment(&self, host: &Host) -> Option<crate::input::Attachment> {
         let (series, currency) = self.net_worth()?;
         let title = format!("{} {} — net worth", self.plugin.info().title, self.row.id);
         let bytes = crate::table::chart::chart_png(&title, currency, &series).ok()?;
+        let alt = host.say(crate::messages::Alt {
+            kind: "chart".into(),
+            title: self.plugin.info().title.to_string(),
+            game_id: self.row.id.clone(),
+            entry: None,
+            detail: series
+                .iter()
+                .map(|s| {
+                    format!(
+                        "{} {currency}{}",
+                        s.name,
+                        s.values.last().copied().unwrap_or(0)
+                    )
+                })
+                .collect(),
+        });
         Some(crate::input::Attachment {
             filename: format!("chart-{}.png", self.row.id),
             bytes,
+            alt,
         })
     }
 

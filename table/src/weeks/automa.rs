@@ -23,7 +23,6 @@ use crate::messages;
 use crate::record::log::Entry;
 use crate::store::LogRow;
 use crate::table::{Current, Cx, Draft, Loaded};
-use crate::weeks::duration::store_time;
 use crate::weeks::events::{ProxyWhy, TableEvent};
 use crate::weeks::pace::Proxied;
 
@@ -82,9 +81,10 @@ impl Cx {
                 id: "gaugebot".into(),
                 name: "gaugebot".into(),
                 is_moderator: false,
+                mention: "@gaugebot".into(),
             },
             text: "(the automa)".into(),
-            at: store_time(now),
+            at: chrono::SubsecRound::trunc_subsecs(now, 0),
             mentions: Vec::new(),
         }
     }

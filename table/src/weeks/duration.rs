@@ -1,6 +1,6 @@
 //! Durations as players write them (`48h`, `3d`, `90m`, `1d12h`, `2w`), percentages (`50%`),
-//! and times as Discord shows them to each reader in their own time zone (`<t:UNIX:R>`,
-//! `<t:UNIX:f>`).
+//! and instants in texts (tokens that each transport presents: relative and in the reader's time
+//! zone on Discord, in UTC at the console; [`crate::answer`]).
 //!
 //! Why not `humantime`: the forms here are the forum's own, and players see them written back
 //! in replies (`!clock` shows `2d`, `1h30m`, `1d12h`; tests assert those texts). `humantime`
@@ -102,14 +102,16 @@ pub fn format_duration(duration: Duration) -> String {
     out
 }
 
-/// Discord's relative time markup (`in 3 hours`, `2 days ago`, in each reader's language).
+/// An instant shown relative to the reader's now (`in 3 hours`, `2 days ago`, where the
+/// transport can): a token each transport presents ([`crate::answer::relative`]).
 pub fn relative(at: DateTime<Utc>) -> String {
-    format!("<t:{}:R>", at.timestamp())
+    crate::answer::relative(at)
 }
 
-/// Discord's full date-and-time markup, in each reader's own time zone.
+/// An instant shown as a date and a time (in each reader's own time zone, where the transport
+/// can): a token each transport presents ([`crate::answer::full`]).
 pub fn full(at: DateTime<Utc>) -> String {
-    format!("<t:{}:f>", at.timestamp())
+    crate::answer::full(at)
 }
 
 /// Reads an RFC 3339 time as stored (`Incoming::at`, `LogRow::at`).
@@ -167,14 +169,25 @@ mod tests {
     }
 
     #[test]
-    fn durations_print_as_written_and_times_as_discord_markup() {
+    fn durations_print_as_written_and_times_as_instant_tokens() {
         assert_eq!(format_duration(Duration::hours(48)), "2d");
         assert_eq!(format_duration(Duration::minutes(90)), "1h30m");
         assert_eq!(format_duration(Duration::hours(36)), "1d12h");
         assert_eq!(format_duration(Duration::zero()), "0m");
         let at = parse_time("2025-03-01T12:00:00Z").expect("time");
-        assert_eq!(relative(at), "<t:1740830400:R>");
-        assert_eq!(full(at), "<t:1740830400:f>");
+        let spans = crate::answer::Rich::parse(&format!("{} {}", relative(at), full(at)));
+        let style = |span: &crate::answer::Span| match span {
+            crate::answer::Span::Instant { at: t, style } if *t == at => Some(*style),
+            _ => None,
+        };
+        assert_eq!(
+            style(&spans.spans()[0]),
+            Some(crate::answer::InstantStyle::Relative)
+        );
+        assert_eq!(
+            style(&spans.spans()[2]),
+            Some(crate::answer::InstantStyle::Full)
+        );
         assert_eq!(store_time(at), "2025-03-01T12:00:00Z");
         assert_eq!(parse_time("2025-03-01T13:00:00+01:00"), Some(at));
         assert_eq!(parse_time("yesterday"), None);

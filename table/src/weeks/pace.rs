@@ -14,13 +14,13 @@ use serde_json::Value;
 
 use crate::game::session::ProxySource;
 use crate::game::{Decision, PlayerInfo, Proxy, ToAct};
-use crate::input::{Author, Incoming, Mention, Response, Verdict};
+use crate::input::{mentioned, Author, Incoming, Mention, Response, Verdict};
 use crate::messages;
 use crate::record::log::Entry;
 use crate::store::Write;
 use crate::table::{Current, Cx, Draft, Loaded, Refusal};
 use crate::weeks::duration::{
-    format_duration, full, parse_duration, parse_percent, relative, store_time, DurationError,
+    format_duration, full, parse_duration, parse_percent, relative, DurationError,
 };
 use crate::weeks::meta::{ClockSettings, DecisionClock, Meta, ProxyWhy, ReminderKind, TableEvent};
 use crate::weeks::preset_book::{read_presets, PresetBook, StoredPreset};
@@ -69,36 +69,23 @@ impl Proxied {
     }
 }
 
-/// A person as the table names and pings them: a Discord id is pinged as `<@id>`, a console
-/// name as `@name`.
+/// A person as the table names them (texts ping them by [`PlayerInfo::ping`], from the id
+/// and the name; the mention kept is the transport's own).
 pub(crate) fn person(author: &Author) -> PlayerInfo {
     PlayerInfo {
         name: author.name.clone(),
         id: author.id.clone(),
-        mention: mention_of(&author.id, &author.name),
+        mention: author.mention.clone(),
     }
-}
-
-pub(crate) fn mention_of(id: &str, name: &str) -> String {
-    if !id.is_empty() && id.chars().all(|c| c.is_ascii_digit()) {
-        format!("<@{id}>")
-    } else {
-        format!("@{name}")
-    }
-}
-
-/// The id in a user mention `<@123>` / `<@!123>`.
-pub(crate) fn mention_id(token: &str) -> Option<&str> {
-    token
-        .strip_prefix("<@")
-        .and_then(|t| t.strip_suffix('>'))
-        .map(|t| t.trim_start_matches('!'))
-        .filter(|id| !id.is_empty() && id.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// The seat of a player named by a mention or a name; an automa by `automa` (the only one)
 /// or `automa2`.
-pub(crate) fn seat_by_token(seated: &[PlayerInfo], token: &str) -> Option<usize> {
+pub(crate) fn seat_by_token(
+    seated: &[PlayerInfo],
+    token: &str,
+    mentions: &[Mention],
+) -> Option<usize> {
     if let Some(number) = crate::game::automa::automa_word(token) {
         let mut automa = (0..seated.len()).filter(|&i| seated[i].is_automa());
         return match number {
@@ -110,8 +97,8 @@ pub(crate) fn seat_by_token(seated: &[PlayerInfo], token: &str) -> Option<usize>
             }
         };
     }
-    match mention_id(token) {
-        Some(id) => seated.iter().position(|p| p.id == id),
+    match mentioned(mentions, token) {
+        Some(user) => seated.iter().position(|p| p.id == user.id),
         None => {
             let name = token.trim_start_matches('@').trim_matches(',');
             seated
@@ -123,16 +110,11 @@ pub(crate) fn seat_by_token(seated: &[PlayerInfo], token: &str) -> Option<usize>
 
 /// A user named by a mention (with its display name from the message) or a name.
 pub(crate) fn user_by_token(token: &str, mentions: &[Mention]) -> Option<PlayerInfo> {
-    if let Some(id) = mention_id(token) {
-        let name = mentions
-            .iter()
-            .find(|m| m.id == id)
-            .map(|m| m.name.clone())
-            .unwrap_or_else(|| format!("user{id}"));
+    if let Some(user) = mentioned(mentions, token) {
         return Some(PlayerInfo {
-            name,
-            id: id.to_string(),
-            mention: format!("<@{id}>"),
+            name: user.name.clone(),
+            id: user.id.clone(),
+            mention: user.written.first().cloned().unwrap_or_default(),
         });
     }
     let name = token.trim_start_matches('@').trim_matches(',');
@@ -181,7 +163,7 @@ pub(crate) fn decision_data(clock: &DecisionClock, now: DateTime<Utc>) -> messag
     let deadline = clock.deadline(now);
     messages::DecisionData {
         player: clock.player.name.clone(),
-        mention: clock.player.mention.clone(),
+        mention: clock.player.ping(),
         decision: match clock.decision {
             Decision::Turn => "turn",
             Decision::Auction => "auction",
@@ -485,9 +467,10 @@ impl Cx {
                 id: "gaugebot".into(),
                 name: "gaugebot".into(),
                 is_moderator: false,
+                mention: "@gaugebot".into(),
             },
             text: "(the table's clock)".into(),
-            at: store_time(now),
+            at: chrono::SubsecRound::trunc_subsecs(now, 0),
             mentions: Vec::new(),
         }
     }
@@ -584,7 +567,7 @@ impl Cx {
                                 kind: ReminderKind::Deadline,
                             }));
                             let moderators: Vec<String> =
-                                meta.moderators.iter().map(|m| m.mention.clone()).collect();
+                                meta.moderators.iter().map(PlayerInfo::ping).collect();
                             notices.push(self.say(messages::Deadline {
                                 c: decision_data(&clock, now),
                                 moderators,
@@ -635,7 +618,7 @@ impl Cx {
             _ => None,
         };
         let chart = match &self.loaded {
-            Loaded::Running(current) => crate::table::prompt::final_chart(current),
+            Loaded::Running(current) => crate::table::prompt::final_chart(current, &self.host),
             _ => None,
         };
         Response::new(Verdict::Accepted)

@@ -29,6 +29,11 @@ pub const PURPOSE_SIGNUP_PICK: &str = "signup-pick";
 /// The most signups a record may name (a bound for the verifier).
 pub const MAX_SIGNUPS: usize = 1000;
 
+/// The most players a channel's signups take (a table seats at most a handful; more are drawn
+/// from at random): a `!join` beyond it is refused, so that replies stay short and the pick
+/// stays within what the verifiers read ([`MAX_SIGNUPS`]).
+pub const SIGNUP_CAP: usize = 100;
+
 const DEFAULT_CLOSES: Duration = Duration::hours(24);
 const DEFAULT_EXTEND: Duration = Duration::hours(24);
 const DEFAULT_START_AFTER: Duration = Duration::hours(72);
@@ -442,7 +447,7 @@ impl Cx {
         let intro = self.say(messages::SignupClosed {
             drawn,
             purpose: PURPOSE_SIGNUP_PICK.to_string(),
-            players: players.iter().map(|p| p.mention.clone()).collect(),
+            players: players.iter().map(PlayerInfo::ping).collect(),
             signup: self.signup_data(&state),
         });
         let parsed = SetupArgs {

@@ -10,7 +10,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, Duration, Utc};
 use gaugebot_table::store::memory::MemoryStore;
 use gaugebot_table::store::{GameRow, LogRow, Outgoing, Store, StoreError, Write};
-use gaugebot_table::weeks::duration::{parse_time, store_time};
+use gaugebot_table::weeks::duration::parse_time;
 use gaugebot_table::{Author, Host, Incoming, Response, Table, TableSettings, Tables};
 use serde_json::Value;
 
@@ -39,9 +39,10 @@ pub fn msg_at_time(id: u64, author: &str, text: &str, at: DateTime<Utc>) -> Inco
             id: author.into(),
             name: author.into(),
             is_moderator: author == "mod",
+            mention: format!("@{author}"),
         },
         text: text.into(),
-        at: store_time(at),
+        at: chrono::SubsecRound::trunc_subsecs(at, 0),
         mentions: Vec::new(),
     }
 }

@@ -26,17 +26,18 @@ use gaugebot_table::input::{Incoming, Response, Verdict};
 use gaugebot_table::Templates;
 
 use super::job::{Echo, Invocation, Job, Outcome};
+use super::posting::reply;
 use super::retry::retry;
 use super::shared::Shared;
 use super::text::Text;
-use crate::clock::now_rfc3339;
+use crate::clock::time_or_now;
 
 /// How long an invocation waits for its channel's queue (an interaction token lasts 15 min).
 const INVOKE_WAIT: Duration = Duration::from_secs(600);
 
 /// When an interaction was made (its snowflake's time), in RFC 3339.
-pub(crate) fn interaction_time(id: InteractionId) -> String {
-    id.created_at().to_rfc3339().unwrap_or_else(now_rfc3339)
+pub(crate) fn interaction_time(id: InteractionId) -> chrono::DateTime<chrono::Utc> {
+    time_or_now(id.created_at().to_rfc3339())
 }
 
 /// Queues an interaction in its channel and waits for the outcome.
@@ -104,18 +105,9 @@ fn replies(templates: &Templates, response: &Response) -> Vec<(String, Option<Cr
         }),
         Verdict::Duplicate => said(Text::Duplicate),
         Verdict::Ignored if response.replies.is_empty() => said(Text::NothingToDo),
-        _ => response
-            .replies
+        _ => crate::discord::present::posts(&response.replies)
             .iter()
-            .filter(|r| !r.text.trim().is_empty() || r.attachment.is_some())
-            .map(|r| {
-                (
-                    r.text.clone(),
-                    r.attachment
-                        .as_ref()
-                        .map(|a| CreateAttachment::bytes(a.bytes.clone(), a.filename.clone())),
-                )
-            })
+            .map(|post| (post.text.clone(), reply::file(post)))
             .collect(),
     }
 }

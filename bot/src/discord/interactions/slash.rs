@@ -253,6 +253,7 @@ async fn run(ctx: Ctx<'_>) {
             Given::User { id, name } => Some(Mention {
                 id: id.to_string(),
                 name: name.clone(),
+                written: crate::discord::messages::mention_forms(*id),
             }),
             Given::Text(_) => None,
         })

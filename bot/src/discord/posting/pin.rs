@@ -5,7 +5,9 @@ use serenity::all::{CreateAllowedMentions, CreateMessage, EditMessage, MessageId
 use serenity::model::id::ChannelId;
 
 use gaugebot_table::Store;
-use gaugebot_table::{Templates, MESSAGE_LIMIT};
+use gaugebot_table::Templates;
+
+use crate::discord::present::MESSAGE_LIMIT;
 
 use crate::discord::pins::{PinError, Pins};
 use crate::discord::rest::{Rest, RestError};

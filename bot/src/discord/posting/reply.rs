@@ -6,42 +6,47 @@ use serenity::all::{
 };
 use serenity::model::id::ChannelId;
 
-use gaugebot_table::input::{Reply, Response, Verdict};
+use gaugebot_table::input::{Response, Verdict};
 
+use crate::discord::present::{self, Post};
 use crate::discord::rest::Rest;
 use crate::discord::retry::deliver;
 
-/// Users may be pinged (the player to act), roles and @everyone never; the author of the
-/// command is not pinged by the reply itself.
-pub(crate) fn mentions() -> CreateAllowedMentions {
-    CreateAllowedMentions::new()
-        .all_users(true)
+/// The users a post may ping: exactly those the table called on (a user id quoted from a
+/// player's text never pings), or any user for a post kept by an earlier version; roles and
+/// @everyone never; the author of the command is not pinged by the reply itself.
+pub(crate) fn mentions(post: &Post) -> CreateAllowedMentions {
+    let allowed = CreateAllowedMentions::new()
         .all_roles(false)
         .everyone(false)
-        .replied_user(false)
+        .replied_user(false);
+    match &post.pings {
+        Some(users) => allowed
+            .all_users(false)
+            .users(users.iter().map(|id| serenity::all::UserId::new(*id))),
+        None => allowed.all_users(true),
+    }
 }
 
-/// Whether a reply has anything to post.
-fn shown(reply: &Reply) -> bool {
-    !reply.text.trim().is_empty() || reply.attachment.is_some()
-}
-
-/// A reply as a message: its text; users may be pinged. Its attachment is uploaded with it
+/// A post as a message: its text, the users it may ping. Its attachment is uploaded with it
 /// ([`file`]).
-fn message(reply: &Reply) -> CreateMessage {
-    let mut builder = CreateMessage::new().allowed_mentions(mentions());
-    if !reply.text.is_empty() {
-        builder = builder.content(reply.text.clone());
+fn message(post: &Post) -> CreateMessage {
+    let mut builder = CreateMessage::new().allowed_mentions(mentions(post));
+    if !post.text.is_empty() {
+        builder = builder.content(post.text.clone());
     }
     builder
 }
 
-/// A reply's attachment, as uploaded.
-fn file(reply: &Reply) -> Option<CreateAttachment> {
-    reply
-        .attachment
-        .as_ref()
-        .map(|a| CreateAttachment::bytes(a.bytes.clone(), a.filename.clone()))
+/// A post's attachment, as uploaded, its alt text as the attachment's description.
+pub(crate) fn file(post: &Post) -> Option<CreateAttachment> {
+    post.attachment.as_ref().map(|a| {
+        let mut file = CreateAttachment::bytes(a.bytes.clone(), a.filename.clone());
+        if !a.alt.is_empty() {
+            file = file.description(a.alt.clone());
+        }
+        file
+    })
 }
 
 /// Posts a table's replies to a message (the first as a reply to it, attachments uploaded, the
@@ -59,7 +64,7 @@ pub(crate) async fn respond(
         channel,
         Some(command),
         command.get(),
-        &response.replies,
+        &present::posts(&response.replies),
         components,
     )
     .await;
@@ -67,7 +72,7 @@ pub(crate) async fn respond(
     posted
 }
 
-/// Posts replies in order: the first as a reply to `reply_to` (if any), the buttons on the
+/// Posts presented replies in order: the first as a reply to `reply_to` (if any), the buttons on the
 /// last. `nonce` makes the posts' nonces (a retried post that did arrive is dropped). Returns
 /// the message that carries the buttons, if posted.
 pub(crate) async fn post(
@@ -75,10 +80,10 @@ pub(crate) async fn post(
     channel: ChannelId,
     reply_to: Option<MessageId>,
     nonce: u64,
-    replies: &[Reply],
+    posts: &[Post],
     components: Vec<CreateActionRow>,
 ) -> Option<MessageId> {
-    let shown: Vec<&Reply> = replies.iter().filter(|r| shown(r)).collect();
+    let shown: Vec<&Post> = posts.iter().filter(|p| p.is_shown()).collect();
     let mut with_buttons = None;
     for (index, reply) in shown.iter().enumerate() {
         let mut builder = message(reply)
@@ -120,9 +125,9 @@ pub(crate) async fn react(rest: &Rest, channel: ChannelId, command: MessageId, v
 /// may be pinged, roles and @everyone never; attachments are uploaded. Each post has a fresh
 /// nonce, the same on every retry.
 pub(crate) async fn announce(rest: &Rest, channel: ChannelId, response: &Response) {
-    for reply in response.replies.iter().filter(|r| shown(r)) {
-        let builder = message(reply).nonce(rest.fresh_nonce()).enforce_nonce(true);
-        let file = file(reply);
+    for post in present::posts(&response.replies) {
+        let builder = message(&post).nonce(rest.fresh_nonce()).enforce_nonce(true);
+        let file = file(&post);
         let _ = deliver("post a clock notice", channel, || {
             rest.send_message(channel, &builder, file.as_ref())
         })

@@ -1,0 +1,99 @@
+//! The console reads every line it can (issue 31, finding 8): a line that is not UTF-8 is
+//! refused with its number and the lines after it are played; `--attachments DIR` creates its
+//! folder and writes there, and only there.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Runs `gaugebot play` on raw bytes; stdout.
+fn play(input: &[u8], extra: &[&str]) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gaugebot"))
+        .arg("play")
+        .args(extra)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("gaugebot starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input)
+        .expect("input written");
+    let output = child.wait_with_output().expect("gaugebot ends");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "gaugebot failed: {}\n{stdout}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_refused_and_the_game_goes_on() {
+    let mut input =
+        b"mod: !setup ann bob cat dice:manual order:1,2,3 cities:5,2,3,11,4,7,9,12\n".to_vec();
+    input.extend_from_slice(b"ann: **bid \xff 7**\n");
+    input.extend_from_slice(b"ann: **bid 7**\n");
+    let out = play(&input, &["--no-map"]);
+    assert!(out.contains("(ignored: line 2 is not UTF-8 text"), "{out}");
+    assert!(
+        out.contains("ann bids £7."),
+        "the next line is played: {out}"
+    );
+}
+
+#[test]
+fn attachments_go_to_a_folder_made_for_them() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = dir.path().join("not/yet/there");
+    let input =
+        b"mod: !setup ann bob cat dice:manual order:1,2,3 cities:5,2,3,11,4,7,9,12\nann: !map\n";
+    let out = play(input, &["--attachments", &folder.to_string_lossy()]);
+    let written: Vec<_> = std::fs::read_dir(&folder)
+        .expect("the folder was made")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        written.iter().any(|name| name.ends_with(".png")),
+        "the map is written there: {written:?}\n{out}"
+    );
+    assert!(
+        out.contains(&format!("[attachment: {}", folder.display())),
+        "{out}"
+    );
+}
+
+#[test]
+fn signups_stop_at_the_cap_with_a_clear_refusal() {
+    let mut input = String::from("mod: !signup open players:3-4 closes:24h\n");
+    for n in 1..=101 {
+        input.push_str(&format!("p{n}: !join\n"));
+    }
+    input.push_str("zed: !signup status\n");
+    let out = play(input.as_bytes(), &["--no-map"]);
+    assert!(out.contains("✍️ p100 signs up. 100 signed up"), "{out}");
+    assert!(
+        out.contains("❌ p101: the signups are full (100 signed up"),
+        "{out}"
+    );
+    assert!(!out.contains("p101 signs up"), "{out}");
+}
+
+#[test]
+fn a_struck_out_move_is_withdrawn_and_a_mention_is_not_an_amount() {
+    let input = b"mod: !setup ann bob cat dice:manual order:1,2,3 cities:5,2,3,11,4,7,9,12\nann: ~~**bid 7**~~\nann: **bid <@123456789012345678>**\nann: **bid 8**\n";
+    let out = play(input, &["--no-map"]);
+    assert!(
+        !out.contains("ann bids £7"),
+        "a struck-out bid was applied: {out}"
+    );
+    assert!(
+        !out.contains("£123456789012345678"),
+        "a mention read as an amount: {out}"
+    );
+    assert!(out.contains("ann bids £8."), "{out}");
+}
