@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Lists the edges between the modules of a crate and the import cycles among them.
 
-Usage: tools/import_cycles.py CRATE_SRC_DIR [--edges]
+Usage: tools/import_cycles.py CRATE_SRC_DIR [--edges] [--as-written]
        tools/import_cycles.py --selftest
 
 A module is a file under the crate's `src/` (`a/b.rs` and `a/b/mod.rs` are `a::b`; `lib.rs` and
@@ -12,7 +12,9 @@ An edge `a -> b` is a path written anywhere in `a`'s file that names `b`: a `use
 `use super::{a, b::{c, d}}` expanded, `as` renames and `self` in a group understood) or a path
 used in place (`super::foo::bar()`). Paths are read from `crate::` (and `$crate::`), `self::` and
 `super::` (any depth, `super::super::…`); each is resolved from the module it is written in to the
-longest module file it names. Bare paths (`foo::bar` through a name brought in by a `use`) add
+longest module file it names; a path to an item that a module re-exports (`pub use`,
+`pub(crate) use`, renamed or not: `crate::Thing` for `pub use tables::Thing` in lib.rs) is
+followed to the module the item comes from (`--as-written` stops there). Bare paths (`foo::bar` through a name brought in by a `use`) add
 nothing: the `use` that brought the name in is the edge. Comments, doc comments, string and char
 literals are not read. Items under `#[cfg(test)]` (the unit tests module, a test-only `use` or
 function) are not read, and a file declared `#[cfg(test)] mod x;` is left out. `pub(in crate::x)`
@@ -222,6 +224,41 @@ def read_tree(toks, i, prefix):
     return [segs], j
 
 
+def read_named_tree(toks, i, prefix):
+    """One use tree from `toks[i]` as (name it brings in, its path) pairs; a glob brings in no
+    name that can be told."""
+    out = []
+    segs = list(prefix)
+    j = i
+    while j < len(toks):
+        t = toks[j]
+        if t == "{":
+            j += 1
+            while j < len(toks) and toks[j] != "}":
+                if toks[j] == ",":
+                    j += 1
+                    continue
+                sub, after = read_named_tree(toks, j, segs)
+                out.extend(sub)
+                j = max(after, j + 1)
+            return out, j + 1
+        if t == "*" or not re.fullmatch(r"\$?[A-Za-z_]\w*", t):
+            return out, j + (t == "*")
+        if not (t == "self" and j == i and prefix):
+            segs.append(t)
+        j += 1
+        if j < len(toks) and toks[j] == "::":
+            j += 1
+            continue
+        name = segs[-1] if segs else None
+        if j + 1 < len(toks) and toks[j] == "as":
+            name, j = toks[j + 1], j + 2
+        if name and name != "_":
+            out.append((name, segs))
+        return out, j
+    return out, j
+
+
 def resolve(segs, here):
     """The absolute module path (a list) that a path read in module `here` names, or None."""
     if not segs:
@@ -243,11 +280,25 @@ def resolve(segs, here):
     return base + [s for s in rest if s not in ("self", "super", "crate")]
 
 
+def is_public_use(toks, i):
+    """`toks[i]` is `use` after `pub` or `pub(…)`: a re-export."""
+    if i >= 1 and toks[i - 1] == "pub":
+        return True
+    if i >= 1 and toks[i - 1] == ")":
+        j = i - 2
+        while j >= 0 and toks[j] != "(":
+            j -= 1
+        return j >= 1 and toks[j - 1] == "pub"
+    return False
+
+
 def scan_file(toks, here):
-    """The absolute paths written in a file of module `here` (a list of names), and the child
-    module names it declares as `#[cfg(test)] mod x;`."""
+    """The absolute paths written in a file of module `here` (a list of names), the child
+    module names it declares as `#[cfg(test)] mod x;`, and its re-exports (`pub use`): a list of
+    (module, name, path as written)."""
     paths = []
     test_children = []
+    reexports = []
     # A stack of inline modules: (module path, brace depth where its block closes).
     stack = [(list(here), -1)]
     depth = 0
@@ -276,6 +327,9 @@ def scan_file(toks, here):
             depth += 1
             i += 3
             continue
+        if t == "use" and is_public_use(toks, i):
+            named, _ = read_named_tree(toks, i + 1, [])
+            reexports.extend((stack[-1][0], name, segs) for name, segs in named)
         if t == "{":
             depth += 1
         elif t == "}":
@@ -302,7 +356,7 @@ def scan_file(toks, here):
             i = max(end, i + 1)
             continue
         i += 1
-    return paths, test_children
+    return paths, test_children, reexports
 
 
 # ---------------------------------------------------------------------------------------------
@@ -319,8 +373,10 @@ def module_of(src, path):
     return "::".join(parts)
 
 
-def graph(src):
-    """The crate's modules and edges: ({module: path}, {module: set of modules})."""
+def graph(src, through_reexports=True):
+    """The crate's modules and edges: ({module: path}, {module: set of modules}). With
+    `through_reexports`, a path that names an item re-exported by a `pub use` (`crate::Thing`
+    for `pub use tables::Thing` in lib.rs) is followed to the module the item comes from."""
     files = {}
     for root, _, names in os.walk(src):
         for name in names:
@@ -328,29 +384,62 @@ def graph(src):
                 path = os.path.join(root, name)
                 files[module_of(src, path)] = path
     scanned = {}
+    written_reexports = []
     test_only = set()
     for mod, path in files.items():
         with open(path, encoding="utf-8") as f:
             toks = tokens(clean(f.read()))
         here = mod.split("::") if mod else []
-        paths, test_children = scan_file(toks, here)
+        paths, test_children, reexports = scan_file(toks, here)
         scanned[mod] = paths
+        written_reexports.extend(reexports)
         test_only.update("::".join(c) for c in test_children)
+
     # A test-only file and the files under it are left out.
     def is_test(mod):
         return any(mod == t or mod.startswith(t + "::") for t in test_only)
 
     modules = {m for m in files if not is_test(m)}
+
+    def owner(full):
+        """How many leading segments of `full` name a module file (0: the crate root)."""
+        for n in range(len(full), 0, -1):
+            if "::".join(full[:n]) in modules:
+                return n
+        return 0
+
+    reexported = {}
+    if through_reexports:
+        for where, name, segs in written_reexports:
+            if segs[0] in ("crate", "$crate", "self", "super"):
+                full = resolve(segs, where)
+            elif "::".join(where + segs[:1]) in modules:
+                full = where + segs  # a child module named without `self::`
+            else:
+                full = None  # another crate
+            if full is not None:
+                reexported[("::".join(where), name)] = full
+
+    def follow(full):
+        for _ in range(16):
+            n = owner(full)
+            key = ("::".join(full[:n]), full[n] if n < len(full) else None)
+            if key not in reexported:
+                break
+            new = reexported[key] + full[n + 1:]
+            if new == full:
+                break
+            full = new
+        return full
+
     edges = {m: set() for m in modules}
     for mod in modules:
         for full in scanned[mod]:
-            target = None
-            for n in range(len(full), 0, -1):
-                cand = "::".join(full[:n])
-                if cand in modules:
-                    target = cand
-                    break
-            if target is None or target == mod or target == "":
+            if through_reexports:
+                full = follow(full)
+            n = owner(full)
+            target = "::".join(full[:n]) if n else None
+            if target is None or target == mod:
                 continue
             if mod and target.startswith(mod + "::"):
                 continue
@@ -413,9 +502,9 @@ def one_cycle(edges, comp):
     return comp
 
 
-def report(src, show_edges=False, out=sys.stdout):
+def report(src, show_edges=False, through_reexports=True, out=sys.stdout):
     """Prints the cycles (and the edges if asked); returns the number of cycles."""
-    modules, edges = graph(src)
+    modules, edges = graph(src, through_reexports)
     if show_edges:
         for mod in sorted(edges):
             for t in sorted(edges[mod]):
@@ -494,6 +583,19 @@ SELFTEST_CRATES = [
         "p/mod.rs": "mod c; use self::c::C; pub struct P;",
         "p/c.rs": "use super::P; pub struct C;",
     }, {("p::c", "p")}, 0),
+    ("re-exports are followed to where the item comes from", {
+        "lib.rs": "mod a; mod b; mod d;\npub use b::Thing;\npub(crate) use d::{inner::Deep as Renamed};",
+        "a.rs": "use crate::Thing;\npub fn f() {}",
+        "b.rs": "pub struct Thing; fn g() { crate::a::f(); }",
+        "d/mod.rs": "pub mod inner; pub(crate) use self::inner::Deep;",
+        "d/inner.rs": "pub struct Deep; fn h() { let _ = crate::Renamed; let _ = super::super::a::f; }",
+    }, {("a", "b"), ("b", "a"), ("d::inner", "a")}, 1),
+    ("a re-export through a parent module hides no sibling edge", {
+        "lib.rs": "mod discord;",
+        "discord/mod.rs": "mod outbox; mod play; pub(crate) use outbox::Parcel;",
+        "discord/outbox.rs": "use super::play::After; pub struct Parcel;",
+        "discord/play.rs": "use super::Parcel; pub struct After;",
+    }, {("discord::outbox", "discord::play"), ("discord::play", "discord::outbox")}, 1),
     ("a circle of three through super and crate", {
         "lib.rs": "mod a; mod b; mod c;",
         "a.rs": "use super::b::B; pub struct A;",
@@ -530,7 +632,7 @@ def main():
         return selftest()
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     src = args[0] if args else "src"
-    return 1 if report(src, "--edges" in sys.argv) else 0
+    return 1 if report(src, "--edges" in sys.argv, "--as-written" not in sys.argv) else 0
 
 
 if __name__ == "__main__":
