@@ -7,6 +7,10 @@
 //! after a deferred answer (type 5) the first follow-up fills the "thinking…" message and keeps
 //! the defer's visibility; ephemeral messages are seen by nobody else (never dispatched, never
 //! in the history).
+//!
+//! This module holds the routes and their handlers; what the fake keeps of interactions is in
+//! `kept`, the test's side (acting as users, reading the answers) in `controls`, the payload
+//! examples in `examples`.
 
 // Handlers return `Result<_, Response>` on purpose: the error is the finished HTTP answer.
 #![allow(clippy::result_large_err)]
