@@ -10,7 +10,7 @@ use serenity::all::{
 use serenity::async_trait;
 use tokio::task::JoinHandle;
 
-use crate::FakeDiscord;
+use crate::server::FakeDiscord;
 
 /// Work the echo bot does before each reply (see [`spawn_echo_bot_with_work`]).
 pub type BeforeReply = Arc<dyn Fn(&Message) + Send + Sync>;

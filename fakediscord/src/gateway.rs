@@ -14,8 +14,9 @@ use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::WebSocketStream;
 
+use crate::identity::BOT_TOKEN;
+use crate::shared::Shared;
 use crate::state::{IdentifyRecord, Outgoing, SessionEntry, INTENT_GUILDS, INTENT_MESSAGE_CONTENT};
-use crate::{Shared, BOT_TOKEN};
 
 /// `{"op":11}`
 pub(crate) static HEARTBEAT_ACK: LazyLock<Value> = LazyLock::new(|| json!({"op": 11, "d": null}));

@@ -8,23 +8,21 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use axum::body::Bytes;
-use axum::extract::{
-    DefaultBodyLimit, FromRequest, MatchedPath, Multipart, Path, Query, Request, State,
-};
+use axum::extract::{FromRequest, MatchedPath, Multipart, Path, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
-use axum::middleware::{self, Next};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
 use axum::{Json, Router};
 use serde_json::{json, Value};
-use tokio::net::TcpListener;
-use tokio::sync::watch;
 
-use crate::state::{self, ChannelInfo, Fault};
-use crate::{
-    RateLimitForm, RecordedAttachment, RecordedMessage, RecordedReaction, RequestRecord, RouteKind,
-    Shared, BOT_TOKEN,
+use crate::identity::BOT_TOKEN;
+use crate::records::{
+    parse_mentions, RecordedAttachment, RecordedMessage, RecordedReaction, RequestRecord,
 };
+use crate::routes::{RateLimitForm, RouteKind};
+use crate::shared::Shared;
+use crate::state::{self, ChannelInfo, Fault};
 
 type St = State<Arc<Shared>>;
 
@@ -33,25 +31,10 @@ const MAX_CONTENT_CHARS: usize = 2000;
 /// How long a nonce is remembered for `enforce_nonce` ("the past few minutes").
 const NONCE_WINDOW: std::time::Duration = std::time::Duration::from_secs(300);
 
-pub(crate) async fn serve(
-    listener: TcpListener,
-    shared: Arc<Shared>,
-    mut shutdown: watch::Receiver<bool>,
-) {
-    use axum::serve::ListenerExt;
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    let _ = axum::serve(listener, router(shared))
-        .with_graceful_shutdown(async move {
-            let _ = shutdown.changed().await;
-        })
-        .await;
-}
-
-fn router(shared: Arc<Shared>) -> Router {
+/// The routes of this module, added to the fake's router (before its gatekeeper layer).
+pub(crate) fn routes(router: Router<Arc<Shared>>) -> Router<Arc<Shared>> {
     const CH: &str = "/api/v10/channels/{channel_id}";
-    let router = Router::new()
+    router
         .route("/api/v10/gateway", get(gateway))
         .route("/api/v10/gateway/bot", get(gateway_bot))
         .route("/api/v10/users/@me", get(current_user))
@@ -88,53 +71,21 @@ fn router(shared: Arc<Shared>) -> Router {
         .route(
             "/attachments/{channel_id}/{attachment_id}/{filename}",
             get(attachment),
-        );
-    crate::interactions::routes(router)
-        .route_layer(middleware::from_fn_with_state(shared.clone(), gatekeeper))
-        .fallback(fallback)
-        .layer(DefaultBodyLimit::max(26 * 1024 * 1024))
-        .with_state(shared)
-}
-
-fn route_kind(method: &Method, path: &str) -> Option<RouteKind> {
-    use RouteKind::*;
-    let m = method.as_str();
-    Some(match (m, path.trim_start_matches("/api/v10")) {
-        ("GET", "/gateway") => Gateway,
-        ("GET", "/gateway/bot") => GatewayBot,
-        ("GET", "/users/@me") => CurrentUser,
-        ("POST", "/users/@me/channels") => CreateDm,
-        ("GET", "/oauth2/applications/@me") => ApplicationInfo,
-        ("GET", "/channels/{channel_id}") => GetChannel,
-        ("GET", "/channels/{channel_id}/messages") => GetMessages,
-        ("POST", "/channels/{channel_id}/messages") => CreateMessage,
-        ("GET", "/channels/{channel_id}/messages/{message_id}") => GetMessage,
-        ("PATCH", "/channels/{channel_id}/messages/{message_id}") => EditMessage,
-        ("DELETE", "/channels/{channel_id}/messages/{message_id}") => DeleteMessage,
-        ("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me") => {
-            CreateReaction
-        }
-        ("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me") => {
-            DeleteReaction
-        }
-        ("POST", "/channels/{channel_id}/typing") => Typing,
-        ("GET", "/channels/{channel_id}/threads/archived/public") => ArchivedThreads,
-        ("GET", "/guilds/{guild_id}") => GetGuild,
-        ("GET", "/guilds/{guild_id}/roles") => GetGuildRoles,
-        ("GET", "/guilds/{guild_id}/channels") => GetGuildChannels,
-        ("GET", "/guilds/{guild_id}/members/{user_id}") => GetGuildMember,
-        ("GET", "/attachments/{channel_id}/{attachment_id}/{filename}") => Attachment,
-        (m, p) => return crate::interactions::route_kind(m, p),
-    })
+        )
 }
 
 /// Logs every routed request, checks the bot token and applies injected faults.
-async fn gatekeeper(State(shared): St, matched: MatchedPath, req: Request, next: Next) -> Response {
+pub(crate) async fn gatekeeper(
+    State(shared): St,
+    matched: MatchedPath,
+    req: Request,
+    next: Next,
+) -> Response {
     let at = Instant::now();
     let method = req.method().clone();
     let path = req.uri().path().to_owned();
     let query = req.uri().query().map(str::to_owned);
-    let route = route_kind(&method, matched.as_str());
+    let route = RouteKind::of(&method, matched.as_str());
     let authorized = route == Some(RouteKind::Attachment)
         || req
             .headers()
@@ -178,7 +129,7 @@ async fn gatekeeper(State(shared): St, matched: MatchedPath, req: Request, next:
     response
 }
 
-async fn fallback(State(shared): St, method: Method, uri: axum::http::Uri) -> Response {
+pub(crate) async fn fallback(State(shared): St, method: Method, uri: axum::http::Uri) -> Response {
     let at = Instant::now();
     shared.write(|s| {
         s.unhandled.push(format!("{method} {}", uri.path()));
@@ -711,7 +662,7 @@ async fn edit_message(
         let m = s.messages.get_mut(&message_id).expect("checked above");
         if let Some(c) = v.get("content") {
             m.content = c.as_str().unwrap_or_default().to_owned();
-            let (mentions, mention_roles, mention_everyone) = state::parse_mentions(&m.content);
+            let (mentions, mention_roles, mention_everyone) = parse_mentions(&m.content);
             m.mentions = mentions;
             m.mention_roles = mention_roles;
             m.mention_everyone = mention_everyone;

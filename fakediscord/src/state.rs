@@ -1,7 +1,7 @@
 //! The fake's in-memory model of Discord and the JSON it renders from it.
 //!
-//! Everything here is synchronous and lives behind one `std::sync::Mutex` in [`crate::Shared`];
-//! no lock is ever held across an `.await`.
+//! Everything here is synchronous and lives behind one `std::sync::Mutex` in
+//! [`crate::shared::Shared`]; no lock is ever held across an `.await`.
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
@@ -9,10 +9,15 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use serde_json::{json, Value};
 use tokio::sync::mpsc::UnboundedSender;
 
-use crate::{
-    FakeUser, RecordedAttachment, RecordedMessage, RecordedReaction, RequestRecord, RouteKind,
-    DEFAULT_EVERYONE_PERMISSIONS,
+use crate::identity::{
+    bot_role_id, BOT_USER_NAME, DEFAULT_BOT_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS,
 };
+use crate::interactions::kept::{Native, EPHEMERAL};
+use crate::permissions;
+use crate::records::{
+    FakeUser, RecordedAttachment, RecordedMessage, RecordedReaction, RequestRecord,
+};
+use crate::routes::{RateLimitForm, RouteKind};
 
 /// Milliseconds between the Unix epoch and the Discord epoch (2015-01-01).
 pub(crate) const DISCORD_EPOCH_MS: u64 = 1_420_070_400_000;
@@ -84,7 +89,7 @@ pub(crate) enum Fault {
         status: u16,
         retry_after_secs: f64,
         global: bool,
-        form: crate::RateLimitForm,
+        form: RateLimitForm,
     },
     /// Never answered (until the fake stops); served first if `applied`.
     Hang { applied: bool },
@@ -168,7 +173,7 @@ pub(crate) struct State {
     pub requests: Vec<RequestRecord>,
     pub unhandled: Vec<String>,
     /// Application commands, interactions and pins.
-    pub native: crate::interactions::Native,
+    pub native: Native,
     /// Permission overwrites by channel.
     pub overwrites: HashMap<u64, Vec<Overwrite>>,
     /// Whether `/channels/{c}/messages/pins/{m}` is served (else 404).
@@ -203,7 +208,7 @@ impl State {
             heartbeat_interval_ms: 41_250,
             requests: Vec::new(),
             unhandled: Vec::new(),
-            native: crate::interactions::Native::default(),
+            native: Native::default(),
             overwrites: HashMap::new(),
             new_pin_routes: true,
             archived: HashSet::new(),
@@ -246,14 +251,14 @@ impl State {
                 },
             );
             g.roles.insert(
-                crate::bot_role_id(guild_id),
+                bot_role_id(guild_id),
                 RoleInfo {
-                    name: crate::BOT_USER_NAME.to_owned(),
-                    permissions: crate::DEFAULT_BOT_PERMISSIONS,
+                    name: BOT_USER_NAME.to_owned(),
+                    permissions: DEFAULT_BOT_PERMISSIONS,
                     position: 1,
                 },
             );
-            g.members.insert(bot_id, vec![crate::bot_role_id(guild_id)]);
+            g.members.insert(bot_id, vec![bot_role_id(guild_id)]);
             g
         });
         if let Some(name) = name {
@@ -416,7 +421,7 @@ impl State {
         for role in &roles {
             p |= g.roles.get(role).map_or(0, |r| r.permissions);
         }
-        if p & crate::permissions::ADMINISTRATOR != 0 {
+        if p & permissions::ADMINISTRATOR != 0 {
             return ALL;
         }
         let source = match c.kind {
@@ -636,7 +641,7 @@ impl State {
             "reactions": [],
             "pinned": self.native.pins.get(&m.channel_id).is_some_and(|p| p.contains(&m.id)),
             "type": if m.interaction.is_some() { 20 } else if m.referenced_message.is_some() { 19 } else { 0 },
-            "flags": if m.ephemeral { crate::interactions::EPHEMERAL } else { 0 },
+            "flags": if m.ephemeral { EPHEMERAL } else { 0 },
             "components": m.components,
         });
         if let Some(r) = m.referenced_message {
@@ -841,36 +846,6 @@ pub(crate) fn strip_content(full: &Value) -> Value {
     v
 }
 
-/// Parses `<@123>`, `<@!123>` (users) and `<@&123>` (roles) out of message text, and whether
-/// it contains `@everyone` / `@here`.
-pub(crate) fn parse_mentions(content: &str) -> (Vec<u64>, Vec<u64>, bool) {
-    let mut users = Vec::new();
-    let mut roles = Vec::new();
-    let mut rest = content;
-    while let Some(pos) = rest.find("<@") {
-        rest = &rest[pos + 2..];
-        let (is_role, body) = if let Some(b) = rest.strip_prefix('&') {
-            (true, b)
-        } else if let Some(b) = rest.strip_prefix('!') {
-            (false, b)
-        } else {
-            (false, rest)
-        };
-        let digits: String = body.chars().take_while(char::is_ascii_digit).collect();
-        if digits.is_empty() || !body[digits.len()..].starts_with('>') {
-            continue;
-        }
-        if let Ok(id) = digits.parse::<u64>() {
-            let list = if is_role { &mut roles } else { &mut users };
-            if !list.contains(&id) {
-                list.push(id);
-            }
-        }
-    }
-    let everyone = content.contains("@everyone") || content.contains("@here");
-    (users, roles, everyone)
-}
-
 /// Whether a channel type is a thread (announcement 10, public 11, private 12).
 pub(crate) fn is_thread(kind: u8) -> bool {
     matches!(kind, 10..=12)
@@ -879,14 +854,6 @@ pub(crate) fn is_thread(kind: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn mentions_are_parsed() {
-        let (u, r, e) = parse_mentions("hi <@12> and <@!34>, <@&56> <@x> <@78 @everyone <@12>");
-        assert_eq!(u, vec![12, 34]);
-        assert_eq!(r, vec![56]);
-        assert!(e);
-    }
 
     #[test]
     fn snowflakes_increase_and_carry_time() {

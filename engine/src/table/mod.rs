@@ -301,6 +301,8 @@ impl TableGame for IrishGauge {
         ]
     }
 
+    // A hop of the path of a move (docs/ARCHITECTURE.md, bot/tests/hops.rs).
+    #[tracing::instrument(target = "hop", level = "trace", skip_all)]
     fn parse_move(&self, state: &Game, text: &str) -> Result<ReadMove<Action>, Refusal> {
         let reading = read_in(state, text);
         match reading {
@@ -353,6 +355,7 @@ impl TableGame for IrishGauge {
         crate::notation::starts_as_move(text)
     }
 
+    #[tracing::instrument(target = "hop", level = "trace", skip_all)]
     fn apply(&self, state: &mut Game, seat: usize, action: &Action) -> Result<Vec<Event>, Refusal> {
         state.play(seat, action).map_err(Refusal::Play)
     }

@@ -9,7 +9,6 @@ use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
 use crate::table::Cx;
 use crate::weeks::pace::{person, time_of};
-use crate::weeks::signup::SIGNUP_CAP;
 
 const SIGNUP_ARGS: &[ArgSpec] = &[
     arg(
@@ -86,6 +85,11 @@ impl Command for Signup {
         }
     }
 }
+
+/// The most players a channel's signups take (a table seats at most a handful; more are drawn
+/// from at random): a `!join` beyond it is refused, so that replies stay short and the pick
+/// stays within what the verifiers read (`weeks::signup::MAX_SIGNUPS`).
+pub const SIGNUP_CAP: usize = 100;
 
 /// `!join`: signs the author up.
 pub(crate) struct Join;

@@ -29,11 +29,6 @@ pub const PURPOSE_SIGNUP_PICK: &str = "signup-pick";
 /// The most signups a record may name (a bound for the verifier).
 pub const MAX_SIGNUPS: usize = 1000;
 
-/// The most players a channel's signups take (a table seats at most a handful; more are drawn
-/// from at random): a `!join` beyond it is refused, so that replies stay short and the pick
-/// stays within what the verifiers read ([`MAX_SIGNUPS`]).
-pub const SIGNUP_CAP: usize = 100;
-
 const DEFAULT_CLOSES: Duration = Duration::hours(24);
 const DEFAULT_EXTEND: Duration = Duration::hours(24);
 const DEFAULT_START_AFTER: Duration = Duration::hours(72);

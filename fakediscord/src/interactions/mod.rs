@@ -7,11 +7,14 @@
 //! after a deferred answer (type 5) the first follow-up fills the "thinking…" message and keeps
 //! the defer's visibility; ephemeral messages are seen by nobody else (never dispatched, never
 //! in the history).
+//!
+//! This module holds the routes and their handlers; what the fake keeps of interactions is in
+//! `kept`, the test's side (acting as users, reading the answers) in `controls`, the payload
+//! examples in `examples`.
 
 // Handlers return `Result<_, Response>` on purpose: the error is the finished HTTP answer.
 #![allow(clippy::result_large_err)]
 
-use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -22,146 +25,27 @@ use axum::routing::{get, post, put};
 use axum::{Json, Router};
 use serde_json::{json, Value};
 
+use crate::identity::DEFAULT_EVERYONE_PERMISSIONS;
+use crate::permissions;
+use crate::records::{parse_mentions, FakeUser, RecordedAttachment, RecordedMessage};
 use crate::rest::{
     self, error, json_list, no_content, read_body, unknown_channel, unknown_message,
 };
+use crate::shared::Shared;
 use crate::state::{self, State as FakeState};
-use crate::{FakeDiscord, FakeUser, RecordedMessage, RouteKind, Shared, WaitTimeout};
+
+mod controls;
+pub(crate) mod examples;
+pub(crate) mod kept;
+
+pub use controls::FakeInteraction;
+pub(crate) use kept::Pending;
+pub use kept::{
+    Callback, InteractionKind, InteractionRecord, APP_FLAG_MESSAGE_CONTENT,
+    APP_FLAG_MESSAGE_CONTENT_LIMITED, EPHEMERAL, INTERACTION_DEADLINE,
+};
 
 type St = State<Arc<Shared>>;
-
-/// How long Discord waits for an interaction's first answer.
-pub const INTERACTION_DEADLINE: Duration = Duration::from_secs(3);
-
-/// Message flag: only the invoking user sees it.
-pub const EPHEMERAL: u64 = 1 << 6;
-
-/// Application flag GATEWAY_MESSAGE_CONTENT (a verified bot granted the intent).
-pub const APP_FLAG_MESSAGE_CONTENT: u64 = 1 << 18;
-/// Application flag GATEWAY_MESSAGE_CONTENT_LIMITED (a bot in under 100 servers with the
-/// intent switched on in the Developer Portal).
-pub const APP_FLAG_MESSAGE_CONTENT_LIMITED: u64 = 1 << 19;
-
-/// What kind of interaction a test sent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum InteractionKind {
-    /// A slash command (type 2).
-    Command,
-    /// A click on a message component (type 3).
-    Component,
-    /// An autocomplete request (type 4).
-    Autocomplete,
-}
-
-/// The bot's first answer to an interaction (`POST /interactions/{id}/{token}/callback`).
-#[derive(Clone, Debug)]
-pub struct Callback {
-    /// The callback type: 4 message, 5 deferred message, 6 deferred update, 7 update,
-    /// 8 autocomplete result.
-    pub kind: u64,
-    /// The callback's `data`, as sent.
-    pub data: Value,
-    /// When it arrived.
-    pub at: Instant,
-}
-
-/// One interaction a test sent, with everything the bot answered.
-#[derive(Clone, Debug)]
-pub struct InteractionRecord {
-    /// Its snowflake.
-    pub id: u64,
-    /// Its token.
-    pub token: String,
-    /// Its kind.
-    pub kind: InteractionKind,
-    /// The channel.
-    pub channel_id: u64,
-    /// Who invoked it.
-    pub user: FakeUser,
-    /// The command name, or the button's custom id.
-    pub name: String,
-    /// When INTERACTION_CREATE was handed to the session(s).
-    pub sent_at: Instant,
-    /// The first answer, if any.
-    pub callback: Option<Callback>,
-    /// Every callback attempt's HTTP status, in order.
-    pub callback_statuses: Vec<u16>,
-    /// The original response message (type 4, or the placeholder of type 5), if any.
-    pub original: Option<u64>,
-    /// Follow-up messages (the first follow-up after a defer fills `original` instead).
-    pub followups: Vec<u64>,
-    /// The autocomplete choices answered (type 8).
-    pub choices: Vec<Value>,
-    /// For a click: the message whose button was clicked.
-    pub clicked: Option<u64>,
-}
-
-impl InteractionRecord {
-    /// How long the bot took to answer, if it did.
-    pub fn ack_latency(&self) -> Option<Duration> {
-        self.callback
-            .as_ref()
-            .map(|c| c.at.saturating_duration_since(self.sent_at))
-    }
-
-    /// Whether the first answer was deferred (type 5 or 6).
-    pub fn deferred(&self) -> bool {
-        self.callback
-            .as_ref()
-            .is_some_and(|c| c.kind == 5 || c.kind == 6)
-    }
-}
-
-/// A pending or answered interaction, as the fake keeps it.
-pub(crate) struct Pending {
-    pub record: InteractionRecord,
-    /// Whether the original response is a "thinking…" placeholder no follow-up filled yet.
-    pub placeholder: bool,
-    /// Whether the defer (or first answer) was ephemeral.
-    pub ephemeral: bool,
-}
-
-/// The fake's interaction state (one field of [`FakeState`]).
-#[derive(Default)]
-pub(crate) struct Native {
-    /// The application's flags (`GET /oauth2/applications/@me`); `None`: the default
-    /// (GATEWAY_MESSAGE_CONTENT_LIMITED).
-    pub app_flags: Option<u64>,
-    /// Global commands as registered, with ids.
-    pub global_commands: Vec<Value>,
-    /// Guild commands as registered, by guild.
-    pub guild_commands: BTreeMap<u64, Vec<Value>>,
-    /// How many times commands were registered (PUT).
-    pub registrations: u32,
-    /// Interactions by id.
-    pub interactions: BTreeMap<u64, Pending>,
-    /// Interaction ids by token.
-    pub tokens: HashMap<String, u64>,
-    /// Pinned message ids by channel, in pinning order.
-    pub pins: BTreeMap<u64, Vec<u64>>,
-}
-
-impl Native {
-    /// The application flags announced.
-    pub(crate) fn flags(&self) -> u64 {
-        self.app_flags.unwrap_or(APP_FLAG_MESSAGE_CONTENT_LIMITED)
-    }
-
-    /// Whether the application may ask for the MESSAGE_CONTENT intent.
-    pub(crate) fn may_read_content(&self) -> bool {
-        self.flags() & (APP_FLAG_MESSAGE_CONTENT | APP_FLAG_MESSAGE_CONTENT_LIMITED) != 0
-    }
-
-    /// The registered command called `name` that a user in `guild` sees (guild commands first).
-    fn command(&self, guild: Option<u64>, name: &str) -> Option<&Value> {
-        guild
-            .and_then(|g| self.guild_commands.get(&g))
-            .into_iter()
-            .flatten()
-            .chain(self.global_commands.iter())
-            .find(|c| c["name"] == name)
-    }
-}
 
 // ----- JSON -----
 
@@ -201,7 +85,7 @@ fn member_permissions(s: &FakeState, guild: u64, user: u64) -> u64 {
     for role in g.members.get(&user).into_iter().flatten() {
         p |= g.roles.get(role).map(|r| r.permissions).unwrap_or(0);
     }
-    if p & crate::permissions::ADMINISTRATOR != 0 {
+    if p & permissions::ADMINISTRATOR != 0 {
         p = (1u64 << 50) - 1;
     }
     p
@@ -224,7 +108,7 @@ fn interaction_base(
         "channel": {"id": channel_id.to_string(), "type": if guild.is_some() { 0 } else { 1 }},
         "token": token_for(id),
         "version": 1,
-        "app_permissions": crate::DEFAULT_EVERYONE_PERMISSIONS.to_string(),
+        "app_permissions": DEFAULT_EVERYONE_PERMISSIONS.to_string(),
         "locale": "en-GB",
         "guild_locale": guild.map(|_| "en-GB"),
         "entitlements": [],
@@ -292,7 +176,7 @@ fn response_message(
     s: &mut FakeState,
     channel_id: u64,
     body: &Value,
-    files: Vec<(usize, crate::RecordedAttachment)>,
+    files: Vec<(usize, RecordedAttachment)>,
     ephemeral: bool,
     interaction: u64,
 ) -> u64 {
@@ -332,7 +216,7 @@ fn apply_edit(
     s: &mut FakeState,
     message_id: u64,
     body: &Value,
-    files: Vec<(usize, crate::RecordedAttachment)>,
+    files: Vec<(usize, RecordedAttachment)>,
 ) {
     let mut new_files = Vec::new();
     let mut files = files;
@@ -347,7 +231,7 @@ fn apply_edit(
     };
     if let Some(c) = body.get("content").filter(|c| !c.is_null()) {
         m.content = c.as_str().unwrap_or_default().to_owned();
-        let (mentions, roles, everyone) = state::parse_mentions(&m.content);
+        let (mentions, roles, everyone) = parse_mentions(&m.content);
         m.mentions = mentions;
         m.mention_roles = roles;
         m.mention_everyone = everyone;
@@ -409,28 +293,6 @@ pub(crate) fn routes(router: Router<Arc<Shared>>) -> Router<Arc<Shared>> {
             "/api/v10/channels/{channel_id}/messages/pins/{message_id}",
             put(message_pin).delete(message_unpin),
         )
-}
-
-/// The [`RouteKind`] of one of this module's routes.
-pub(crate) fn route_kind(method: &str, path: &str) -> Option<RouteKind> {
-    use RouteKind::*;
-    Some(match (method, path) {
-        ("GET", "/applications/{application_id}/commands") => GetCommands,
-        ("PUT", "/applications/{application_id}/commands") => SetCommands,
-        ("GET", "/applications/{application_id}/guilds/{guild_id}/commands") => GetCommands,
-        ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands") => SetCommands,
-        ("POST", "/interactions/{interaction_id}/{token}/callback") => InteractionCallback,
-        ("POST", "/webhooks/{application_id}/{token}") => Followup,
-        ("GET", "/webhooks/{application_id}/{token}/messages/{message_id}") => GetResponse,
-        ("PATCH", "/webhooks/{application_id}/{token}/messages/{message_id}") => EditResponse,
-        ("DELETE", "/webhooks/{application_id}/{token}/messages/{message_id}") => DeleteResponse,
-        ("GET", "/channels/{channel_id}/pins") => GetPins,
-        ("PUT", "/channels/{channel_id}/pins/{message_id}") => Pin,
-        ("DELETE", "/channels/{channel_id}/pins/{message_id}") => Unpin,
-        ("PUT", "/channels/{channel_id}/messages/pins/{message_id}") => MessagePin,
-        ("DELETE", "/channels/{channel_id}/messages/pins/{message_id}") => MessageUnpin,
-        _ => return None,
-    })
 }
 
 fn unknown_application() -> Response {
@@ -872,7 +734,7 @@ async fn get_pins(State(shared): St, Path(channel_id): Path<u64>) -> Response {
 /// Messages no longer grants it. Without it: 403, code 50013.
 fn may_pin(s: &FakeState, channel_id: u64) -> Option<Response> {
     let bot = s.bot.id;
-    (s.channel_permissions(channel_id, bot) & crate::permissions::PIN_MESSAGES == 0)
+    (s.channel_permissions(channel_id, bot) & permissions::PIN_MESSAGES == 0)
         .then(|| error(StatusCode::FORBIDDEN, 50_013, "Missing Permissions"))
 }
 
@@ -940,312 +802,6 @@ async fn unpin(State(shared): St, Path((channel_id, message_id)): Path<(u64, u64
     })
 }
 
-// ----- acting as users, inspecting -----
-
-/// A slash command, autocomplete request or click a test sent.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FakeInteraction {
-    /// Its snowflake.
-    pub id: u64,
-    /// Its token.
-    pub token: String,
-}
-
-impl FakeDiscord {
-    /// Sets the application's flags (`GET /oauth2/applications/@me`). Without
-    /// [`APP_FLAG_MESSAGE_CONTENT`] or [`APP_FLAG_MESSAGE_CONTENT_LIMITED`] the gateway refuses
-    /// an IDENTIFY asking for the MESSAGE_CONTENT intent (close code 4014), as Discord does.
-    pub fn set_application_flags(&self, flags: u64) {
-        self.shared.write(|s| s.native.app_flags = Some(flags));
-    }
-
-    /// The commands registered globally, as Discord stored them (with ids).
-    pub fn global_commands(&self) -> Vec<Value> {
-        self.shared.read().native.global_commands.clone()
-    }
-
-    /// The commands registered in a guild.
-    pub fn guild_commands(&self, guild_id: u64) -> Vec<Value> {
-        self.shared
-            .read()
-            .native
-            .guild_commands
-            .get(&guild_id)
-            .cloned()
-            .unwrap_or_default()
-    }
-
-    /// Waits until commands were registered (globally or in any guild) and returns how many
-    /// registrations there were.
-    pub async fn wait_for_commands(&self, timeout: Duration) -> Result<u32, WaitTimeout> {
-        self.wait_for(timeout, |f| {
-            let n = f.shared.read().native.registrations;
-            if n > 0 {
-                Ok(n)
-            } else {
-                Err("the bot to register its commands".into())
-            }
-        })
-        .await
-    }
-
-    fn send_interaction(
-        &self,
-        channel_id: u64,
-        user: &FakeUser,
-        kind: InteractionKind,
-        name: &str,
-        build: impl FnOnce(&mut FakeState, u64, Option<u64>) -> Value,
-    ) -> FakeInteraction {
-        self.shared.write(|s| {
-            s.remember_user(user);
-            let guild = s.channels.get(&channel_id).and_then(|c| c.guild_id);
-            if let Some(g) = guild {
-                s.ensure_member(g, user);
-            }
-            let id = s.next_id();
-            let payload = build(s, id, guild);
-            let token = token_for(id);
-            s.native.tokens.insert(token.clone(), id);
-            s.native.interactions.insert(
-                id,
-                Pending {
-                    record: InteractionRecord {
-                        id,
-                        token: token.clone(),
-                        kind,
-                        channel_id,
-                        user: user.clone(),
-                        name: name.to_owned(),
-                        sent_at: Instant::now(),
-                        callback: None,
-                        callback_statuses: Vec::new(),
-                        original: None,
-                        followups: Vec::new(),
-                        choices: Vec::new(),
-                        clicked: None,
-                    },
-                    placeholder: false,
-                    ephemeral: false,
-                },
-            );
-            s.dispatch_interaction(payload);
-            if let Some(p) = s.native.interactions.get_mut(&id) {
-                p.record.sent_at = Instant::now();
-            }
-            FakeInteraction { id, token }
-        })
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn command_payload(
-        s: &mut FakeState,
-        id: u64,
-        guild: Option<u64>,
-        channel_id: u64,
-        user: &FakeUser,
-        name: &str,
-        options: &[(&str, &str)],
-        focused: Option<&str>,
-    ) -> Value {
-        let definition = s
-            .native
-            .command(guild, name)
-            .cloned()
-            .unwrap_or_else(|| panic!("no command /{name} is registered"));
-        let mut resolved = json!({"users": {}});
-        let options: Vec<Value> = options
-            .iter()
-            .map(|(n, v)| option_json(s, &definition, n, v, focused == Some(*n), &mut resolved))
-            .collect();
-        let kind = if focused.is_some() { 4 } else { 2 };
-        let mut v = interaction_base(s, id, kind, channel_id, guild, user);
-        let mut data = json!({
-            "id": definition["id"],
-            "name": name,
-            "type": 1,
-            "options": options,
-        });
-        if resolved["users"].as_object().is_some_and(|u| !u.is_empty()) {
-            if let Some(g) = guild {
-                let mut members = json!({});
-                for uid in resolved["users"]
-                    .as_object()
-                    .map(|u| u.keys().cloned().collect::<Vec<_>>())
-                    .unwrap_or_default()
-                {
-                    let Ok(u) = uid.parse::<u64>() else { continue };
-                    if let Some(mut m) = s.member_json(g, u) {
-                        if let Some(obj) = m.as_object_mut() {
-                            obj.remove("user");
-                        }
-                        m["permissions"] = json!(member_permissions(s, g, u).to_string());
-                        members[uid] = m;
-                    }
-                }
-                resolved["members"] = members;
-            }
-            data["resolved"] = resolved;
-        }
-        if let Some(g) = guild {
-            if definition["guild_id"].is_string() {
-                data["guild_id"] = json!(g.to_string());
-            }
-        }
-        v["data"] = data;
-        v
-    }
-
-    /// Invokes the registered slash command `/name` in a channel as `user`, with options as
-    /// `(name, value)` text (a user option takes the user id; types come from the registered
-    /// command). Panics if no such command is registered. Returns the interaction.
-    pub fn slash_command(
-        &self,
-        channel_id: u64,
-        user: &FakeUser,
-        name: &str,
-        options: &[(&str, &str)],
-    ) -> FakeInteraction {
-        let invoker = user.clone();
-        self.send_interaction(
-            channel_id,
-            user,
-            InteractionKind::Command,
-            name,
-            |s, id, guild| {
-                Self::command_payload(s, id, guild, channel_id, &invoker, name, options, None)
-            },
-        )
-    }
-
-    /// Asks for the autocomplete of option `focused` of `/name`, with the options typed so
-    /// far (the focused one's value is the text being typed).
-    pub fn autocomplete(
-        &self,
-        channel_id: u64,
-        user: &FakeUser,
-        name: &str,
-        options: &[(&str, &str)],
-        focused: &str,
-    ) -> FakeInteraction {
-        let invoker = user.clone();
-        self.send_interaction(
-            channel_id,
-            user,
-            InteractionKind::Autocomplete,
-            name,
-            |s, id, guild| {
-                Self::command_payload(
-                    s,
-                    id,
-                    guild,
-                    channel_id,
-                    &invoker,
-                    name,
-                    options,
-                    Some(focused),
-                )
-            },
-        )
-    }
-
-    /// Clicks the button `custom_id` of message `message_id` as `user`. Panics if the message
-    /// has no such button and was never edited (a client may still show buttons the bot has
-    /// just removed: a click on them is allowed).
-    pub fn click_button(
-        &self,
-        message_id: u64,
-        user: &FakeUser,
-        custom_id: &str,
-    ) -> FakeInteraction {
-        let (channel_id, found) = {
-            let s = self.shared.read();
-            let m = s
-                .messages
-                .get(&message_id)
-                .unwrap_or_else(|| panic!("no message {message_id}"));
-            let found = m.components.iter().any(|row| {
-                json_list(&row["components"])
-                    .iter()
-                    .any(|c| c["custom_id"] == custom_id)
-            });
-            (m.channel_id, found || m.edit_count > 0)
-        };
-        assert!(found, "message {message_id} has no button {custom_id}");
-        let interaction = self.send_interaction(
-            channel_id,
-            user,
-            InteractionKind::Component,
-            custom_id,
-            |s, id, guild| {
-                let mut v = interaction_base(s, id, 3, channel_id, guild, user);
-                let mut message = s.message_json(&s.messages[&message_id], false);
-                if let Some(g) = guild {
-                    message["guild_id"] = json!(g.to_string());
-                }
-                v["message"] = message;
-                v["data"] = json!({"custom_id": custom_id, "component_type": 2});
-                v
-            },
-        );
-        self.shared.write(|s| {
-            if let Some(p) = s.native.interactions.get_mut(&interaction.id) {
-                p.record.clicked = Some(message_id);
-            }
-        });
-        interaction
-    }
-
-    /// An interaction and what the bot answered so far.
-    pub fn interaction(&self, id: u64) -> Option<InteractionRecord> {
-        self.shared
-            .read()
-            .native
-            .interactions
-            .get(&id)
-            .map(|p| p.record.clone())
-    }
-
-    /// Waits until `check` accepts the interaction's record.
-    pub async fn wait_for_interaction(
-        &self,
-        id: u64,
-        timeout: Duration,
-        what: &str,
-        mut check: impl FnMut(&FakeDiscord, &InteractionRecord) -> bool,
-    ) -> Result<InteractionRecord, WaitTimeout> {
-        self.wait_for(timeout, |f| match f.interaction(id) {
-            Some(r) if check(f, &r) => Ok(r),
-            Some(r) => Err(format!("{what} (interaction {id}: {r:?})")),
-            None => Err(format!("{what} (no interaction {id})")),
-        })
-        .await
-    }
-
-    /// Waits until the bot answered the interaction (its callback).
-    pub async fn wait_for_ack(
-        &self,
-        id: u64,
-        timeout: Duration,
-    ) -> Result<InteractionRecord, WaitTimeout> {
-        self.wait_for_interaction(id, timeout, "the interaction's answer", |_, r| {
-            r.callback.is_some()
-        })
-        .await
-    }
-
-    /// The messages pinned in a channel, oldest pin first.
-    pub fn pins(&self, channel_id: u64) -> Vec<u64> {
-        self.shared
-            .read()
-            .native
-            .pins
-            .get(&channel_id)
-            .cloned()
-            .unwrap_or_default()
-    }
-}
-
 impl FakeState {
     /// Sends INTERACTION_CREATE to every session (interactions need no intent).
     pub(crate) fn dispatch_interaction(&mut self, payload: Value) {
@@ -1255,101 +811,5 @@ impl FakeState {
                 payload.clone(),
             ));
         }
-    }
-}
-
-/// Examples of the interaction payloads and REST answers, for the validation tests.
-pub(crate) mod examples {
-    use super::*;
-
-    /// A registered command with an integer, an autocompleted string and a user option.
-    pub(crate) fn command_body() -> Value {
-        json!({
-            "name": "bid",
-            "description": "raise the high bid",
-            "type": 1,
-            "options": [
-                {"type": 4, "name": "amount", "description": "pounds", "required": true, "autocomplete": true},
-                {"type": 3, "name": "note", "description": "words", "required": false},
-                {"type": 6, "name": "player", "description": "a player", "required": false},
-            ],
-            "default_member_permissions": "8192",
-        })
-    }
-
-    /// INTERACTION_CREATE payloads (command, autocomplete, component) and REST answers
-    /// (commands, a follow-up message, pins), made by the code the fake runs.
-    pub(crate) fn all(
-        s: &mut FakeState,
-        channel: u64,
-        guild: u64,
-        user: &FakeUser,
-        message: u64,
-    ) -> (Vec<Value>, Vec<(String, Value)>) {
-        let registered = command_json(s, &command_body(), None);
-        s.native.global_commands = vec![registered.clone()];
-        let id = s.next_id();
-        let command = FakeDiscord::command_payload(
-            s,
-            id,
-            Some(guild),
-            channel,
-            user,
-            "bid",
-            &[
-                ("amount", "7"),
-                ("note", "hi"),
-                ("player", &user.id.to_string()),
-            ],
-            None,
-        );
-        let id = s.next_id();
-        let autocomplete = FakeDiscord::command_payload(
-            s,
-            id,
-            Some(guild),
-            channel,
-            user,
-            "bid",
-            &[("amount", "1")],
-            Some("amount"),
-        );
-        let id = s.next_id();
-        let mut component = interaction_base(s, id, 3, channel, Some(guild), user);
-        component["message"] = s.message_json(&s.messages[&message], false);
-        component["data"] = json!({"custom_id": "gb|x|1|pass", "component_type": 2});
-        let dm_id = s.next_id();
-        let mut dm = FakeDiscord::command_payload(
-            s,
-            dm_id,
-            None,
-            channel,
-            user,
-            "bid",
-            &[("amount", "7")],
-            None,
-        );
-        dm["channel"]["type"] = json!(1);
-        let interactions = vec![command, autocomplete, component, dm];
-        let follow = response_message(
-            s,
-            channel,
-            &json!({"content": "ann: **bid 7**"}),
-            Vec::new(),
-            true,
-            id,
-        );
-        let rest = vec![
-            ("Commands".to_string(), Value::Array(vec![registered])),
-            (
-                "Followup".to_string(),
-                s.message_json(&s.messages[&follow], false),
-            ),
-            (
-                "Pins".to_string(),
-                Value::Array(vec![s.message_json(&s.messages[&message], false)]),
-            ),
-        ];
-        (interactions, rest)
     }
 }
