@@ -10,10 +10,10 @@ use crate::discord::shared::Shared;
 /// Hands a click to the buttons.
 pub(crate) async fn interaction_create(
     shared: &Arc<Shared>,
-    ctx: &Context,
+    _ctx: &Context,
     interaction: Interaction,
 ) {
     if let Interaction::Component(click) = interaction {
-        buttons::on_click(shared.clone(), ctx.http.clone(), click).await;
+        buttons::on_click(shared.clone(), click).await;
     }
 }

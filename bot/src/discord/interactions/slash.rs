@@ -15,10 +15,14 @@
 //! channel's queue like a message (`invoke`); an accepted one is posted in the channel in the
 //! forum's form, and the user gets a short private confirmation or the refusal.
 
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use poise::serenity_prelude as serenity;
-use serenity::{CommandInteraction, CommandOptionType, CreateCommandOption, Http, Permissions};
+use serenity::{
+    CommandInteraction, CommandOptionType, CreateCommandOption, CreateInteractionResponse,
+    CreateInteractionResponseMessage, Permissions,
+};
 
 use gaugebot_table::commands::registry::{Access, ArgKind, CommandSpec, Form};
 use gaugebot_table::input::{Incoming, Mention};
@@ -30,6 +34,7 @@ use super::spec::{
 use super::{answer, autocomplete, interaction_time, submit};
 use crate::discord::author;
 use crate::discord::job::Echo;
+use crate::discord::rest::Rest;
 use crate::discord::retry::retry;
 use crate::discord::shared::Shared;
 
@@ -174,9 +179,11 @@ pub(crate) fn framework(shared: Arc<Shared>, guilds: Vec<u64>) -> poise::Framewo
     };
     poise::Framework::builder()
         .options(options)
-        .setup(move |ctx, _ready, framework| {
+        .setup(move |_ctx, ready, framework| {
             Box::pin(async move {
-                register(&ctx.http, &framework.options().commands, &guilds).await;
+                // Before any READY handler may have run: the commands are the application's.
+                shared.discord.rest.set_application_id(ready.application.id);
+                register(&shared.discord.rest, &framework.options().commands, &guilds).await;
                 Ok(Data { shared })
             })
         })
@@ -193,13 +200,13 @@ fn on_error(error: poise::FrameworkError<'_, Data, Error>) -> poise::BoxFuture<'
 
 /// Registers the commands (a bulk overwrite: commands no longer in the registry disappear).
 /// A failure is logged: the bot still reads messages.
-async fn register(http: &Arc<Http>, commands: &[SlashCommand], guilds: &[u64]) {
+async fn register(rest: &Rest, commands: &[SlashCommand], guilds: &[u64]) {
     let built = poise::builtins::create_application_commands(commands);
     let count = built.len();
     let channel = serenity::ChannelId::new(1);
     if guilds.is_empty() {
         let done = retry("register the slash commands", channel, || {
-            serenity::Command::set_global_commands(&**http, built.clone())
+            rest.set_commands(None, &built)
         })
         .await;
         if done.is_ok() {
@@ -209,7 +216,7 @@ async fn register(http: &Arc<Http>, commands: &[SlashCommand], guilds: &[u64]) {
         for guild in guilds.iter().filter(|g| **g != 0) {
             let guild = serenity::GuildId::new(*guild);
             let done = retry("register the slash commands", channel, || {
-                guild.set_commands(&**http, built.clone())
+                rest.set_commands(Some(guild), &built)
             })
             .await;
             if done.is_ok() {
@@ -233,10 +240,19 @@ async fn run(ctx: Ctx<'_>) {
             .any(|(n, v)| n == PRIVATE && matches!(v, Given::Text(t) if t == "true")),
     };
     // First of all: Discord wants an answer within 3 s.
-    if let Err(error) = ctx.defer_response(private).await {
+    let defer = CreateInteractionResponse::Defer(
+        CreateInteractionResponseMessage::new().ephemeral(private),
+    );
+    let rest = &*shared.discord.rest;
+    if let Err(error) = rest
+        .answer_interaction(interaction.id, &interaction.token, &defer)
+        .await
+    {
         tracing::warn!(channel = %interaction.channel_id, %error, "cannot acknowledge a slash command");
         return;
     }
+    // poise answers no more: its own deferral would be a second answer.
+    ctx.has_sent_initial_response.store(true, Ordering::SeqCst);
     let (text, shown) = spec.text(&values, &shared.settings.prefix);
     let author = author::of_interaction(
         &shared.discord.perms,
@@ -270,7 +286,7 @@ async fn run(ctx: Ctx<'_>) {
     };
     let outcome = submit(shared, interaction.channel_id, incoming, None, echo).await;
     answer(
-        &ctx.serenity_context().http,
+        rest,
         &shared.tables.host().templates,
         interaction.channel_id,
         &interaction.token,
