@@ -179,6 +179,9 @@ pub(crate) fn framework(shared: Arc<Shared>, guilds: Vec<u64>) -> poise::Framewo
     };
     poise::Framework::builder()
         .options(options)
+        // The builder's own setting wins over the options': without it poise would read the
+        // application's owners through serenity's `Http` (the bot has no owner-only command).
+        .initialize_owners(false)
         .setup(move |_ctx, ready, framework| {
             Box::pin(async move {
                 // Before any READY handler may have run: the commands are the application's.
