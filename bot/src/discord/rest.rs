@@ -461,8 +461,14 @@ impl Rest {
                 }))
             }
         };
-        // The token is the interaction's: one bucket per interaction.
-        let bucket = format!("followup {}", token.get(..16).unwrap_or(token));
+        // The token is the interaction's: one bucket per interaction (named by a hash of it,
+        // so no token is kept).
+        let bucket = format!("followup {:x}", {
+            use std::hash::{Hash, Hasher};
+            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+            token.hash(&mut hasher);
+            hasher.finish()
+        });
         self.execute_limited(
             request,
             &bucket,
