@@ -675,6 +675,21 @@ mod tests {
     }
 
     #[test]
+    fn the_token_and_the_base_are_read_as_serenity_reads_them() {
+        let rest = Rest::new(" abc ", Some("http://127.0.0.1:9/"));
+        assert_eq!(rest.token, "Bot abc");
+        assert_eq!(rest.proxy.as_deref(), Some("http://127.0.0.1:9"));
+        assert_eq!(rest.base, "http://127.0.0.1:9/api/v10");
+        let rest = Rest::new("Bot abc", Some(" "));
+        assert_eq!(rest.token, "Bot abc");
+        assert_eq!(rest.base, "https://discord.com/api/v10");
+        assert!(
+            USER_AGENT.starts_with("DiscordBot ("),
+            "Discord's form: {USER_AGENT}"
+        );
+    }
+
+    #[test]
     fn uploads_get_the_longer_timeout() {
         assert!(attempt_timeout(false) < attempt_timeout(true));
         assert!(attempt_timeout(false) <= Duration::from_secs(5));

@@ -2,17 +2,13 @@
 
 use std::sync::Arc;
 
-use serenity::all::{Context, Interaction};
+use serenity::all::Interaction;
 
 use crate::discord::interactions::buttons;
 use crate::discord::shared::Shared;
 
 /// Hands a click to the buttons.
-pub(crate) async fn interaction_create(
-    shared: &Arc<Shared>,
-    _ctx: &Context,
-    interaction: Interaction,
-) {
+pub(crate) async fn interaction_create(shared: &Arc<Shared>, interaction: Interaction) {
     if let Interaction::Component(click) = interaction {
         buttons::on_click(shared.clone(), click).await;
     }
