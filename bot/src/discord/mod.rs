@@ -30,7 +30,7 @@
 //!   rate limits kept exactly, a timeout per attempt, a nonce on every post) and retried with
 //!   backoff; the moderator check ([`perms`]) and the pins ([`pins`]) read through it and
 //!   compute permissions by the one rule ([`permissions`]). Serenity's own `Http` serves only
-//!   serenity's gateway client and poise's autocomplete answers.
+//!   serenity's gateway client (`GET /gateway`).
 //! - **Wording** ([`text`]): every text the adapter writes comes from `templates/discord/`.
 
 mod author;
@@ -205,7 +205,7 @@ pub fn cache_settings() -> serenity::cache::Settings {
 }
 
 /// Builds serenity's own REST client, which serenity's gateway client uses (for the gateway's
-/// address) and poise with it (its autocomplete answers): pointed at `api_base` (ratelimiter
+/// address; the bot's own requests go through [`rest`]): pointed at `api_base` (ratelimiter
 /// off, or serenity would ignore the proxy) when one is configured, the normal one otherwise.
 fn build_http(config: &Config, token: &str) -> Http {
     match config.discord.api_base.as_deref().map(str::trim) {

@@ -9,8 +9,8 @@
 //! here as paths (the new pin route, [`Rest::pin`]). Every request carries the client's
 //! [`USER_AGENT`]: Discord's `DiscordBot (…)` form, with `gaugebot-rest/…` after it.
 //!
-//! Serenity's own `Http` is left to serenity: its gateway client asks it for the gateway's
-//! address when it connects, and poise answers autocomplete with it.
+//! Serenity's own `Http` is left to serenity's gateway client, which asks it for the gateway's
+//! address when it connects (`GET /gateway`).
 //!
 //! Rate limits are kept here, for the whole process: a 429 holds its bucket (route and
 //! channel) for the time Discord said, a global 429 holds *every* request sent through this

@@ -1,4 +1,5 @@
-//! INTERACTION_CREATE: clicks are the buttons'; slash commands and autocomplete are poise's.
+//! INTERACTION_CREATE: clicks are the buttons'; slash commands and autocomplete are the
+//! slash commands' framework's ([`crate::discord::interactions::slash::Commands`]).
 
 use std::sync::Arc;
 

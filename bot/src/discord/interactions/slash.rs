@@ -11,10 +11,14 @@
 //!   `private` option asks for an answer only the user sees (`/moves` and `/help` always);
 //!   moderator commands declare Manage Messages as their default permission.
 //!
+//! Poise dispatches the invocations; autocomplete is answered by [`Commands`] before poise
+//! sees it, so that every answer goes through the bot's one REST client.
+//!
 //! Every invocation is deferred at once (Discord wants an answer within 3 s), then runs in the
 //! channel's queue like a message (`invoke`); an accepted one is posted in the channel in the
 //! forum's form, and the user gets a short private confirmation or the refusal.
 
+use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -165,10 +169,45 @@ fn slash_action(
     })
 }
 
-/// The poise framework serving the registry's slash commands: they are registered on the first
+/// The slash commands' framework: poise's, but for autocomplete, which is answered here
+/// through the bot's one REST client before poise sees it (poise would answer through
+/// serenity's own `Http`).
+pub(crate) struct Commands {
+    poise: poise::Framework<Data, Error>,
+    shared: Arc<Shared>,
+    /// Each command's spec, by name.
+    specs: HashMap<String, Spec>,
+}
+
+#[async_trait::async_trait]
+impl serenity::Framework for Commands {
+    async fn init(&mut self, client: &serenity::Client) {
+        self.poise.init(client).await;
+    }
+
+    async fn dispatch(&self, ctx: serenity::Context, event: serenity::FullEvent) {
+        if let serenity::FullEvent::InteractionCreate {
+            interaction: serenity::Interaction::Autocomplete(asked),
+        } = &event
+        {
+            autocomplete::on_autocomplete(&self.shared, &self.specs, asked).await;
+            return;
+        }
+        self.poise.dispatch(ctx, event).await;
+    }
+}
+
+/// The framework serving the registry's slash commands: they are registered on the first
 /// READY (globally, or in `guilds`), and every invocation and autocomplete is dispatched here.
-pub(crate) fn framework(shared: Arc<Shared>, guilds: Vec<u64>) -> poise::Framework<Data, Error> {
+pub(crate) fn framework(shared: Arc<Shared>, guilds: Vec<u64>) -> Commands {
     let commands = commands(shared.tables.host());
+    let specs = commands
+        .iter()
+        .filter_map(|c| {
+            let spec = c.custom_data.downcast_ref::<Spec>()?;
+            Some((c.name.to_string(), spec.clone()))
+        })
+        .collect();
     let options = poise::FrameworkOptions {
         commands,
         // No prefix commands: messages are the adapter's.
@@ -177,7 +216,8 @@ pub(crate) fn framework(shared: Arc<Shared>, guilds: Vec<u64>) -> poise::Framewo
         on_error,
         ..Default::default()
     };
-    poise::Framework::builder()
+    let data = shared.clone();
+    let poise = poise::Framework::builder()
         .options(options)
         // The builder's own setting wins over the options': without it poise would read the
         // application's owners through serenity's `Http` (the bot has no owner-only command).
@@ -185,12 +225,17 @@ pub(crate) fn framework(shared: Arc<Shared>, guilds: Vec<u64>) -> poise::Framewo
         .setup(move |_ctx, ready, framework| {
             Box::pin(async move {
                 // Before any READY handler may have run: the commands are the application's.
-                shared.discord.rest.set_application_id(ready.application.id);
-                register(&shared.discord.rest, &framework.options().commands, &guilds).await;
-                Ok(Data { shared })
+                data.discord.rest.set_application_id(ready.application.id);
+                register(&data.discord.rest, &framework.options().commands, &guilds).await;
+                Ok(Data { shared: data })
             })
         })
-        .build()
+        .build();
+    Commands {
+        poise,
+        shared,
+        specs,
+    }
 }
 
 /// The one error handler of the framework: the commands report failures themselves, so what
