@@ -13,7 +13,7 @@ use tokio::sync::oneshot;
 use super::channel::ChannelState;
 use super::job::Job;
 use super::messages::{has_game, process};
-use super::retry::deliver;
+use super::retry::{deliver, retry};
 use super::shards::{behind, GUILD_WAIT};
 use super::shared::Shared;
 
@@ -41,11 +41,12 @@ async fn unlisted(shared: &Arc<Shared>, mut unplaced: Vec<u64>) -> Vec<u64> {
         let mut before: Option<String> = None;
         loop {
             restart.pacer.wait().await;
-            let page = match shared
-                .discord
-                .pins
-                .archived_threads(forum, before.as_deref())
-                .await
+            let rest = &*shared.discord.rest;
+            let parent = ChannelId::new(forum);
+            let page = match retry("list the archived posts", parent, || {
+                rest.archived_threads(parent, before.as_deref())
+            })
+            .await
             {
                 Ok(page) => page,
                 Err(error) => {

@@ -22,10 +22,15 @@
 //!   [`Table`](crate::table::Table) (it stores an accepted command before it answers) and runs
 //!   the one after-path: logging, posting, the old prompt's buttons, the pinned status.
 //! - **Posting** ([`posting`]): replies (the first as a reply to the command, then ✅ or ❌),
-//!   attachments, buttons, notices and the pinned status; every request is sent by the bot's
-//!   own client ([`rest`]: Discord's rate limits kept exactly, a timeout per attempt, a nonce
-//!   on every post) and retried with backoff ([`retry`]); a failed post never undoes the
+//!   attachments, buttons, notices and the pinned status; a failed post never undoes the
 //!   stored action.
+//! - **Talking to Discord** ([`rest`], [`retry`], [`permissions`]): every request the bot makes
+//!   (posts, edits, reactions, pins, reads of history, channels, guilds and members, the slash
+//!   commands, the answers to interactions) is sent by the bot's one REST client (Discord's
+//!   rate limits kept exactly, a timeout per attempt, a nonce on every post) and retried with
+//!   backoff; the moderator check ([`perms`]) and the pins ([`pins`]) read through it and
+//!   compute permissions by the one rule ([`permissions`]). Serenity's own `Http` serves only
+//!   serenity's gateway client (`GET /gateway`).
 //! - **Wording** ([`text`]): every text the adapter writes comes from `templates/discord/`.
 
 mod author;
@@ -39,6 +44,7 @@ mod mention;
 mod messages;
 mod outbox;
 mod ownership;
+mod permissions;
 mod perms;
 mod pins;
 mod play;
@@ -60,6 +66,8 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use serenity::all::{ClientBuilder, GatewayIntents, Http, HttpBuilder, ShardManager};
+
+use rest::Rest;
 use serenity::model::id::ChannelId;
 use tokio::task::JoinHandle;
 
@@ -83,9 +91,9 @@ pub const TICK_INTERVAL: Duration = Duration::from_secs(30);
 /// The gateway intents the bot asks for: guild and direct messages, with their content, and
 /// GUILDS for the GUILD_CREATE payloads (each channel's last message id, read on READY).
 ///
-/// Roles and channel permissions are fetched over REST and cached by the adapter; every send
-/// goes through the adapter's own `Http`, which has no cache, so serenity's local permission
-/// checks (made only with a cache) never refuse one ([`cache_settings`]).
+/// Roles and channel permissions are fetched over REST and cached by the adapter; every
+/// request goes through the adapter's own client, never through serenity's cache-checked
+/// builders, so serenity's local permission checks never refuse one ([`cache_settings`]).
 pub fn intents() -> GatewayIntents {
     intents_with(true)
 }
@@ -104,14 +112,14 @@ pub fn intents_with(message_content: bool) -> GatewayIntents {
 
 /// Whether to ask for the Message Content intent: as configured, or (auto) if the application
 /// has it, per its flags.
-async fn wants_message_content(config: &Config, http: &Http) -> bool {
+async fn wants_message_content(config: &Config, rest: &Rest) -> bool {
     use serenity::all::ApplicationFlags;
     match config.discord.message_content {
         MessageContent::On => true,
         MessageContent::Off => false,
         MessageContent::Auto => {
             match retry::retry("read the application", ChannelId::new(1), || {
-                http.get_current_application_info()
+                rest.application_info()
             })
             .await
             {
@@ -197,8 +205,9 @@ pub fn cache_settings() -> serenity::cache::Settings {
     settings
 }
 
-/// Builds the REST client: pointed at `api_base` (ratelimiter off, or serenity would ignore
-/// the proxy) when one is configured, the normal one otherwise.
+/// Builds serenity's own REST client, which serenity's gateway client uses (for the gateway's
+/// address; the bot's own requests go through [`rest`]): pointed at `api_base` (ratelimiter
+/// off, or serenity would ignore the proxy) when one is configured, the normal one otherwise.
 fn build_http(config: &Config, token: &str) -> Http {
     match config.discord.api_base.as_deref().map(str::trim) {
         Some(base) if !base.is_empty() => HttpBuilder::new(token)
@@ -227,10 +236,10 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
             automa: config.automa,
         },
     )?;
-    // One REST client for the adapter's own requests, one for serenity's gateway client.
-    let http = Arc::new(build_http(&config, &token));
+    // The bot's one REST client; serenity's gateway client has its own `Http`.
+    let rest = Arc::new(Rest::new(&token, config.discord.api_base.as_deref()));
     // A refused token stops here, at once, rather than in serenity's reconnection loop.
-    setup::check_token(&http, &config.discord.token_env).await?;
+    setup::check_token(&rest, &config.discord.token_env).await?;
     let (store, owners) = open_for_bot(&database).await.with_context(|| {
         format!(
             "opening the database {}",
@@ -238,11 +247,11 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
         )
     })?;
     let tables = Tables::new(store, host);
-    let content = wants_message_content(&config, &http).await;
+    let content = wants_message_content(&config, &rest).await;
     if !content {
         tracing::info!("without the Message Content intent: slash commands, buttons and messages that mention the bot");
     }
-    let shared = Shared::new(tables, http, &config, content, owners, worker::run);
+    let shared = Shared::new(tables, rest, &config, content, owners, worker::run);
     let mut caught_up = shared.session.subscribe_caught_up();
 
     let mut builder =

@@ -2,45 +2,25 @@
 //! Messages (or Administrator) in the channel, or the server owner. Nobody in DMs.
 //!
 //! Channels (with their permission overwrites), guilds (owner and roles) and members' roles
-//! are fetched over REST and cached for a minute (`moka`); a live message's own `member` field gives
-//! the author's roles without a request. Serenity sends these reads; they wait for a global
-//! rate limit the bot's own client knows of ([`Rest::after_global`]).
+//! are read through the bot's one REST client ([`super::rest`]) and cached for a minute
+//! (`moka`); a live message's own `member` field gives the author's roles without a request.
+//! The permissions are Discord's rule ([`super::permissions`]), on the raw bits.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use serenity::all::{
-    Channel, GuildId, Http, Message, PermissionOverwrite, PermissionOverwriteType, Permissions,
-    RoleId, UserId,
-};
+use serenity::all::{GuildId, Message, Permissions, RoleId, UserId};
 use serenity::model::id::ChannelId;
 
-use super::rest::Rest;
+use super::permissions::{
+    channel_facts, guild_facts, member_permissions, member_roles, ChannelFacts, GuildFacts, Place,
+    ADMINISTRATOR, MANAGE_MESSAGES,
+};
+use super::rest::{Rest, RestError};
 use super::retry::retry;
 
 /// How long fetched channels, guilds and members are trusted.
 const CACHE_TTL: Duration = Duration::from_secs(60);
-
-/// What matters about a channel.
-#[derive(Clone)]
-enum ChannelFacts {
-    /// A DM or group DM.
-    Private,
-    /// A server channel or thread.
-    Guild {
-        guild: GuildId,
-        overwrites: Vec<PermissionOverwrite>,
-        /// The parent channel of a thread (whose overwrites apply).
-        thread_parent: Option<ChannelId>,
-    },
-}
-
-/// What matters about a server.
-struct GuildFacts {
-    owner: UserId,
-    roles: HashMap<RoleId, (String, Permissions)>,
-}
 
 type Cache<K, V> = moka::sync::Cache<K, V>;
 
@@ -55,19 +35,18 @@ where
 
 /// The moderator check with its caches.
 pub(crate) struct Perms {
-    http: Arc<Http>,
     rest: Arc<Rest>,
     /// Moderator role names, lower case.
     role_names: Vec<String>,
     channels: Cache<ChannelId, ChannelFacts>,
     guilds: Cache<GuildId, Arc<GuildFacts>>,
-    members: Cache<(GuildId, UserId), Vec<RoleId>>,
+    members: Cache<(GuildId, UserId), Vec<u64>>,
 }
 
 impl Perms {
-    pub(crate) fn new(http: Arc<Http>, rest: Arc<Rest>, role_names: &[String]) -> Self {
+    /// The moderator check, reading through `rest`; `role_names` are the moderator roles.
+    pub(crate) fn new(rest: Arc<Rest>, role_names: &[String]) -> Self {
         Perms {
-            http,
             rest,
             role_names: role_names.iter().map(|r| r.trim().to_lowercase()).collect(),
             channels: cache(),
@@ -112,19 +91,13 @@ impl Perms {
         }) {
             return true;
         }
+        let roles: Vec<u64> = roles.iter().map(|r| r.get()).collect();
         let facts = match self.guild(channel, guild, false).await {
             Ok(facts) if roles.iter().all(|r| facts.roles.contains_key(r)) => Ok(facts),
             _ => self.guild(channel, guild, true).await,
         };
         match facts {
-            Ok(facts) => {
-                facts.owner == user
-                    || roles.iter().any(|r| {
-                        facts.roles.get(r).is_some_and(|(name, _)| {
-                            self.role_names.contains(&name.trim().to_lowercase())
-                        })
-                    })
-            }
+            Ok(facts) => facts.owner == user.get() || self.named(&facts, &roles),
             Err(error) => {
                 tracing::warn!(%channel, %user, %error, "cannot check moderator rights; treating as a player");
                 false
@@ -132,47 +105,54 @@ impl Perms {
         }
     }
 
-    async fn check(&self, message: &Message) -> serenity::Result<bool> {
-        let (guild, overwrites) = match self.channel(message.channel_id).await? {
+    /// Whether one of `roles` is a moderator role by its name.
+    fn named(&self, facts: &GuildFacts, roles: &[u64]) -> bool {
+        roles.iter().any(|r| {
+            facts
+                .roles
+                .get(r)
+                .is_some_and(|(name, _)| self.role_names.contains(&name.trim().to_lowercase()))
+        })
+    }
+
+    async fn check(&self, message: &Message) -> Result<bool, RestError> {
+        let (guild, own, parent) = match self.channel(message.channel_id).await? {
             ChannelFacts::Private => return Ok(false),
             ChannelFacts::Guild {
                 guild,
                 overwrites,
-                thread_parent: None,
-            } => (guild, overwrites),
-            ChannelFacts::Guild {
-                guild,
-                thread_parent: Some(parent),
-                ..
-            } => match self.channel(parent).await? {
-                ChannelFacts::Guild { overwrites, .. } => (guild, overwrites),
-                ChannelFacts::Private => (guild, Vec::new()),
+                thread_parent,
+            } => (GuildId::new(guild), overwrites, thread_parent),
+        };
+        let parent = match parent {
+            Some(parent) => match self.channel(ChannelId::new(parent)).await? {
+                ChannelFacts::Guild { overwrites, .. } => Some(overwrites),
+                ChannelFacts::Private => Some(Vec::new()),
             },
+            None => None,
         };
         let mut facts = self.guild(message.channel_id, guild, false).await?;
         let user = message.author.id;
-        if user == facts.owner {
+        if user.get() == facts.owner {
             return Ok(true);
         }
         let roles = match &message.member {
-            Some(member) => member.roles.clone(),
+            Some(member) => member.roles.iter().map(|r| r.get()).collect(),
             None => self.member_roles(message.channel_id, guild, user).await?,
         };
         if roles.iter().any(|r| !facts.roles.contains_key(r)) {
             // A role created since the guild was cached.
             facts = self.guild(message.channel_id, guild, true).await?;
         }
-        let named = roles.iter().any(|r| {
-            facts
-                .roles
-                .get(r)
-                .is_some_and(|(name, _)| self.role_names.contains(&name.trim().to_lowercase()))
-        });
-        if named {
+        if self.named(&facts, &roles) {
             return Ok(true);
         }
-        let permissions = channel_permissions(guild, &facts, &roles, &overwrites, user);
-        Ok(permissions.intersects(Permissions::MANAGE_MESSAGES | Permissions::ADMINISTRATOR))
+        let place = match &parent {
+            Some(parent) => Place::Thread { parent },
+            None => Place::Channel(&own),
+        };
+        let permissions = member_permissions(&facts, user.get(), &roles, place);
+        Ok(permissions & (MANAGE_MESSAGES | ADMINISTRATOR) != 0)
     }
 
     /// Whether a message is a direct message to the bot. A live message from a server says so
@@ -188,22 +168,12 @@ impl Perms {
         )
     }
 
-    async fn channel(&self, channel: ChannelId) -> serenity::Result<ChannelFacts> {
+    async fn channel(&self, channel: ChannelId) -> Result<ChannelFacts, RestError> {
         if let Some(facts) = self.channels.get(&channel) {
             return Ok(facts);
         }
-        let fetched = retry("read the channel", channel, || {
-            self.rest.after_global(self.http.get_channel(channel))
-        })
-        .await?;
-        let facts = match fetched {
-            Channel::Guild(c) => ChannelFacts::Guild {
-                guild: c.guild_id,
-                overwrites: c.permission_overwrites,
-                thread_parent: c.thread_metadata.and(c.parent_id),
-            },
-            _ => ChannelFacts::Private,
-        };
+        let fetched = retry("read the channel", channel, || self.rest.channel(channel)).await?;
+        let facts = channel_facts(&fetched);
         self.channels.insert(channel, facts.clone());
         Ok(facts)
     }
@@ -213,24 +183,17 @@ impl Perms {
         channel: ChannelId,
         guild: GuildId,
         refresh: bool,
-    ) -> serenity::Result<Arc<GuildFacts>> {
+    ) -> Result<Arc<GuildFacts>, RestError> {
         if !refresh {
             if let Some(facts) = self.guilds.get(&guild) {
                 return Ok(facts);
             }
         }
-        let fetched = retry("read the server", channel, || {
-            self.rest.after_global(self.http.get_guild(guild))
-        })
-        .await?;
-        let facts = Arc::new(GuildFacts {
-            owner: fetched.owner_id,
-            roles: fetched
-                .roles
-                .into_iter()
-                .map(|(id, role)| (id, (role.name, role.permissions)))
-                .collect(),
-        });
+        let fetched = retry("read the server", channel, || self.rest.guild(guild)).await?;
+        let facts = guild_facts(&fetched).ok_or_else(|| {
+            RestError::Invalid("no id or owner in Discord's guild object".to_string())
+        })?;
+        let facts = Arc::new(facts);
         self.guilds.insert(guild, facts.clone());
         Ok(facts)
     }
@@ -240,145 +203,13 @@ impl Perms {
         channel: ChannelId,
         guild: GuildId,
         user: UserId,
-    ) -> serenity::Result<Vec<RoleId>> {
+    ) -> Result<Vec<u64>, RestError> {
         if let Some(roles) = self.members.get(&(guild, user)) {
             return Ok(roles);
         }
-        let member = retry("read the member", channel, || {
-            self.rest.after_global(self.http.get_member(guild, user))
-        })
-        .await?;
-        self.members.insert((guild, user), member.roles.clone());
-        Ok(member.roles)
-    }
-}
-
-/// A member's permissions in a channel, as Discord computes them: @everyone and the member's
-/// roles, Administrator grants everything, then the channel's overwrites for @everyone, for
-/// the member's roles, and for the member.
-fn channel_permissions(
-    guild: GuildId,
-    facts: &GuildFacts,
-    roles: &[RoleId],
-    overwrites: &[PermissionOverwrite],
-    user: UserId,
-) -> Permissions {
-    let everyone = RoleId::new(guild.get());
-    let mut permissions = facts
-        .roles
-        .get(&everyone)
-        .map(|(_, p)| *p)
-        .unwrap_or_else(Permissions::empty);
-    for role in roles {
-        if let Some((_, p)) = facts.roles.get(role) {
-            permissions |= *p;
-        }
-    }
-    if permissions.contains(Permissions::ADMINISTRATOR) {
-        return Permissions::all();
-    }
-    for o in overwrites {
-        if o.kind == PermissionOverwriteType::Role(everyone) {
-            permissions &= !o.deny;
-            permissions |= o.allow;
-        }
-    }
-    let (mut allow, mut deny) = (Permissions::empty(), Permissions::empty());
-    for o in overwrites {
-        if let PermissionOverwriteType::Role(role) = o.kind {
-            if role != everyone && roles.contains(&role) {
-                allow |= o.allow;
-                deny |= o.deny;
-            }
-        }
-    }
-    permissions &= !deny;
-    permissions |= allow;
-    for o in overwrites {
-        if o.kind == PermissionOverwriteType::Member(user) {
-            permissions &= !o.deny;
-            permissions |= o.allow;
-        }
-    }
-    permissions
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn facts() -> GuildFacts {
-        let mut roles = HashMap::new();
-        roles.insert(
-            RoleId::new(10),
-            ("@everyone".to_string(), Permissions::SEND_MESSAGES),
-        );
-        roles.insert(
-            RoleId::new(11),
-            ("Helpers".to_string(), Permissions::MANAGE_MESSAGES),
-        );
-        roles.insert(
-            RoleId::new(12),
-            ("Admins".to_string(), Permissions::ADMINISTRATOR),
-        );
-        GuildFacts {
-            owner: UserId::new(1),
-            roles,
-        }
-    }
-
-    fn overwrite(
-        kind: PermissionOverwriteType,
-        allow: Permissions,
-        deny: Permissions,
-    ) -> PermissionOverwrite {
-        PermissionOverwrite { allow, deny, kind }
-    }
-
-    #[test]
-    fn overwrites_apply_everyone_then_roles_then_the_member() {
-        let g = GuildId::new(10);
-        let f = facts();
-        let user = UserId::new(5);
-        let helpers = [RoleId::new(11)];
-        let none: [RoleId; 0] = [];
-        let mm = Permissions::MANAGE_MESSAGES;
-        // Role grants it at guild level.
-        assert!(channel_permissions(g, &f, &helpers, &[], user).contains(mm));
-        assert!(!channel_permissions(g, &f, &none, &[], user).contains(mm));
-        // A role overwrite denies it in this channel.
-        let deny_helpers = overwrite(
-            PermissionOverwriteType::Role(RoleId::new(11)),
-            Permissions::empty(),
-            mm,
-        );
-        assert!(
-            !channel_permissions(g, &f, &helpers, std::slice::from_ref(&deny_helpers), user)
-                .contains(mm)
-        );
-        // A member overwrite grants it back.
-        let allow_user = overwrite(
-            PermissionOverwriteType::Member(user),
-            mm,
-            Permissions::empty(),
-        );
-        assert!(
-            channel_permissions(g, &f, &helpers, &[deny_helpers, allow_user], user).contains(mm)
-        );
-        // @everyone overwrite grants it to everybody here.
-        let everyone = overwrite(
-            PermissionOverwriteType::Role(RoleId::new(10)),
-            mm,
-            Permissions::empty(),
-        );
-        assert!(channel_permissions(g, &f, &none, &[everyone], user).contains(mm));
-        // Administrator ignores overwrites.
-        let admins = [RoleId::new(12)];
-        let deny_everyone = overwrite(
-            PermissionOverwriteType::Role(RoleId::new(10)),
-            Permissions::empty(),
-            mm,
-        );
-        assert!(channel_permissions(g, &f, &admins, &[deny_everyone], user).contains(mm));
+        let member = retry("read the member", channel, || self.rest.member(guild, user)).await?;
+        let roles = member_roles(&member);
+        self.members.insert((guild, user), roles.clone());
+        Ok(roles)
     }
 }

@@ -6,17 +6,16 @@
 //! the history a catch-up reads): Discord's outages last minutes, and a reply or a move that
 //! is given up is lost. The channel's worker waits meanwhile, so its order is kept.
 //!
-//! After a 429 the retry waits exactly as long as Discord said when the request went through
-//! the bot's own client ([`super::rest`], which reads the body's `retry_after` and the
-//! `Retry-After` header, and holds every request after a global 429); serenity's own errors
-//! keep neither, so a 429 of a request serenity sent waits at least [`RATE_LIMIT_BACKOFF`].
+//! Every request goes through the bot's one client ([`super::rest`]), which times each attempt
+//! out by what it is and reads how long a 429 says to wait (the body's `retry_after`, the
+//! `Retry-After` header; it holds every request after a global 429): the retry after a 429
+//! waits exactly that long.
 
 use std::future::Future;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use backon::{ExponentialBuilder, Retryable};
-use serenity::all::HttpError;
 use serenity::model::id::ChannelId;
 
 use super::rest::RestError;
@@ -25,85 +24,8 @@ use super::rest::RestError;
 pub(crate) const MAX_ATTEMPTS: u32 = 5;
 /// The first retry's wait; each further retry waits twice as long.
 const FIRST_BACKOFF: Duration = Duration::from_millis(100);
-/// The least wait after a 429 whose wait is unknown. Discord says how long in its body
-/// (`retry_after`) and in the `Retry-After` header; the bot's own client reads them
-/// ([`RestError::RateLimited`]); serenity's ratelimiter (on in production) sleeps that long
-/// itself and never hands the 429 on, but with it off (a proxy, the tests) serenity 0.12 keeps
-/// neither in its error, so for a request serenity sent the bot waits at least this long.
-const RATE_LIMIT_BACKOFF: Duration = Duration::from_secs(1);
 /// The longest wait between two attempts of [`deliver`] (a 429 waits what Discord said).
 const MAX_BACKOFF: Duration = Duration::from_secs(10);
-/// The longest one attempt of a request serenity sends may take before it counts as failed
-/// (the bot's own client times each attempt out itself, by what it is:
-/// [`super::rest::attempt_timeout`]).
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
-
-const TIMED_OUT: &str = "the request timed out";
-
-/// What a 429 said of how long to wait.
-pub(crate) enum Limited {
-    /// This long (read by the bot's own client).
-    For(Duration),
-    /// Unknown (serenity keeps it not).
-    Unknown,
-}
-
-/// What [`retry`] and [`deliver`] need to know of a failed attempt.
-pub(crate) trait Failure: std::fmt::Display {
-    /// Whether retrying can help: 429, 5xx, network errors and timeouts (not 400, 401, 403,
-    /// 404, a refused builder...).
-    fn transient(&self) -> bool;
-    /// A 429, and how long Discord said to wait if that is known.
-    fn rate_limited(&self) -> Option<Limited>;
-    /// The longest one attempt may take, for requests without a timeout of their own.
-    const ATTEMPT_TIMEOUT: Option<Duration>;
-    /// An attempt that took longer than that.
-    fn timed_out() -> Self;
-}
-
-impl Failure for serenity::Error {
-    fn transient(&self) -> bool {
-        match self {
-            serenity::Error::Http(HttpError::UnsuccessfulRequest(_)) => {
-                status(self).is_some_and(|s| s == 429 || s >= 500)
-            }
-            serenity::Error::Http(HttpError::Request(_)) | serenity::Error::Io(_) => true,
-            serenity::Error::Other(why) => *why == TIMED_OUT,
-            _ => false,
-        }
-    }
-
-    fn rate_limited(&self) -> Option<Limited> {
-        (status(self) == Some(429)).then_some(Limited::Unknown)
-    }
-
-    const ATTEMPT_TIMEOUT: Option<Duration> = Some(REQUEST_TIMEOUT);
-
-    fn timed_out() -> Self {
-        serenity::Error::Other(TIMED_OUT)
-    }
-}
-
-impl Failure for RestError {
-    fn transient(&self) -> bool {
-        RestError::transient(self)
-    }
-
-    fn rate_limited(&self) -> Option<Limited> {
-        match self {
-            RestError::RateLimited { after, .. } => Some(Limited::For(*after)),
-            _ => None,
-        }
-    }
-
-    /// The bot's client times each attempt out itself, by what the request is, and not
-    /// while it waits for a rate limit to pass.
-    const ATTEMPT_TIMEOUT: Option<Duration> = None;
-
-    fn timed_out() -> Self {
-        RestError::TimedOut(REQUEST_TIMEOUT)
-    }
-}
 
 /// The waits between attempts: 100 ms, then twice as long each time, no jitter.
 fn backoff() -> ExponentialBuilder {
@@ -111,16 +33,6 @@ fn backoff() -> ExponentialBuilder {
         .with_min_delay(FIRST_BACKOFF)
         .with_factor(2.0)
         .with_max_times((MAX_ATTEMPTS - 1) as usize)
-}
-
-/// The HTTP status of a refused request, if that is what `error` is.
-fn status(error: &serenity::Error) -> Option<u16> {
-    match error {
-        serenity::Error::Http(HttpError::UnsuccessfulRequest(response)) => {
-            Some(response.status_code.as_u16())
-        }
-        _ => None,
-    }
 }
 
 /// The waits of [`deliver`]: 100 ms, doubling up to [`MAX_BACKOFF`], without end.
@@ -134,65 +46,58 @@ fn patient_backoff() -> ExponentialBuilder {
 
 /// Runs a Discord request up to [`MAX_ATTEMPTS`] times, each within its timeout.
 /// Every failure is logged (with the channel and what was being done; never the token).
-pub(crate) async fn retry<T, E, F, Fut>(what: &str, channel: ChannelId, request: F) -> Result<T, E>
+pub(crate) async fn retry<T, F, Fut>(
+    what: &str,
+    channel: ChannelId,
+    request: F,
+) -> Result<T, RestError>
 where
-    E: Failure,
     F: FnMut() -> Fut,
-    Fut: Future<Output = Result<T, E>>,
+    Fut: Future<Output = Result<T, RestError>>,
 {
     run(what, channel, backoff(), request).await
 }
 
 /// Runs a Discord request until it succeeds or fails for good (403, 404, a refused body: one
 /// log line), each attempt within its timeout, waiting 100 ms, then twice as long each
-/// time up to [`MAX_BACKOFF`]; after a 429 the time Discord said (at least
-/// [`RATE_LIMIT_BACKOFF`] when serenity sent it and kept no time). For what must reach the
+/// time up to [`MAX_BACKOFF`]; after a 429 the time Discord said. For what must reach the
 /// channel: a retried post carries the same nonce, so it never doubles.
-pub(crate) async fn deliver<T, E, F, Fut>(
+pub(crate) async fn deliver<T, F, Fut>(
     what: &str,
     channel: ChannelId,
     request: F,
-) -> Result<T, E>
+) -> Result<T, RestError>
 where
-    E: Failure,
     F: FnMut() -> Fut,
-    Fut: Future<Output = Result<T, E>>,
+    Fut: Future<Output = Result<T, RestError>>,
 {
     run(what, channel, patient_backoff(), request).await
 }
 
-async fn run<T, E, F, Fut>(
+async fn run<T, F, Fut>(
     what: &str,
     channel: ChannelId,
     waits: ExponentialBuilder,
     mut request: F,
-) -> Result<T, E>
+) -> Result<T, RestError>
 where
-    E: Failure,
     F: FnMut() -> Fut,
-    Fut: Future<Output = Result<T, E>>,
+    Fut: Future<Output = Result<T, RestError>>,
 {
     let attempt = AtomicU32::new(0);
+    // The client times each attempt out itself, by what the request is, and not while it
+    // waits for a rate limit to pass.
     let result = (|| {
         attempt.fetch_add(1, Ordering::SeqCst);
-        let sent = request();
-        async move {
-            match E::ATTEMPT_TIMEOUT {
-                Some(limit) => tokio::time::timeout(limit, sent)
-                    .await
-                    .unwrap_or_else(|_| Err(E::timed_out())),
-                None => sent.await,
-            }
-        }
+        request()
     })
     .retry(waits)
-    .when(E::transient)
+    .when(RestError::transient)
     // After a 429: exactly the time Discord said (its bucket, or every request after a
-    // global one, is held that long by the client too), or at least a second if unknown.
-    .adjust(|error, wait| match error.rate_limited() {
-        Some(Limited::For(after)) => wait.map(|_| after),
-        Some(Limited::Unknown) => wait.map(|w| w.max(RATE_LIMIT_BACKOFF)),
-        None => wait,
+    // global one, is held that long by the client too).
+    .adjust(|error, wait| match error {
+        RestError::RateLimited { after, .. } => wait.map(|_| *after),
+        _ => wait,
     })
     .notify(|error, wait| {
         let attempt = attempt.load(Ordering::SeqCst);
@@ -220,10 +125,17 @@ mod tests {
     use super::*;
     use backon::BackoffBuilder;
 
+    /// A final error: 403.
+    fn forbidden() -> RestError {
+        RestError::Refused {
+            status: 403,
+            code: 50013,
+            message: "Missing Permissions".to_string(),
+        }
+    }
+
     #[test]
     fn only_transient_errors_are_retried() {
-        assert!(serenity::Error::Other(TIMED_OUT).transient());
-        assert!(!serenity::Error::Other("something else").transient());
         let refused = |status| RestError::Refused {
             status,
             code: 0,
@@ -288,7 +200,7 @@ mod tests {
             let n = calls.fetch_add(1, Ordering::SeqCst);
             async move {
                 if n < 40 {
-                    Err(serenity::Error::Other(TIMED_OUT))
+                    Err(RestError::TimedOut(Duration::from_secs(5)))
                 } else {
                     Ok(n)
                 }
@@ -299,7 +211,7 @@ mod tests {
         let calls = AtomicU32::new(0);
         let refused = run("test", ChannelId::new(1), quick(), || {
             calls.fetch_add(1, Ordering::SeqCst);
-            async { Err::<(), _>(serenity::Error::Other("refused")) }
+            async { Err::<(), _>(forbidden()) }
         })
         .await;
         assert!(refused.is_err());
@@ -317,7 +229,7 @@ mod tests {
             let n = calls.fetch_add(1, Ordering::SeqCst);
             async move {
                 if n < 2 {
-                    Err(serenity::Error::Other(TIMED_OUT))
+                    Err(RestError::TimedOut(Duration::from_secs(5)))
                 } else {
                     Ok(n)
                 }
@@ -326,7 +238,7 @@ mod tests {
         .await;
         assert_eq!(result.ok(), Some(2));
         let refused = retry("test", ChannelId::new(1), || async {
-            Err::<(), _>(serenity::Error::Other("refused"))
+            Err::<(), _>(forbidden())
         })
         .await;
         assert!(refused.is_err());

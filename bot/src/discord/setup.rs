@@ -2,7 +2,9 @@
 //! intent the application lacks. Each stops the bot at once with what to do (exit code
 //! [`SETUP_EXIT_CODE`], which the systemd unit does not restart on), instead of retrying.
 
-use serenity::all::{GatewayError, Http, HttpError};
+use serenity::all::GatewayError;
+
+use super::rest::Rest;
 
 /// The process exit code for an error the operator must fix (the configuration, the token, the
 /// Developer Portal): 78, `EX_CONFIG` of sysexits.h.
@@ -40,15 +42,11 @@ pub enum SetupError {
 
 /// Asks Discord who the bot is (`GET /users/@me`): a 401 means the token is refused. Other
 /// failures (Discord unreachable) are left to the connection, which retries.
-pub(crate) async fn check_token(http: &Http, env: &str) -> Result<(), SetupError> {
-    match http.get_current_user().await {
-        Err(serenity::Error::Http(HttpError::UnsuccessfulRequest(response)))
-            if response.status_code.as_u16() == 401 =>
-        {
-            Err(SetupError::TokenRefused {
-                env: env.to_string(),
-            })
-        }
+pub(crate) async fn check_token(rest: &Rest, env: &str) -> Result<(), SetupError> {
+    match rest.current_user().await {
+        Err(error) if error.status() == Some(401) => Err(SetupError::TokenRefused {
+            env: env.to_string(),
+        }),
         Err(error) => {
             tracing::warn!(%error, "cannot check the bot token yet; connecting anyway");
             Ok(())

@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 
-use serenity::all::Http;
 use serenity::model::id::ChannelId;
 
 use gaugebot_table::Tables;
@@ -32,13 +31,12 @@ pub(crate) struct Settings {
     pub(crate) shards: ShardRange,
 }
 
-/// Talking to Discord: the adapter's REST client, the moderator check over it, the bot's own
-/// client over its token (what the bot posts and reads, rate limits kept exactly), and the pin
-/// client (the routes and permission serenity 0.12 does not know).
+/// Talking to Discord: the bot's one REST client (every request the bot makes, rate limits
+/// kept exactly), and over it the moderator check and the pins (the route and permission
+/// serenity 0.12 does not know).
 pub(crate) struct Discord {
-    pub(crate) http: Arc<Http>,
-    pub(crate) perms: Perms,
     pub(crate) rest: Arc<Rest>,
+    pub(crate) perms: Perms,
     pub(crate) pins: Pins,
 }
 
@@ -56,24 +54,23 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
-    /// The adapter's state; `worker` serves each channel's queue.
+    /// The adapter's state, talking to Discord through `rest`; `worker` serves each channel's
+    /// queue.
     pub(crate) fn new(
         tables: Tables,
-        http: Arc<Http>,
+        rest: Arc<Rest>,
         config: &Config,
         content_intent: bool,
         owners: Arc<dyn Owners>,
         worker: Worker<Shared>,
     ) -> Arc<Shared> {
         let shards = config.discord.shards.unwrap_or(ShardRange::SINGLE);
-        let rest = Arc::new(Rest::new(http.clone()));
         Arc::new(Shared {
             tables,
             discord: Discord {
-                perms: Perms::new(http.clone(), rest.clone(), &config.discord.moderator_roles),
+                perms: Perms::new(rest.clone(), &config.discord.moderator_roles),
                 pins: Pins::new(rest.clone()),
                 rest,
-                http,
             },
             settings: Settings {
                 prefix: config.prefix.clone(),

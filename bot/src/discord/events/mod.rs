@@ -33,8 +33,8 @@ impl EventHandler for Handler {
         ready::ready(&self.shared, &ctx, &ready).await;
     }
 
-    async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
-        interaction_create::interaction_create(&self.shared, &ctx, interaction).await;
+    async fn interaction_create(&self, _ctx: Context, interaction: Interaction) {
+        interaction_create::interaction_create(&self.shared, interaction).await;
     }
 
     async fn guild_create(&self, _ctx: Context, guild: Guild, is_new: Option<bool>) {

@@ -19,7 +19,7 @@ pub(crate) async fn ready(shared: &Arc<Shared>, ctx: &Context, ready: &Ready) {
     );
     let guilds: Vec<u64> = ready.guilds.iter().map(|g| g.id.get()).collect();
     // Interaction follow-ups from this client need the application id.
-    shared.discord.http.set_application_id(ready.application.id);
+    shared.discord.rest.set_application_id(ready.application.id);
     let epoch = shared.session.ready(ready.user.id.get());
     let shard = ctx.shard_id.0;
     // Before the collector: a message it queues finds its channel stale until caught up.

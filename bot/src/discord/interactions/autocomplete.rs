@@ -1,34 +1,95 @@
 //! Autocomplete of slash options: the legal values the game suggests for the position, else
-//! the option's fixed choices, within Discord's 3 s.
+//! the option's fixed choices, within Discord's 3 s. Answered through the bot's one REST
+//! client ([`on_autocomplete`], called by [`super::slash::Commands`] before poise sees the
+//! interaction); poise's callback ([`action`]) only marks the options as autocompleted when
+//! the commands are registered.
 
+use std::collections::HashMap;
 use std::time::Duration;
 
-use poise::serenity_prelude::{AutocompleteChoice, CreateAutocompleteResponse, ResolvedValue};
+use poise::serenity_prelude::{
+    AutocompleteChoice, CommandInteraction, CreateAutocompleteResponse, CreateInteractionResponse,
+    ResolvedOption, ResolvedValue,
+};
 
 use gaugebot_table::commands::registry::ArgKind;
 use gaugebot_table::game::Query;
 
 use super::spec::{cut, given, Ctx, Source, Spec, DISCORD_TEXT};
+use crate::discord::shared::Shared;
 
 /// The most autocomplete choices Discord shows.
 const MAX_CHOICES: usize = 25;
 /// How long an autocomplete waits for the table (Discord gives 3 s).
 const AUTOCOMPLETE_WAIT: Duration = Duration::from_millis(2_000);
 
-/// poise's autocomplete callback of every option that has one.
+/// poise's autocomplete callback of every option that has one: what makes poise register the
+/// option as autocompleted (the interactions themselves are answered by [`on_autocomplete`]).
 pub(crate) fn action<'a>(
     ctx: Ctx<'a>,
     typed: &'a str,
 ) -> poise::BoxFuture<'a, CreateAutocompleteResponse> {
-    Box::pin(autocomplete(ctx, typed))
+    Box::pin(async move {
+        let Some(spec) = ctx.command().custom_data.downcast_ref::<Spec>() else {
+            return CreateAutocompleteResponse::new();
+        };
+        let interaction = ctx.interaction;
+        let (channel, user) = (interaction.channel_id, interaction.user.id);
+        let shared = &ctx.data().shared;
+        response_for(
+            shared,
+            spec,
+            ctx.args,
+            &channel.to_string(),
+            &user.to_string(),
+            typed,
+        )
+        .await
+    })
 }
 
-async fn autocomplete(ctx: Ctx<'_>, typed: &str) -> CreateAutocompleteResponse {
-    let mut response = CreateAutocompleteResponse::new();
-    let Some(spec) = ctx.command().custom_data.downcast_ref::<Spec>() else {
-        return response;
+/// Answers an autocomplete interaction of one of `specs`' commands through the bot's one REST
+/// client (once: a choice list is stale a second later anyway).
+pub(crate) async fn on_autocomplete(
+    shared: &Shared,
+    specs: &HashMap<String, Spec>,
+    interaction: &CommandInteraction,
+) {
+    let Some(spec) = specs.get(&interaction.data.name) else {
+        return;
     };
-    let focused = ctx.args.iter().find_map(|o| match &o.value {
+    let args = interaction.data.options();
+    let typed = args
+        .iter()
+        .find_map(|o| match &o.value {
+            ResolvedValue::Autocomplete { value, .. } => Some(*value),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let channel = interaction.channel_id.to_string();
+    let user = interaction.user.id.to_string();
+    let response = response_for(shared, spec, &args, &channel, &user, typed).await;
+    let answer = CreateInteractionResponse::Autocomplete(response);
+    let rest = &*shared.discord.rest;
+    if let Err(error) = rest
+        .answer_interaction(interaction.id, &interaction.token, &answer)
+        .await
+    {
+        tracing::warn!(channel = %interaction.channel_id, %error, "cannot answer an autocomplete");
+    }
+}
+
+/// The choices for the focused option of `spec` in `channel`, for `user`, who typed `typed`.
+async fn response_for(
+    shared: &Shared,
+    spec: &Spec,
+    args: &[ResolvedOption<'_>],
+    channel: &str,
+    user: &str,
+    typed: &str,
+) -> CreateAutocompleteResponse {
+    let mut response = CreateAutocompleteResponse::new();
+    let focused = args.iter().find_map(|o| match &o.value {
         ResolvedValue::Autocomplete { .. } => Some(o.name),
         _ => None,
     });
@@ -39,13 +100,10 @@ async fn autocomplete(ctx: Ctx<'_>, typed: &str) -> CreateAutocompleteResponse {
         Source::Arg(name) => *name,
         _ => return response,
     };
-    let given: Vec<(String, String)> = given(ctx.args)
+    let given: Vec<(String, String)> = given(args)
         .into_iter()
         .map(|(n, v)| (n, v.as_text()))
         .collect();
-    let shared = &ctx.data().shared;
-    let key = ctx.interaction.channel_id.to_string();
-    let user = ctx.interaction.user.id.to_string();
     let query = Query {
         command: spec.name,
         arg,
@@ -53,8 +111,8 @@ async fn autocomplete(ctx: Ctx<'_>, typed: &str) -> CreateAutocompleteResponse {
         given: &given,
     };
     let suggestions = tokio::time::timeout(AUTOCOMPLETE_WAIT, async {
-        match shared.tables.table(&key).await {
-            Ok(table) => table.suggest(&user, &query),
+        match shared.tables.table(channel).await {
+            Ok(table) => table.suggest(user, &query),
             Err(_) => Vec::new(),
         }
     })

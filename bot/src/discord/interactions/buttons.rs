@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use serenity::all::{
-    ComponentInteraction, CreateInteractionResponse, CreateInteractionResponseMessage, Http,
+    ComponentInteraction, CreateInteractionResponse, CreateInteractionResponseMessage,
 };
 
 use gaugebot_table::input::Incoming;
@@ -18,13 +18,17 @@ use crate::discord::shared::Shared;
 
 /// A click on one of the bot's buttons: acknowledged at once (privately), then queued in the
 /// channel as the move written in bold. Other components are not the bot's: ignored.
-pub(crate) async fn on_click(shared: Arc<Shared>, http: Arc<Http>, click: ComponentInteraction) {
+pub(crate) async fn on_click(shared: Arc<Shared>, click: ComponentInteraction) {
     let Some((game, position, notation)) = parse(&click.data.custom_id) else {
         return;
     };
     let defer =
         CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true));
-    if let Err(error) = click.create_response(&*http, defer).await {
+    let rest = &*shared.discord.rest;
+    if let Err(error) = rest
+        .answer_interaction(click.id, &click.token, &defer)
+        .await
+    {
         tracing::warn!(channel = %click.channel_id, %error, "cannot acknowledge a click");
         return;
     }
@@ -48,7 +52,7 @@ pub(crate) async fn on_click(shared: Arc<Shared>, http: Arc<Http>, click: Compon
     let outcome = submit(&shared, click.channel_id, incoming, expect, Echo::Move).await;
     let templates = &shared.tables.host().templates;
     answer(
-        &http,
+        rest,
         templates,
         click.channel_id,
         &click.token,

@@ -15,9 +15,8 @@ mod spec;
 use std::sync::Arc;
 use std::time::Duration;
 
-use serenity::all::Builder as _;
 use serenity::all::{
-    ChannelId, CreateAllowedMentions, CreateAttachment, CreateInteractionResponseFollowup, Http,
+    ChannelId, CreateAllowedMentions, CreateAttachment, CreateInteractionResponseFollowup,
     InteractionId,
 };
 use tokio::sync::oneshot;
@@ -27,6 +26,7 @@ use gaugebot_table::Templates;
 
 use super::job::{Echo, Invocation, Job, Outcome};
 use super::posting::reply;
+use super::rest::Rest;
 use super::retry::retry;
 use super::shared::Shared;
 use super::text::Text;
@@ -67,7 +67,7 @@ pub(crate) async fn submit(
 /// Answers a deferred interaction with its outcome: a confirmation of an accepted command (it
 /// is posted in the channel already), or the table's replies (files attached).
 pub(crate) async fn answer(
-    http: &Http,
+    rest: &Rest,
     templates: &Templates,
     channel: ChannelId,
     token: &str,
@@ -86,11 +86,8 @@ pub(crate) async fn answer(
         if !text.is_empty() {
             followup = followup.content(text);
         }
-        if let Some(file) = file {
-            followup = followup.add_file(file);
-        }
         let _ = retry("answer an interaction", channel, || {
-            followup.clone().execute(http, (None, token))
+            rest.follow_up(token, &followup, file.as_ref())
         })
         .await;
     }

@@ -11,14 +11,22 @@
 //!   `private` option asks for an answer only the user sees (`/moves` and `/help` always);
 //!   moderator commands declare Manage Messages as their default permission.
 //!
+//! Poise dispatches the invocations; autocomplete is answered by [`Commands`] before poise
+//! sees it, so that every answer goes through the bot's one REST client.
+//!
 //! Every invocation is deferred at once (Discord wants an answer within 3 s), then runs in the
 //! channel's queue like a message (`invoke`); an accepted one is posted in the channel in the
 //! forum's form, and the user gets a short private confirmation or the refusal.
 
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use poise::serenity_prelude as serenity;
-use serenity::{CommandInteraction, CommandOptionType, CreateCommandOption, Http, Permissions};
+use serenity::{
+    CommandInteraction, CommandOptionType, CreateCommandOption, CreateInteractionResponse,
+    CreateInteractionResponseMessage, Permissions,
+};
 
 use gaugebot_table::commands::registry::{Access, ArgKind, CommandSpec, Form};
 use gaugebot_table::input::{Incoming, Mention};
@@ -30,6 +38,7 @@ use super::spec::{
 use super::{answer, autocomplete, interaction_time, submit};
 use crate::discord::author;
 use crate::discord::job::Echo;
+use crate::discord::rest::Rest;
 use crate::discord::retry::retry;
 use crate::discord::shared::Shared;
 
@@ -160,10 +169,45 @@ fn slash_action(
     })
 }
 
-/// The poise framework serving the registry's slash commands: they are registered on the first
+/// The slash commands' framework: poise's, but for autocomplete, which is answered here
+/// through the bot's one REST client before poise sees it (poise would answer through
+/// serenity's own `Http`).
+pub(crate) struct Commands {
+    poise: poise::Framework<Data, Error>,
+    shared: Arc<Shared>,
+    /// Each command's spec, by name.
+    specs: HashMap<String, Spec>,
+}
+
+#[async_trait::async_trait]
+impl serenity::Framework for Commands {
+    async fn init(&mut self, client: &serenity::Client) {
+        self.poise.init(client).await;
+    }
+
+    async fn dispatch(&self, ctx: serenity::Context, event: serenity::FullEvent) {
+        if let serenity::FullEvent::InteractionCreate {
+            interaction: serenity::Interaction::Autocomplete(asked),
+        } = &event
+        {
+            autocomplete::on_autocomplete(&self.shared, &self.specs, asked).await;
+            return;
+        }
+        self.poise.dispatch(ctx, event).await;
+    }
+}
+
+/// The framework serving the registry's slash commands: they are registered on the first
 /// READY (globally, or in `guilds`), and every invocation and autocomplete is dispatched here.
-pub(crate) fn framework(shared: Arc<Shared>, guilds: Vec<u64>) -> poise::Framework<Data, Error> {
+pub(crate) fn framework(shared: Arc<Shared>, guilds: Vec<u64>) -> Commands {
     let commands = commands(shared.tables.host());
+    let specs = commands
+        .iter()
+        .filter_map(|c| {
+            let spec = c.custom_data.downcast_ref::<Spec>()?;
+            Some((c.name.to_string(), spec.clone()))
+        })
+        .collect();
     let options = poise::FrameworkOptions {
         commands,
         // No prefix commands: messages are the adapter's.
@@ -172,15 +216,26 @@ pub(crate) fn framework(shared: Arc<Shared>, guilds: Vec<u64>) -> poise::Framewo
         on_error,
         ..Default::default()
     };
-    poise::Framework::builder()
+    let data = shared.clone();
+    let poise = poise::Framework::builder()
         .options(options)
-        .setup(move |ctx, _ready, framework| {
+        // The builder's own setting wins over the options': without it poise would read the
+        // application's owners through serenity's `Http` (the bot has no owner-only command).
+        .initialize_owners(false)
+        .setup(move |_ctx, ready, framework| {
             Box::pin(async move {
-                register(&ctx.http, &framework.options().commands, &guilds).await;
-                Ok(Data { shared })
+                // Before any READY handler may have run: the commands are the application's.
+                data.discord.rest.set_application_id(ready.application.id);
+                register(&data.discord.rest, &framework.options().commands, &guilds).await;
+                Ok(Data { shared: data })
             })
         })
-        .build()
+        .build();
+    Commands {
+        poise,
+        shared,
+        specs,
+    }
 }
 
 /// The one error handler of the framework: the commands report failures themselves, so what
@@ -193,13 +248,13 @@ fn on_error(error: poise::FrameworkError<'_, Data, Error>) -> poise::BoxFuture<'
 
 /// Registers the commands (a bulk overwrite: commands no longer in the registry disappear).
 /// A failure is logged: the bot still reads messages.
-async fn register(http: &Arc<Http>, commands: &[SlashCommand], guilds: &[u64]) {
+async fn register(rest: &Rest, commands: &[SlashCommand], guilds: &[u64]) {
     let built = poise::builtins::create_application_commands(commands);
     let count = built.len();
     let channel = serenity::ChannelId::new(1);
     if guilds.is_empty() {
         let done = retry("register the slash commands", channel, || {
-            serenity::Command::set_global_commands(&**http, built.clone())
+            rest.set_commands(None, &built)
         })
         .await;
         if done.is_ok() {
@@ -209,7 +264,7 @@ async fn register(http: &Arc<Http>, commands: &[SlashCommand], guilds: &[u64]) {
         for guild in guilds.iter().filter(|g| **g != 0) {
             let guild = serenity::GuildId::new(*guild);
             let done = retry("register the slash commands", channel, || {
-                guild.set_commands(&**http, built.clone())
+                rest.set_commands(Some(guild), &built)
             })
             .await;
             if done.is_ok() {
@@ -233,10 +288,19 @@ async fn run(ctx: Ctx<'_>) {
             .any(|(n, v)| n == PRIVATE && matches!(v, Given::Text(t) if t == "true")),
     };
     // First of all: Discord wants an answer within 3 s.
-    if let Err(error) = ctx.defer_response(private).await {
+    let defer = CreateInteractionResponse::Defer(
+        CreateInteractionResponseMessage::new().ephemeral(private),
+    );
+    let rest = &*shared.discord.rest;
+    if let Err(error) = rest
+        .answer_interaction(interaction.id, &interaction.token, &defer)
+        .await
+    {
         tracing::warn!(channel = %interaction.channel_id, %error, "cannot acknowledge a slash command");
         return;
     }
+    // poise answers no more: its own deferral would be a second answer.
+    ctx.has_sent_initial_response.store(true, Ordering::SeqCst);
     let (text, shown) = spec.text(&values, &shared.settings.prefix);
     let author = author::of_interaction(
         &shared.discord.perms,
@@ -271,7 +335,7 @@ async fn run(ctx: Ctx<'_>) {
     };
     let outcome = submit(shared, interaction.channel_id, incoming, None, echo).await;
     answer(
-        &ctx.serenity_context().http,
+        rest,
         &shared.tables.host().templates,
         interaction.channel_id,
         &interaction.token,
