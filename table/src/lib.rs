@@ -36,6 +36,6 @@ pub use input::{Attachment, Author, Incoming, Mention, Reply, Response, Verdict,
 pub use store::{GameRow, LogRow, Outgoing, Store, StoreError, Write};
 pub use table::prompt::Prompt;
 pub use table::tables::Tables;
-pub use table::tables::{no_outbox, Handled, Keep, Kept, Table};
+pub use table::tables::{Answer, Committed, Decided, NotStored, Table};
 pub use table::{Host, Report, TableError, TableSettings};
 pub use templates::Templates;

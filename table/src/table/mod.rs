@@ -233,8 +233,8 @@ pub(crate) enum Loaded {
 /// What a command works with: the channel, the store, the host and the loaded game.
 ///
 /// A command changes the loaded game in memory and stages its writes ([`Cx::stage`]); the
-/// table stores them when the command is done, in one transaction with the answer's outbox
-/// item ([`Cx::flush`]). If that fails, the table is rebuilt from the store: nothing of the
+/// table hands them out in its decision and stores them at its commit, in one transaction with
+/// the adapter's outbox item ([`Cx::flush`]). If that fails, the table is rebuilt from the store: nothing of the
 /// command stays.
 pub(crate) struct Cx {
     pub(crate) channel: String,
@@ -243,8 +243,8 @@ pub(crate) struct Cx {
     pub(crate) loaded: Loaded,
     /// The writes of the command being handled.
     pub(crate) staged: Vec<Write>,
-    /// Whether the loaded game may differ from the store's (a flush failed, and so did the
-    /// reload after it): the next command reloads first.
+    /// Whether the loaded game may differ from the store's (a decision not stored yet, or a
+    /// flush that failed and so did the reload after it): the next command reloads first.
     pub(crate) stale: bool,
     /// The game's presets as stored, kept when this process is the store's sole writer.
     pub(crate) presets: crate::weeks::preset_book::PresetCache,
@@ -310,9 +310,15 @@ impl Cx {
         self.staged.push(write);
     }
 
-    /// Whether the command being handled wrote anything.
-    pub(crate) fn has_staged(&self) -> bool {
-        !self.staged.is_empty()
+    /// Takes the writes of the command just handled, to be stored by [`Cx::flush`]. Until they
+    /// are, the loaded game may be ahead of the store: if they never are (a decision dropped),
+    /// the next command rebuilds the table first.
+    pub(crate) fn take_staged(&mut self) -> Vec<Write> {
+        let staged = std::mem::take(&mut self.staged);
+        if !staged.is_empty() {
+            self.stale = true;
+        }
+        staged
     }
 
     /// The channel's state as the command being handled last staged it, if it did.
@@ -323,17 +329,17 @@ impl Cx {
         })
     }
 
-    /// Stores the command's staged writes, and `outgoing` with them, in one transaction, the
-    /// first write marking the command's message `read` (the store refuses the whole write if
-    /// it was read before: [`StoreError::AlreadyRead`]). On failure nothing is stored and the
-    /// table is rebuilt from the store (or, if that fails too, rebuilt before the next
-    /// command), so the command leaves no trace.
+    /// Stores a command's writes ([`Cx::take_staged`]), and `outgoing` with them, in one
+    /// transaction, the first write marking the command's message `read` (the store refuses
+    /// the whole write if it was read before: [`StoreError::AlreadyRead`]). On failure nothing
+    /// is stored and the table is rebuilt from the store (or, if that fails too, rebuilt before
+    /// the next command), so the command leaves no trace.
     pub(crate) async fn flush(
         &mut self,
+        staged: Vec<Write>,
         read: Option<&str>,
         outgoing: Option<Outgoing>,
     ) -> Result<(), StoreError> {
-        let staged = std::mem::take(&mut self.staged);
         if staged.is_empty() {
             return Ok(());
         }
@@ -348,11 +354,15 @@ impl Cx {
             .collect();
         let Err(error) = self.store.write(&writes).await else {
             self.presets.committed(&writes);
+            self.stale = false;
             return Ok(());
         };
-        if let Err(reload) = self.reload().await {
-            tracing::error!(channel = %self.channel, error = %reload, "the table cannot be rebuilt after a failed write; retried before its next command");
-            self.stale = true;
+        match self.reload().await {
+            Ok(()) => self.stale = false,
+            Err(reload) => {
+                tracing::error!(channel = %self.channel, error = %reload, "the table cannot be rebuilt after a failed write; retried before its next command");
+                self.stale = true;
+            }
         }
         Err(error)
     }
