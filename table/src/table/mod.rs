@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use crate::commands::spec::Catalogue;
 use crate::dice::{AuditExport, DrawSource, Seed};
-use crate::game::session::{Render, Session, SharedPlugin};
+use crate::game::session::{Refusal as GameRefusal, Render, Session, SharedPlugin};
 use crate::game::DiceMode;
 use crate::input::{Author, Incoming, Response, Verdict};
 use crate::messages;
@@ -122,8 +122,9 @@ pub enum TableError {
     Store(#[from] StoreError),
 }
 
-/// Why a move (a player's, or one the table makes for a seat) was refused.
-#[derive(Debug, Clone)]
+/// Why a move (a player's, or one the table makes for a seat) was refused: typed until
+/// [`Cx::refusal_text`] renders it.
+#[derive(Debug)]
 pub(crate) enum Refusal {
     /// The game is over.
     GameOver,
@@ -131,8 +132,8 @@ pub(crate) enum Refusal {
     NotSeated { players: Vec<String> },
     /// A v2 draw without a message id to key it.
     NoMessageKey,
-    /// The game refused it, for this reason.
-    Game(String),
+    /// The game refused it: its typed refusal, rendered by the game's refusal template.
+    Game(GameRefusal),
 }
 
 /// The loaded current game of a table.
@@ -483,7 +484,10 @@ impl Cx {
                 ruling: self.table_ruling(),
             }),
             Refusal::NoMessageKey => self.say(messages::NoMessageKey {}),
-            Refusal::Game(reason) => reason.clone(),
+            Refusal::Game(refusal) => match self.loaded.running() {
+                Some(current) => refusal.render(&self.render(current, false, None)),
+                None => refusal.to_string(),
+            },
         }
     }
 

@@ -162,7 +162,7 @@ impl Cx {
         let played = draft
             .session
             .play(seat, segment, &render)
-            .map_err(|r| Refusal::Game(r.render(&render)))?;
+            .map_err(Refusal::Game)?;
         draft.push(Entry::Action {
             seat,
             action: played.action,
@@ -225,7 +225,7 @@ impl Cx {
         let Some(drawn) = draft
             .session
             .audited_draw(dice, index, render)
-            .map_err(|r| Refusal::Game(r.render(render)))?
+            .map_err(Refusal::Game)?
         else {
             return Ok(None);
         };

@@ -304,7 +304,7 @@ impl Cx {
         let outcome = draft
             .session
             .play_proxy(seat, source, &proxy, &render)
-            .map_err(|r| Refusal::Game(r.render(&render)))?;
+            .map_err(Refusal::Game)?;
         let Some(played) = outcome.played else {
             return Ok((None, outcome.spent));
         };
