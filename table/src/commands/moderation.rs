@@ -119,7 +119,7 @@ impl Command for Reveal {
             return cx.refuse(cx.say(messages::NoSeed {}));
         }
         if current.row.revealed {
-            return Response::new(Verdict::Answered).say(cx.reveal_text(current));
+            return Response::new(Verdict::Answered).say(cx.host.view(current).reveal_text());
         }
         if !current.session.is_finished() && args.trim() != "confirm" {
             return cx.refuse(cx.say(messages::RevealNeedsConfirm {}));
@@ -130,7 +130,7 @@ impl Command for Reveal {
         cx.commit(draft, msg);
         match &cx.loaded {
             Loaded::Running(current) => {
-                Response::new(Verdict::Accepted).say(cx.reveal_text(current))
+                Response::new(Verdict::Accepted).say(cx.host.view(current).reveal_text())
             }
             _ => cx.no_game(),
         }

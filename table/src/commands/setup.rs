@@ -225,9 +225,9 @@ impl Command for Setup {
                 game_id: game_id.to_string(),
             }));
         }
-        let game_id = match cx.store.next_game_id(&cx.channel).await {
+        let game_id = match cx.ledger.store.next_game_id(&cx.ledger.channel).await {
             Ok(id) => id,
-            Err(e) => return cx.storage_refusal(&e),
+            Err(e) => return cx.host.storage_refusal(&e),
         };
         let seed = match parsed.dice {
             DiceMode::Manual => None,
@@ -258,7 +258,7 @@ impl Command for Setup {
             return response;
         }
         // A game set up by hand ends the channel's open signups.
-        match cx.end_signups(&msg.message_id).await {
+        match crate::weeks::signup::end_signups(cx, &msg.message_id).await {
             Some(note) => {
                 Response::new(Verdict::Accepted).say(format!("{note}\n{}", response.text()))
             }
@@ -327,7 +327,7 @@ pub(crate) async fn start_game(
     };
     let row = GameRow {
         id: game_id.clone(),
-        channel: cx.channel.clone(),
+        channel: cx.ledger.channel.clone(),
         kind: info.kind.to_string(),
         engine_version: info.engine_version.to_string(),
         created_at: at,
@@ -337,7 +337,7 @@ pub(crate) async fn start_game(
         revealed: false,
         active: true,
     };
-    cx.stage(Write::CreateGame {
+    cx.ledger.stage(Write::CreateGame {
         game: row.clone(),
         message_id: seen.to_string(),
     });
@@ -368,7 +368,7 @@ pub(crate) async fn start_game(
         commitment: current.row.commitment.clone(),
         draw_commands,
     });
-    let render = cx.render(&current, true, None);
+    let render = cx.host.view(&current).render(true, None);
     text.push('\n');
     text.push_str(&current.session.announce(&render));
     text.push('\n');

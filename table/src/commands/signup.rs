@@ -54,19 +54,19 @@ impl Command for Signup {
                 ruling: cx.table_ruling(),
             }));
         }
-        let state = match cx.signups().await {
+        let state = match cx.ledger.signups().await {
             Ok(state) => state,
-            Err(e) => return cx.storage_refusal(&e),
+            Err(e) => return cx.host.storage_refusal(&e),
         };
         match (sub.as_str(), state) {
-            ("open", None) => cx.open_signups(rest, msg).await,
+            ("open", None) => crate::weeks::signup::open_signups(cx, rest, msg).await,
             ("open", Some(_)) => cx.refuse(cx.say(messages::SignupAlreadyOpen {})),
             ("close", Some(state)) => {
-                cx.close_signups(state, time_of(msg), true, &msg.message_id)
+                crate::weeks::signup::close_signups(cx, state, time_of(msg), true, &msg.message_id)
                     .await
             }
             ("cancel", Some(_)) => {
-                cx.save_signups(None, &msg.message_id);
+                cx.ledger.save_signups(None, &msg.message_id);
                 Response::new(Verdict::Accepted).say(cx.say(messages::SignupCancelled {
                     by: msg.author.name.to_string(),
                 }))
@@ -75,7 +75,7 @@ impl Command for Signup {
                 Response::new(Verdict::Answered).say(cx.say(messages::SignupStatus {
                     change: String::new(),
                     player: String::new(),
-                    signup: cx.signup_data(&state),
+                    signup: crate::weeks::signup::signup_data(cx, &state),
                 }))
             }
             ("" | "status" | "list" | "close" | "cancel", None) => {
@@ -102,7 +102,7 @@ impl Command for Join {
     }
 
     async fn run(&self, cx: &mut Cx, _args: &str, msg: &Incoming) -> Response {
-        let mut state = match cx.open_signups_state().await {
+        let mut state = match crate::weeks::signup::open_signups_state(cx).await {
             Ok(state) => state,
             Err(refusal) => return refusal,
         };
@@ -111,15 +111,15 @@ impl Command for Join {
             return Response::new(Verdict::Answered).say(cx.say(messages::SignupStatus {
                 change: "already".into(),
                 player,
-                signup: cx.signup_data(&state),
+                signup: crate::weeks::signup::signup_data(cx, &state),
             }));
         }
         state.players.push(person(&msg.author));
-        cx.save_signups(Some(&state), &msg.message_id);
+        cx.ledger.save_signups(Some(&state), &msg.message_id);
         Response::new(Verdict::Accepted).say(cx.say(messages::SignupStatus {
             change: "joined".into(),
             player,
-            signup: cx.signup_data(&state),
+            signup: crate::weeks::signup::signup_data(cx, &state),
         }))
     }
 }
@@ -134,7 +134,7 @@ impl Command for Leave {
     }
 
     async fn run(&self, cx: &mut Cx, _args: &str, msg: &Incoming) -> Response {
-        let mut state = match cx.open_signups_state().await {
+        let mut state = match crate::weeks::signup::open_signups_state(cx).await {
             Ok(state) => state,
             Err(refusal) => return refusal,
         };
@@ -146,11 +146,11 @@ impl Command for Leave {
                 player: player.to_string(),
             }));
         }
-        cx.save_signups(Some(&state), &msg.message_id);
+        cx.ledger.save_signups(Some(&state), &msg.message_id);
         Response::new(Verdict::Accepted).say(cx.say(messages::SignupStatus {
             change: "left".into(),
             player,
-            signup: cx.signup_data(&state),
+            signup: crate::weeks::signup::signup_data(cx, &state),
         }))
     }
 }

@@ -2,13 +2,11 @@
 //! being typed (autocomplete), the one-click moves of the player to act (buttons), where the
 //! game stands (to refuse a stale button), and the live status (a pinned message).
 
-use crate::game::session::Render;
 use crate::game::{PlayerInfo, Query, QuickMove, Suggestion, ToAct};
-use crate::messages;
 
 use crate::input::{Attachment, Incoming, Response, Verdict};
 use crate::table::tables::Table;
-use crate::table::{Current, Cx, Draft, Loaded, Report};
+use crate::table::{Current, Cx, Draft, Loaded};
 
 /// The game's picture could not be drawn, for the game's reason.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -77,23 +75,14 @@ impl Table {
     /// message shows.
     pub fn status_text(&self) -> Option<String> {
         match &self.cx.loaded {
-            Loaded::Running(current) => Some(self.cx.report(current).to_string()),
-            Loaded::Frozen(frozen) => Some(self.cx.frozen_text(frozen)),
+            Loaded::Running(current) => Some(self.cx.host.view(current).report().to_string()),
+            Loaded::Frozen(frozen) => Some(self.cx.host.frozen_text(frozen)),
             Loaded::Empty => None,
         }
     }
 }
 
 impl Cx {
-    /// What follows a move that ended a turn, an undo or a draw: the full report, or with
-    /// [`Report::Compact`] only who acts next.
-    pub(crate) fn after_turn(&self, current: &Current, render: &Render<'_>) -> String {
-        match self.host.settings.report {
-            Report::Full => current.session.status(render),
-            Report::Compact => current.session.prompt(render),
-        }
-    }
-
     /// Stores the draft (an undo, a manual draw), then answers with `head` and what follows a
     /// turn.
     pub(crate) async fn commit_turn(
@@ -108,39 +97,13 @@ impl Cx {
         };
         let text = format!(
             "{head}\n{}",
-            self.after_turn(current, &self.render(current, true, None))
+            self.host
+                .view(current)
+                .after_turn(&self.host.view(current).render(true, None))
         );
         Response::new(Verdict::Accepted)
             .say(text)
             .attach(final_chart(current))
-    }
-
-    /// The picture of the running game as an attachment; `None` if the game has none.
-    pub(crate) fn picture_attachment(
-        &self,
-        current: &Current,
-    ) -> Option<Result<Attachment, PictureFailed>> {
-        let picture = current.session.picture()?;
-        Some(
-            picture
-                .map_err(|e| PictureFailed(e.to_string()))
-                .map(|bytes| Attachment {
-                    filename: format!("{}-{}.png", current.row.id, current.log.len()),
-                    bytes,
-                }),
-        )
-    }
-
-    /// The seed and how to check the draws, once revealed.
-    pub(crate) fn reveal_text(&self, current: &Current) -> String {
-        match (&current.seed, current.row.revealed) {
-            (Some(seed), true) => self.say(messages::Revealed {
-                seed: seed.to_hex().to_string(),
-                commitment: seed.commitment().to_string(),
-                file: format!("audit-{}.json", current.row.id),
-            }),
-            _ => String::new(),
-        }
     }
 }
 

@@ -19,6 +19,7 @@ use crate::messages;
 use crate::record::GameRecord;
 use crate::store::{Outgoing, Store, StoreError, Write};
 use crate::table::extract::{extract, Commands};
+use crate::table::ledger::Ledger;
 use crate::table::{Cx, Host, Loaded, TableError, TableSettings};
 use crate::templates::Templates;
 use crate::weeks::meta::DecisionClock;
@@ -64,13 +65,9 @@ impl Table {
         registry: Arc<Registry>,
     ) -> Result<Table, TableError> {
         let mut cx = Cx {
-            channel: channel.to_string(),
-            store,
             host,
             loaded: Loaded::Empty,
-            staged: Vec::new(),
-            stale: false,
-            presets: Default::default(),
+            ledger: Ledger::new(channel, store),
         };
         cx.reload().await?;
         Ok(Table { cx, registry })
@@ -78,7 +75,7 @@ impl Table {
 
     /// The channel.
     pub fn channel(&self) -> &str {
-        &self.cx.channel
+        &self.cx.ledger.channel
     }
 
     /// The current game's id (running or frozen).
@@ -94,7 +91,7 @@ impl Table {
     /// Whether the table is frozen (its log does not replay), and why.
     pub fn frozen(&self) -> Option<String> {
         match &self.cx.loaded {
-            Loaded::Frozen(f) => Some(self.cx.frozen_text(f)),
+            Loaded::Frozen(f) => Some(self.cx.host.frozen_text(f)),
             _ => None,
         }
     }
@@ -141,7 +138,7 @@ impl Table {
 
     /// The clock of the decision the running game waits for, at `now`.
     pub fn decision_clock(&self, now: chrono::DateTime<chrono::Utc>) -> Option<DecisionClock> {
-        self.cx.decision_clock(now)
+        self.cx.loaded.decision_clock(now)
     }
 
     /// The running game's title.
@@ -170,7 +167,7 @@ impl Table {
     /// be stored is logged and done again at the next tick.
     pub async fn decide_tick(&mut self, now: DateTime<Utc>) -> Decided {
         if let Err(error) = self.cx.refresh().await {
-            tracing::error!(channel = %self.cx.channel, %error, "the table does not load for the tick");
+            tracing::error!(channel = %self.cx.ledger.channel, %error, "the table does not load for the tick");
             return Decided::answer(Cause::Tick, Response::new(Verdict::Ignored));
         }
         let response = self.cx.pace_tick(now).await;
@@ -212,7 +209,7 @@ impl Table {
     /// the table to be rebuilt from the store before its next message.
     pub async fn decide(&mut self, msg: &Incoming) -> Decided {
         if let Err(error) = self.cx.refresh().await {
-            let refusal = self.cx.storage_refusal(&error);
+            let refusal = self.cx.host.storage_refusal(&error);
             return Decided::answer(Cause::Message(msg.message_id.clone()), refusal);
         }
         let response = self.dispatch(msg).await;
@@ -221,7 +218,7 @@ impl Table {
 
     /// The decision of the command just handled: its answer and what it staged.
     fn decided(&mut self, cause: Cause, response: Response) -> Decided {
-        let writes = self.cx.take_staged();
+        let writes = self.cx.ledger.take_staged();
         Decided {
             response,
             cause,
@@ -268,13 +265,13 @@ impl Table {
                     (Cause::Message(_), StoreError::AlreadyRead { .. }) => {
                         Response::new(Verdict::Duplicate)
                     }
-                    (Cause::Message(_), _) => self.cx.storage_refusal(&error),
+                    (Cause::Message(_), _) => self.cx.host.storage_refusal(&error),
                     (Cause::Tick, _) => {
-                        tracing::error!(channel = %self.cx.channel, %error, "the clock's work was not stored; it is retried at the next tick");
+                        tracing::error!(channel = %self.cx.ledger.channel, %error, "the clock's work was not stored; it is retried at the next tick");
                         Response::new(Verdict::Ignored)
                     }
                     (Cause::Automa, _) => {
-                        tracing::error!(channel = %self.cx.channel, %error, "the automa's move was not stored; it is made again at the next tick");
+                        tracing::error!(channel = %self.cx.ledger.channel, %error, "the automa's move was not stored; it is made again at the next tick");
                         Response::new(Verdict::Ignored)
                     }
                 };

@@ -22,6 +22,7 @@ use crate::input::{Author, Incoming, Response, Verdict};
 use crate::messages;
 use crate::record::log::Entry;
 use crate::store::LogRow;
+use crate::table::mover::Mover;
 use crate::table::{Current, Cx, Draft, Loaded};
 use crate::weeks::duration::store_time;
 use crate::weeks::events::{ProxyWhy, TableEvent};
@@ -74,21 +75,6 @@ impl Cx {
         (automa && !held(&current.log)).then_some(seat)
     }
 
-    /// The message an automa's move is stored under (`automa:<game>:<position>`).
-    fn automa_message(current: &Current, now: DateTime<Utc>) -> Incoming {
-        Incoming {
-            message_id: format!("automa:{}:{}", current.row.id, current.log.len()),
-            author: Author {
-                id: "gaugebot".into(),
-                name: "gaugebot".into(),
-                is_moderator: false,
-            },
-            text: "(the automa)".into(),
-            at: store_time(now),
-            mentions: Vec::new(),
-        }
-    }
-
     /// Makes one move of the automa to act, if one is: decided on the blocking pool, stored,
     /// and posted (`None`: no automa is to act, or it found no move).
     pub(crate) async fn automa_step(&mut self, now: DateTime<Utc>) -> Option<Response> {
@@ -113,13 +99,12 @@ impl Cx {
         };
         let current = self.loaded.playing()?;
         let player = current.session.seated().get(seat)?.name.clone();
-        let render = self.render(current, false, None);
+        let render = self.host.view(current).render(false, None);
         let reason = current.session.reason(&pick.reason, &render);
         let before = current.session.to_act();
-        let msg = Self::automa_message(current, now);
+        let msg = automa_message(current, now);
         let mut draft = Draft::of(current);
-        let made = match self.proxy_move(
-            current,
+        let made = match Mover::of(self, current).proxy_move(
             &mut draft,
             seat,
             ProxySource::Stored(&pick.action),
@@ -141,14 +126,15 @@ impl Cx {
         for (i, entry) in draft.entries.iter().enumerate() {
             meta.add(draft.next_seq + i as i64, entry, Some(now));
         }
-        self.auto_proxies(current, &mut draft, &meta, now, &mut done)
+        Mover::of(self, current)
+            .auto_proxies(&mut draft, &meta, now, &mut done)
             .await;
         if draft.session.is_finished() && current.audited() && !draft.revealed {
             draft.entries.push(Entry::Reveal);
             draft.revealed = true;
         }
         self.commit(draft, &msg);
-        self.save_spent(&game_id, &done);
+        done.stage_spent(&mut self.ledger, &game_id);
         let head = self.say(messages::AutomaMove {
             player,
             notation: pick.notation,
@@ -156,11 +142,19 @@ impl Cx {
         });
         // The full report after a turn, unless the bot posts compact reports.
         let full = done.ends_turn && self.host.settings.report == crate::table::Report::Full;
-        let body = self.after_moves(std::mem::take(&mut done.texts), before, full);
+        let body = crate::table::view::after_moves(
+            &self.host,
+            &self.loaded,
+            std::mem::take(&mut done.texts),
+            before,
+            full,
+        );
         let picture = match (&self.loaded, done.changes_picture) {
-            (Loaded::Running(current), true) if self.host.settings.map_after_build => {
-                self.picture_attachment(current).and_then(Result::ok)
-            }
+            (Loaded::Running(current), true) if self.host.settings.map_after_build => self
+                .host
+                .view(current)
+                .picture_attachment()
+                .and_then(Result::ok),
             _ => None,
         };
         Some(
@@ -168,5 +162,20 @@ impl Cx {
                 .say(format!("{}\n{body}", head.trim_end()))
                 .attach(picture),
         )
+    }
+}
+
+/// The message an automa's move is stored under (`automa:<game>:<position>`).
+fn automa_message(current: &Current, now: DateTime<Utc>) -> Incoming {
+    Incoming {
+        message_id: format!("automa:{}:{}", current.row.id, current.log.len()),
+        author: Author {
+            id: "gaugebot".into(),
+            name: "gaugebot".into(),
+            is_moderator: false,
+        },
+        text: "(the automa)".into(),
+        at: store_time(now),
+        mentions: Vec::new(),
     }
 }

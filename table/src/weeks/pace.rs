@@ -10,20 +10,21 @@
 //! nothing is repeated or lost across a restart.
 
 use chrono::{DateTime, Utc};
-use serde_json::Value;
 
 use crate::game::session::ProxySource;
-use crate::game::{Decision, PlayerInfo, Proxy, ToAct};
+use crate::game::{Decision, PlayerInfo};
 use crate::input::{Author, Incoming, Mention, Response, Verdict};
 use crate::messages;
 use crate::record::log::Entry;
 use crate::store::Write;
+use crate::table::ledger::Ledger;
+use crate::table::mover::Mover;
 use crate::table::{Current, Cx, Draft, Loaded, Refusal};
 use crate::weeks::duration::{
     format_duration, full, parse_duration, parse_percent, relative, store_time, DurationError,
 };
 use crate::weeks::meta::{ClockSettings, DecisionClock, Meta, ProxyWhy, ReminderKind, TableEvent};
-use crate::weeks::preset_book::{read_presets, PresetBook, StoredPreset};
+use crate::weeks::preset_book::{PresetBook, StoredPreset};
 
 /// The most moves the table makes for seats in one go (a safety net; an auction ends first).
 pub(crate) const MAX_PROXY_MOVES: usize = 100;
@@ -33,13 +34,13 @@ pub(crate) const MAX_REASON_CHARS: usize = 200;
 /// A move the table made for a seat: its narration, whether it ended a turn, whether it
 /// changed the picture.
 pub(crate) struct MadeMove {
-    text: String,
-    ends_turn: bool,
-    changes_picture: bool,
+    pub(crate) text: String,
+    pub(crate) ends_turn: bool,
+    pub(crate) changes_picture: bool,
 }
 
 /// A made move (if any) and the presets spent.
-type ProxyResult = Result<(Option<MadeMove>, Vec<usize>), Refusal>;
+pub(crate) type ProxyResult = Result<(Option<MadeMove>, Vec<usize>), Refusal>;
 
 /// Moves the table made for seats on a draft.
 #[derive(Default)]
@@ -51,15 +52,31 @@ pub(crate) struct Proxied {
     /// Whether one changed the picture.
     pub(crate) changes_picture: bool,
     /// The presets, once loaded.
-    book: Option<PresetBook>,
+    pub(crate) book: Option<PresetBook>,
     /// Players whose presets were spent.
-    dirty: Vec<String>,
+    pub(crate) dirty: Vec<String>,
 }
 
 impl Proxied {
     /// Whether a move was made.
     pub(crate) fn moved(&self) -> bool {
         !self.texts.is_empty()
+    }
+
+    /// Stages the presets that were spent, with the moves that spent them.
+    pub(crate) fn stage_spent(&self, ledger: &mut Ledger, game_id: &str) {
+        let Some(book) = &self.book else {
+            return;
+        };
+        for player in &self.dirty {
+            let list = book.get(player).cloned().unwrap_or_default();
+            let json = serde_json::to_string(&list).unwrap_or_default();
+            ledger.stage(Write::Presets {
+                game_id: game_id.to_string(),
+                player_id: player.clone(),
+                presets: (!list.is_empty()).then_some(json),
+            });
+        }
     }
 
     pub(crate) fn add(&mut self, made: MadeMove) {
@@ -250,274 +267,12 @@ pub(crate) fn name_at(meta: &Meta, seated: &[PlayerInfo], seat: usize, seq: i64)
 }
 
 impl Cx {
-    /// The clock of the decision the running game waits for, at `now`.
-    pub fn decision_clock(&self, now: DateTime<Utc>) -> Option<DecisionClock> {
-        let current = self.loaded.playing()?;
-        current
-            .meta()
-            .clock_of(current.session.to_act(), current.session.seated(), now)
-    }
-
     /// The refusal when no game is being played (none, frozen or over).
     pub(crate) fn not_playing(&self) -> Response {
         match &self.loaded {
             Loaded::Running(_) => self.refuse(self.say(messages::NotPlaying {})),
             _ => self.no_game(),
         }
-    }
-
-    // ----- the moves the table makes for a seat -----
-
-    /// Makes a move for `seat` on the draft — its marker, the move, and the audited draw it
-    /// calls for — narrated with the reason. `Ok(None)`: the source has no move now (and the
-    /// presets it spent).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn proxy_move(
-        &self,
-        current: &Current,
-        draft: &mut Draft,
-        seat: usize,
-        source: ProxySource<'_>,
-        why: ProxyWhy,
-        by: Option<PlayerInfo>,
-        message_id: &str,
-    ) -> ProxyResult {
-        if draft.session.is_finished() {
-            return Err(Refusal::GameOver);
-        }
-        let player = draft
-            .session
-            .seated()
-            .get(seat)
-            .map(|p| p.name.clone())
-            .unwrap_or_default();
-        let note = self.say(messages::ProxyNote {
-            why: why.name().to_string(),
-            by: by.as_ref().map(|b| b.name.clone()),
-            player: player.to_string(),
-        });
-        let proxy = Proxy {
-            automatic: why.automatic(),
-            note,
-        };
-        let render = self.render(current, false, None);
-        let outcome = draft
-            .session
-            .play_proxy(seat, source, &proxy, &render)
-            .map_err(Refusal::Game)?;
-        let Some(played) = outcome.played else {
-            return Ok((None, outcome.spent));
-        };
-        draft
-            .entries
-            .push(Entry::Table(TableEvent::Proxy { seat, why, by }));
-        draft.push(Entry::Action {
-            seat,
-            action: played.action,
-        });
-        let mut text = played.text;
-        let mut ends_turn = played.ends_turn;
-        if let Some((drawn, ended)) = self.draw_after(current, draft, message_id, &render)? {
-            text.push('\n');
-            text.push_str(&drawn);
-            ends_turn |= ended;
-        }
-        Ok((
-            Some(MadeMove {
-                text,
-                ends_turn,
-                changes_picture: played.changes_picture,
-            }),
-            outcome.spent,
-        ))
-    }
-
-    /// The moves the table makes at once on the draft: in auctions, a player's presets answer
-    /// for them, and an absent player passes automatically (unless a preset answers).
-    pub(crate) async fn auto_proxies(
-        &self,
-        current: &Current,
-        draft: &mut Draft,
-        meta: &Meta,
-        now: DateTime<Utc>,
-        done: &mut Proxied,
-    ) {
-        self.answer_auctions(current, draft, meta, now, done).await;
-        // Presets that can never answer again (their share was sold) are dropped.
-        if let Some(book) = done.book.as_mut() {
-            for (seat, player) in draft.session.seated().iter().enumerate() {
-                let Some(list) = book.get_mut(&player.id) else {
-                    continue;
-                };
-                let orders: Vec<Value> = list.iter().map(|p| p.order.clone()).collect();
-                let spent = draft.session.spent_presets(seat, &orders);
-                if !spent.is_empty() {
-                    drop_spent(list, &spent);
-                    done.dirty.push(player.id.clone());
-                }
-            }
-        }
-    }
-
-    pub(crate) async fn answer_auctions(
-        &self,
-        current: &Current,
-        draft: &mut Draft,
-        meta: &Meta,
-        now: DateTime<Utc>,
-        done: &mut Proxied,
-    ) {
-        for _ in 0..MAX_PROXY_MOVES {
-            let ToAct::Player {
-                seat,
-                decision: Decision::Auction,
-            } = draft.session.to_act()
-            else {
-                return;
-            };
-            let Some(player) = draft.session.seated().get(seat).cloned() else {
-                return;
-            };
-            if done.book.is_none() {
-                done.book = Some(self.preset_book(&current.row.id).await);
-            }
-            let orders: Vec<Value> = done
-                .book
-                .as_ref()
-                .and_then(|b| b.get(&player.id))
-                .map(|list| list.iter().map(|p| p.order.clone()).collect())
-                .unwrap_or_default();
-            let mut made = None;
-            if !orders.is_empty() {
-                match self.proxy_move(
-                    current,
-                    draft,
-                    seat,
-                    ProxySource::Presets(&orders),
-                    ProxyWhy::Preset,
-                    None,
-                    "",
-                ) {
-                    Ok((played, spent)) => {
-                        if !spent.is_empty() {
-                            if let Some(list) =
-                                done.book.as_mut().and_then(|b| b.get_mut(&player.id))
-                            {
-                                drop_spent(list, &spent);
-                            }
-                            done.dirty.push(player.id.clone());
-                        }
-                        made = played;
-                    }
-                    Err(reason) => {
-                        tracing::warn!(game = %current.row.id, seat, ?reason, "a preset's move was refused");
-                    }
-                }
-            }
-            if made.is_none() && meta.away(&player.id, now).is_some() {
-                match self.proxy_move(
-                    current,
-                    draft,
-                    seat,
-                    ProxySource::Auto,
-                    ProxyWhy::Away,
-                    None,
-                    "",
-                ) {
-                    Ok((played, _)) => made = played,
-                    Err(reason) => {
-                        tracing::warn!(game = %current.row.id, seat, ?reason, "an automatic pass was refused");
-                    }
-                }
-            }
-            let Some(made) = made else {
-                return;
-            };
-            done.add(made);
-        }
-    }
-
-    /// The presets of a game, by player (none if storage fails: nothing is played for them):
-    /// kept in memory after the first read when this process is the store's sole writer.
-    pub(crate) async fn preset_book(&self, game_id: &str) -> PresetBook {
-        if let Some(book) = self.presets.get(game_id) {
-            return book;
-        }
-        match self.store.presets(game_id).await {
-            Ok(rows) => {
-                let book: PresetBook = rows
-                    .into_iter()
-                    .map(|(player, json)| (player, read_presets(&json)))
-                    .collect();
-                if self.store.sole_writer() {
-                    self.presets.put(game_id, book.clone());
-                }
-                book
-            }
-            Err(error) => {
-                tracing::error!(game = game_id, %error, "cannot read the presets");
-                PresetBook::new()
-            }
-        }
-    }
-
-    /// Stores the presets that were spent, with the moves that spent them.
-    pub(crate) fn save_spent(&mut self, game_id: &str, done: &Proxied) {
-        let Some(book) = &done.book else {
-            return;
-        };
-        for player in &done.dirty {
-            let list = book.get(player).cloned().unwrap_or_default();
-            let json = serde_json::to_string(&list).unwrap_or_default();
-            self.stage(Write::Presets {
-                game_id: game_id.to_string(),
-                player_id: player.clone(),
-                presets: (!list.is_empty()).then_some(json),
-            });
-        }
-    }
-
-    /// The message the table's own commits are stored under.
-    pub(crate) fn clock_message(&self, current: &Current, now: DateTime<Utc>) -> Incoming {
-        Incoming {
-            message_id: format!("clock:{}:{}", current.row.id, current.log.len()),
-            author: Author {
-                id: "gaugebot".into(),
-                name: "gaugebot".into(),
-                is_moderator: false,
-            },
-            text: "(the table's clock)".into(),
-            at: store_time(now),
-            mentions: Vec::new(),
-        }
-    }
-
-    /// Narration, then the prompt or the report, as after a player's move.
-    pub(crate) fn after_moves(
-        &self,
-        texts: Vec<String>,
-        before: ToAct,
-        turn_ended: bool,
-    ) -> String {
-        let Loaded::Running(current) = &self.loaded else {
-            return texts.join("\n");
-        };
-        let ping = current.session.to_act() != before || turn_ended;
-        let render = self.render(current, ping, None);
-        let mut text = texts.join("\n");
-        if !text.is_empty() {
-            text.push('\n');
-        }
-        text.push_str(&if turn_ended {
-            current.session.status(&render)
-        } else {
-            current.session.prompt(&render)
-        });
-        if current.session.is_finished() {
-            text.push('\n');
-            text.push_str(&self.reveal_text(current));
-        }
-        text
     }
 
     // ----- the tick -----
@@ -529,7 +284,7 @@ impl Cx {
         match &self.loaded {
             Loaded::Running(c) if !c.session.is_finished() => self.game_tick(now).await,
             Loaded::Frozen(_) => Response::new(Verdict::Ignored),
-            _ => self.signup_tick(now).await,
+            _ => crate::weeks::signup::signup_tick(self, now).await,
         }
     }
 
@@ -542,14 +297,14 @@ impl Cx {
         let mut draft = Draft::of(current);
         let mut done = Proxied::default();
         let mut notices = Vec::new();
-        self.auto_proxies(current, &mut draft, &meta, now, &mut done)
+        Mover::of(self, current)
+            .auto_proxies(&mut draft, &meta, now, &mut done)
             .await;
         if !done.moved() {
             if let Some(clock) = meta.clock_of(before, current.session.seated(), now) {
                 if clock.expired() {
                     let auto = if clock.decision == Decision::Auction {
-                        match self.proxy_move(
-                            current,
+                        match Mover::of(self, current).proxy_move(
                             &mut draft,
                             clock.seat,
                             ProxySource::Auto,
@@ -574,7 +329,8 @@ impl Cx {
                             for (i, entry) in draft.entries.iter().enumerate() {
                                 meta.add(draft.next_seq + i as i64, entry, Some(now));
                             }
-                            self.auto_proxies(current, &mut draft, &meta, now, &mut done)
+                            Mover::of(self, current)
+                                .auto_proxies(&mut draft, &meta, now, &mut done)
                                 .await;
                         }
                         None if !meta.was_reminded(ReminderKind::Deadline) => {
@@ -602,7 +358,7 @@ impl Cx {
                         since: clock.since_seq,
                         kind: ReminderKind::Remind,
                     }));
-                    let render = self.render(current, false, None);
+                    let render = self.host.view(current).render(false, None);
                     notices.push(self.say(messages::Reminder {
                         c: decision_data(&clock, now),
                         game_id: current.row.id.to_string(),
@@ -619,19 +375,27 @@ impl Cx {
             draft.entries.push(Entry::Reveal);
             draft.revealed = true;
         }
-        let msg = self.clock_message(current, now);
+        let msg = clock_message(current, now);
         self.commit(draft, &msg);
-        self.save_spent(&game_id, &done);
+        done.stage_spent(&mut self.ledger, &game_id);
         let text = if done.moved() {
             let turn_ended = done.ends_turn;
-            self.after_moves(std::mem::take(&mut done.texts), before, turn_ended)
+            crate::table::view::after_moves(
+                &self.host,
+                &self.loaded,
+                std::mem::take(&mut done.texts),
+                before,
+                turn_ended,
+            )
         } else {
             notices.join("\n")
         };
         let picture = match (&self.loaded, done.changes_picture) {
-            (Loaded::Running(current), true) if self.host.settings.map_after_build => {
-                self.picture_attachment(current).and_then(Result::ok)
-            }
+            (Loaded::Running(current), true) if self.host.settings.map_after_build => self
+                .host
+                .view(current)
+                .picture_attachment()
+                .and_then(Result::ok),
             _ => None,
         };
         let chart = match &self.loaded {
@@ -642,5 +406,20 @@ impl Cx {
             .say(text)
             .attach(picture)
             .attach(chart)
+    }
+}
+
+/// The message the table's own commits are stored under.
+pub(crate) fn clock_message(current: &Current, now: DateTime<Utc>) -> Incoming {
+    Incoming {
+        message_id: format!("clock:{}:{}", current.row.id, current.log.len()),
+        author: Author {
+            id: "gaugebot".into(),
+            name: "gaugebot".into(),
+            is_moderator: false,
+        },
+        text: "(the table's clock)".into(),
+        at: store_time(now),
+        mentions: Vec::new(),
     }
 }
