@@ -15,7 +15,7 @@
 use serenity::all::MessageId;
 
 use gaugebot_table::input::{Incoming, Reply, Response, Verdict};
-use gaugebot_table::table::tables::TableGuard;
+use gaugebot_table::tables::TableGuard;
 use gaugebot_table::{Committed, NotStored, Table, MESSAGE_LIMIT};
 
 use super::channel::ChannelState;
@@ -151,7 +151,7 @@ fn pinned_status(table: &Table, parcel: Option<&Parcel>) -> Option<String> {
 /// forum record reads, until a human is to act (the decisions run on the blocking pool, one
 /// per table at a time: the table stays locked while its automa thinks).
 async fn automa_moves(shared: &Shared, state: &mut ChannelState, table: &mut TableGuard) {
-    for _ in 0..gaugebot_table::table::tables::MAX_AUTOMA_MOVES {
+    for _ in 0..gaugebot_table::tables::MAX_AUTOMA_MOVES {
         let Some(decided) = table.decide_automa(chrono::Utc::now()).await else {
             return;
         };

@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use serenity::model::id::ChannelId;
 
 use gaugebot_table::input::Response;
-use gaugebot_table::table::tables::MAX_AUTOMA_MOVES;
+use gaugebot_table::tables::MAX_AUTOMA_MOVES;
 use gaugebot_table::{Decided, Outgoing, Table};
 
 use super::job::Job;

@@ -5,10 +5,10 @@ use async_trait::async_trait;
 
 use crate::commands::registry::CommandSpec;
 use crate::commands::Command;
+use crate::game::log::Entry;
 use crate::game::ToAct;
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
-use crate::record::log::Entry;
 use crate::table::{Cx, Draft, Loaded};
 
 /// A game's `!`-command: the game answers it, or it is a manual draw.

@@ -6,10 +6,10 @@ use serde::Serialize;
 
 use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, CommandSpec, Form};
 use crate::commands::Command;
+use crate::game::log::Entry;
 use crate::game::ToAct;
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
-use crate::record::log::Entry;
 use crate::table::{Current, Cx, Loaded};
 use crate::weeks::duration::full;
 use crate::weeks::meta::{Meta, ReminderKind, TableEvent};

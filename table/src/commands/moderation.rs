@@ -5,10 +5,10 @@ use async_trait::async_trait;
 
 use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, CommandSpec};
 use crate::commands::Command;
+use crate::game::log::{pop_unit, Entry};
 use crate::game::DiceMode;
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
-use crate::record::log::{pop_unit, Entry};
 use crate::table::{Cx, Draft, Loaded};
 
 const REVEAL_ARGS: &[ArgSpec] = &[arg(

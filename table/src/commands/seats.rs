@@ -6,19 +6,18 @@ use async_trait::async_trait;
 use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, CommandSpec};
 use crate::commands::Command;
 use crate::game::automa::{automa_word, next_automa, AUTOMA_ID_PREFIX};
+use crate::game::log::Entry;
 use crate::game::session::ProxySource;
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
-use crate::record::log::Entry;
 use crate::store::Write;
 use crate::table::extract::{extract, Commands};
-use crate::table::mover::Mover;
+use crate::table::mover::{Mover, Proxied};
 use crate::table::{Current, Cx, Draft, Loaded};
 use crate::weeks::duration::{format_duration, full, parse_duration, relative, store_time};
 use crate::weeks::meta::{ProxyWhy, TableEvent};
 use crate::weeks::pace::{
-    decision_data, duration_error, person, seat_by_token, time_of, user_by_token, Proxied,
-    MAX_REASON_CHARS,
+    decision_data, duration_error, person, seat_by_token, time_of, user_by_token, MAX_REASON_CHARS,
 };
 
 const ACT_ARGS: &[ArgSpec] = &[

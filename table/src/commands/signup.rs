@@ -8,7 +8,7 @@ use crate::commands::Command;
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
 use crate::table::Cx;
-use crate::weeks::pace::{person, time_of};
+use crate::weeks::pace::time_of;
 
 const SIGNUP_ARGS: &[ArgSpec] = &[
     arg(
@@ -59,10 +59,10 @@ impl Command for Signup {
             Err(e) => return cx.host.storage_refusal(&e),
         };
         match (sub.as_str(), state) {
-            ("open", None) => crate::weeks::signup::open_signups(cx, rest, msg).await,
+            ("open", None) => crate::table::signups::open_signups(cx, rest, msg).await,
             ("open", Some(_)) => cx.refuse(cx.say(messages::SignupAlreadyOpen {})),
             ("close", Some(state)) => {
-                crate::weeks::signup::close_signups(cx, state, time_of(msg), true, &msg.message_id)
+                crate::table::signups::close_signups(cx, state, time_of(msg), true, &msg.message_id)
                     .await
             }
             ("cancel", Some(_)) => {
@@ -75,7 +75,7 @@ impl Command for Signup {
                 Response::new(Verdict::Answered).say(cx.say(messages::SignupStatus {
                     change: String::new(),
                     player: String::new(),
-                    signup: crate::weeks::signup::signup_data(cx, &state),
+                    signup: crate::table::signups::signup_data(cx, &state),
                 }))
             }
             ("" | "status" | "list" | "close" | "cancel", None) => {
@@ -102,25 +102,7 @@ impl Command for Join {
     }
 
     async fn run(&self, cx: &mut Cx, _args: &str, msg: &Incoming) -> Response {
-        let mut state = match crate::weeks::signup::open_signups_state(cx).await {
-            Ok(state) => state,
-            Err(refusal) => return refusal,
-        };
-        let player = msg.author.name.clone();
-        if state.players.iter().any(|p| p.id == msg.author.id) {
-            return Response::new(Verdict::Answered).say(cx.say(messages::SignupStatus {
-                change: "already".into(),
-                player,
-                signup: crate::weeks::signup::signup_data(cx, &state),
-            }));
-        }
-        state.players.push(person(&msg.author));
-        cx.ledger.save_signups(Some(&state), &msg.message_id);
-        Response::new(Verdict::Accepted).say(cx.say(messages::SignupStatus {
-            change: "joined".into(),
-            player,
-            signup: crate::weeks::signup::signup_data(cx, &state),
-        }))
+        crate::table::signups::join(cx, msg).await
     }
 }
 
@@ -134,7 +116,7 @@ impl Command for Leave {
     }
 
     async fn run(&self, cx: &mut Cx, _args: &str, msg: &Incoming) -> Response {
-        let mut state = match crate::weeks::signup::open_signups_state(cx).await {
+        let mut state = match crate::table::signups::open_signups_state(cx).await {
             Ok(state) => state,
             Err(refusal) => return refusal,
         };
@@ -150,7 +132,7 @@ impl Command for Leave {
         Response::new(Verdict::Accepted).say(cx.say(messages::SignupStatus {
             change: "left".into(),
             player,
-            signup: crate::weeks::signup::signup_data(cx, &state),
+            signup: crate::table::signups::signup_data(cx, &state),
         }))
     }
 }

@@ -6,14 +6,17 @@
 //! *frozen* — it says why in its channel, refuses moves, and lets moderators export the record
 //! or start a new game with `!setup force`.
 
+pub(crate) mod automa;
 pub mod chart;
+pub(crate) mod clock;
 pub mod extract;
 pub(crate) mod ledger;
 pub(crate) mod mover;
 pub mod play;
 pub mod prompt;
 pub mod recap;
-pub mod tables;
+pub(crate) mod signups;
+pub(crate) mod start;
 pub(crate) mod view;
 
 pub use crate::record::StoredSetup;
@@ -22,14 +25,14 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::commands::spec::Catalogue;
 use crate::dice::{AuditExport, Seed};
+use crate::game::log::{effective, Effective, Entry};
 use crate::game::session::{Refusal as GameRefusal, Session, SharedPlugin};
+use crate::game::spec::Catalogue;
 use crate::game::DiceMode;
 use crate::input::{Author, Incoming, Response, Verdict};
 use crate::messages;
 use crate::messages::Message;
-use crate::record::log::{effective, Effective, Entry};
 use crate::record::{GameRecord, RunningHead};
 use crate::store::{GameRow, LogRow, Outgoing, StoreError, Write};
 use crate::templates::Templates;

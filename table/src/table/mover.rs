@@ -8,15 +8,74 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use crate::dice::{is_message_id, DrawSource, Spec};
+use crate::game::log::Entry;
 use crate::game::session::ProxySource;
 use crate::game::{Decision, PlayerInfo, Proxy, ToAct};
 use crate::input::Incoming;
 use crate::messages;
-use crate::record::log::Entry;
+use crate::store::Write;
 use crate::table::ledger::Ledger;
 use crate::table::{Current, Cx, Draft, Host, Refusal};
 use crate::weeks::meta::{Meta, ProxyWhy, TableEvent};
-use crate::weeks::pace::{drop_spent, MadeMove, Proxied, ProxyResult, MAX_PROXY_MOVES};
+use crate::weeks::pace::drop_spent;
+use crate::weeks::preset_book::PresetBook;
+
+/// The most moves the table makes for seats in one go (a safety net; an auction ends first).
+pub(crate) const MAX_PROXY_MOVES: usize = 100;
+/// A move the table made for a seat: its narration, whether it ended a turn, whether it
+/// changed the picture.
+pub(crate) struct MadeMove {
+    pub(crate) text: String,
+    pub(crate) ends_turn: bool,
+    pub(crate) changes_picture: bool,
+}
+
+/// A made move (if any) and the presets spent.
+pub(crate) type ProxyResult = Result<(Option<MadeMove>, Vec<usize>), Refusal>;
+
+/// Moves the table made for seats on a draft.
+#[derive(Default)]
+pub(crate) struct Proxied {
+    /// Their narration.
+    pub(crate) texts: Vec<String>,
+    /// Whether one ended a turn.
+    pub(crate) ends_turn: bool,
+    /// Whether one changed the picture.
+    pub(crate) changes_picture: bool,
+    /// The presets, once loaded.
+    pub(crate) book: Option<PresetBook>,
+    /// Players whose presets were spent.
+    pub(crate) dirty: Vec<String>,
+}
+
+impl Proxied {
+    /// Whether a move was made.
+    pub(crate) fn moved(&self) -> bool {
+        !self.texts.is_empty()
+    }
+
+    /// Stages the presets that were spent, with the moves that spent them.
+    pub(crate) fn stage_spent(&self, ledger: &mut Ledger, game_id: &str) {
+        let Some(book) = &self.book else {
+            return;
+        };
+        for player in &self.dirty {
+            let list = book.get(player).cloned().unwrap_or_default();
+            let json = serde_json::to_string(&list).unwrap_or_default();
+            ledger.stage(Write::Presets {
+                game_id: game_id.to_string(),
+                player_id: player.clone(),
+                presets: (!list.is_empty()).then_some(json),
+            });
+        }
+    }
+
+    pub(crate) fn add(&mut self, made: MadeMove) {
+        self.texts.push(made.text);
+        self.ends_turn |= made.ends_turn;
+        self.changes_picture |= made.changes_picture;
+    }
+}
 
 /// What a move needs: the host, the ledger and the running game.
 #[derive(Clone, Copy)]

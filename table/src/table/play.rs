@@ -5,7 +5,7 @@ use crate::table::mover::Mover;
 
 use crate::input::{Incoming, Response, Verdict};
 
-use crate::record::log::Entry;
+use crate::game::log::Entry;
 use crate::store::Write;
 use crate::table::{Cx, Draft, Loaded, Report};
 
@@ -14,7 +14,7 @@ impl Cx {
     pub(crate) async fn moves(&mut self, segments: &[String], msg: &Incoming) -> Response {
         if self.loaded.playing().is_none() {
             // No game being played: **sign up** while signups are open.
-            if let Some(response) = crate::weeks::signup::signup_bold(self, segments, msg).await {
+            if let Some(response) = crate::table::signups::signup_bold(self, segments, msg).await {
                 return response;
             }
         }
@@ -82,7 +82,7 @@ impl Cx {
             return self.refuse(refusal.unwrap_or_default());
         }
         // The next players' presets and absences answer their auction decisions at once.
-        let mut proxied = crate::weeks::pace::Proxied::default();
+        let mut proxied = crate::table::mover::Proxied::default();
         let now = crate::weeks::pace::time_of(msg);
         let mut meta = current.meta();
         for (i, entry) in draft.entries.iter().enumerate() {

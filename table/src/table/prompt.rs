@@ -2,10 +2,9 @@
 //! being typed (autocomplete), the one-click moves of the player to act (buttons), where the
 //! game stands (to refuse a stale button), and the live status (a pinned message).
 
-use crate::game::{PlayerInfo, Query, QuickMove, Suggestion, ToAct};
+use crate::game::{PlayerInfo, QuickMove};
 
 use crate::input::{Attachment, Incoming, Response, Verdict};
-use crate::table::tables::Table;
 use crate::table::{Current, Cx, Draft, Loaded};
 
 /// The game's picture could not be drawn, for the game's reason.
@@ -25,61 +24,6 @@ pub struct Prompt {
     pub player: PlayerInfo,
     /// Their one-click moves.
     pub moves: Vec<QuickMove>,
-}
-
-impl Table {
-    /// The running game and its position (the number of log entries).
-    pub fn position(&self) -> Option<(&str, usize)> {
-        match &self.cx.loaded {
-            Loaded::Running(c) => Some((c.row.id.as_str(), c.log.len())),
-            _ => None,
-        }
-    }
-
-    /// The one-click moves of the player to act, if a player is to act and has any.
-    pub fn prompt(&self) -> Option<Prompt> {
-        let Loaded::Running(current) = &self.cx.loaded else {
-            return None;
-        };
-        let ToAct::Player { seat, .. } = current.session.to_act() else {
-            return None;
-        };
-        let player = current.session.seated().get(seat)?.clone();
-        let moves = current.session.quick_moves();
-        if moves.is_empty() {
-            return None;
-        }
-        Some(Prompt {
-            game_id: current.row.id.clone(),
-            position: current.log.len(),
-            player,
-            moves,
-        })
-    }
-
-    /// Legal values for an argument being typed by the user `author_id` (autocomplete). Empty
-    /// without a running game.
-    pub fn suggest(&self, author_id: &str, query: &Query<'_>) -> Vec<Suggestion> {
-        let Loaded::Running(current) = &self.cx.loaded else {
-            return Vec::new();
-        };
-        let seat = current
-            .session
-            .seated()
-            .iter()
-            .position(|p| p.id == author_id);
-        current.session.suggest(seat, query)
-    }
-
-    /// The live status of the game (running or frozen), without pings: what a pinned status
-    /// message shows.
-    pub fn status_text(&self) -> Option<String> {
-        match &self.cx.loaded {
-            Loaded::Running(current) => Some(self.cx.host.view(current).report().to_string()),
-            Loaded::Frozen(frozen) => Some(self.cx.host.frozen_text(frozen)),
-            Loaded::Empty => None,
-        }
-    }
 }
 
 impl Cx {

@@ -2,6 +2,8 @@
 //! message at a time (its own lock); different tables run in parallel, and the map of tables is
 //! never locked while a table loads from the database.
 
+pub mod direct;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -13,13 +15,14 @@ use serde_json::Value;
 use crate::commands::registry::Registry;
 use crate::dice::AuditExport;
 use crate::game::session::SharedPlugin;
-use crate::game::{PlayerInfo, ToAct};
+use crate::game::{PlayerInfo, Query, Suggestion, ToAct};
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
 use crate::record::GameRecord;
 use crate::store::{Outgoing, Store, StoreError, Write};
 use crate::table::extract::{extract, Commands};
 use crate::table::ledger::Ledger;
+use crate::table::prompt::Prompt;
 use crate::table::{Cx, Host, Loaded, TableError, TableSettings};
 use crate::templates::Templates;
 use crate::weeks::meta::DecisionClock;
@@ -371,6 +374,61 @@ impl Answer for Result<Committed, NotStored> {
         match self {
             Ok(committed) => committed.response,
             Err(not_stored) => not_stored.response,
+        }
+    }
+}
+
+impl Table {
+    /// The running game and its position (the number of log entries).
+    pub fn position(&self) -> Option<(&str, usize)> {
+        match &self.cx.loaded {
+            Loaded::Running(c) => Some((c.row.id.as_str(), c.log.len())),
+            _ => None,
+        }
+    }
+
+    /// The one-click moves of the player to act, if a player is to act and has any.
+    pub fn prompt(&self) -> Option<Prompt> {
+        let Loaded::Running(current) = &self.cx.loaded else {
+            return None;
+        };
+        let ToAct::Player { seat, .. } = current.session.to_act() else {
+            return None;
+        };
+        let player = current.session.seated().get(seat)?.clone();
+        let moves = current.session.quick_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        Some(Prompt {
+            game_id: current.row.id.clone(),
+            position: current.log.len(),
+            player,
+            moves,
+        })
+    }
+
+    /// Legal values for an argument being typed by the user `author_id` (autocomplete). Empty
+    /// without a running game.
+    pub fn suggest(&self, author_id: &str, query: &Query<'_>) -> Vec<Suggestion> {
+        let Loaded::Running(current) = &self.cx.loaded else {
+            return Vec::new();
+        };
+        let seat = current
+            .session
+            .seated()
+            .iter()
+            .position(|p| p.id == author_id);
+        current.session.suggest(seat, query)
+    }
+
+    /// The live status of the game (running or frozen), without pings: what a pinned status
+    /// message shows.
+    pub fn status_text(&self) -> Option<String> {
+        match &self.cx.loaded {
+            Loaded::Running(current) => Some(self.cx.host.view(current).report().to_string()),
+            Loaded::Frozen(frozen) => Some(self.cx.host.frozen_text(frozen)),
+            Loaded::Empty => None,
         }
     }
 }
