@@ -20,9 +20,10 @@ pub mod templates;
 /// The table core's message types and table, under the paths of the first version.
 pub mod table {
     pub use gaugebot_table::input::*;
-    pub use gaugebot_table::table::tables::Table;
     pub use gaugebot_table::table::*;
+    pub use gaugebot_table::tables::Table;
 }
 
 pub use gaugebot_table::dice;
-pub use gaugebot_table::table::{extract, tables};
+pub use gaugebot_table::table::extract;
+pub use gaugebot_table::tables;

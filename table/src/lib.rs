@@ -1,19 +1,26 @@
 //! The game-agnostic table core of gaugebot: a message or interaction in, replies out.
 //!
+//! Its folders import each other in one direction only, from the bottom up:
+//!
+//! - [`dice`], [`store`], [`input`], [`answer`], [`messages`], [`templates`]: seed, commitment
+//!   and stream of the audited dice; the storage it needs, as a trait (the bot implements it);
+//!   messages in, replies out; what the table says, as typed spans that each transport
+//!   presents; every text; the table's own texts, a typed catalogue.
 //! - [`game`]: what a game plug-in implements ([`game::TableGame`], typed);
-//!   [`game::session`] wraps it for the table (object-safe, JSON at the boundary).
-//! - [`table`]: one channel's game ([`table::Table`]): reading a message
-//!   ([`table::extract`]), moves in bold ([`table::play`]), what richer transports ask
-//!   ([`table::prompt`]); every channel of a bot ([`table::tables::Tables`]).
+//!   [`game::session`] wraps it for the table (object-safe, JSON at the boundary); the specs
+//!   of commands ([`game::spec`]); the log's entries ([`game::log`], with undo) and the table's
+//!   own events in it ([`game::events`]).
+//! - [`record`]: the game record and its chain.
+//! - [`weeks`]: the model of play over weeks: clocks, reminders, absences, substitutes,
+//!   presets, signups and their pick, durations.
+//! - [`table`]: one channel's game and the context its work gets (`table::Cx`, with the
+//!   narrower `Mover`, `View`, `Ledger`): reading a message
+//!   ([`table::extract`]), moves in bold ([`table::play`]), the clock's work, the automa's
+//!   turn, signups, setting up a game, what richer transports ask ([`table::prompt`]).
 //! - [`commands`]: the `!`-commands and the one [`commands::registry`] that routes them.
-//! - [`record`]: the append-only [`record::log`] with replay and undo; the game record.
-//! - [`dice`]: seed, commitment and stream of the audited dice.
-//! - [`store`]: the storage it needs, as a trait (the bot implements it).
-//! - [`weeks`]: play over weeks: clocks, reminders, absences, substitutes, presets, moves made
-//!   for a seat, their log entries, signups, durations, what is answered across tables.
-//! - [`input`]: messages in, replies out; [`answer`]: what the table says, as typed spans
-//!   that each transport presents; [`templates`]: every text; [`messages`]: the
-//!   table's own texts, a typed catalogue.
+//! - [`tables`]: one channel's table as the bot sees it ([`tables::Table`]: decide, then
+//!   commit), every channel of a bot ([`tables::Tables`]), and what is answered across them
+//!   ([`tables::direct`]).
 //!
 //! No Discord, no SQL, no game rules in here.
 
@@ -26,6 +33,7 @@ pub mod messages;
 pub mod record;
 pub mod store;
 pub mod table;
+pub mod tables;
 pub mod templates;
 pub mod weeks;
 
@@ -38,7 +46,7 @@ pub use game::{
 pub use input::{Attachment, Author, Incoming, Mention, Reply, Response, Verdict};
 pub use store::{GameRow, LogRow, Outgoing, Store, StoreError, Write};
 pub use table::prompt::Prompt;
-pub use table::tables::Tables;
-pub use table::tables::{no_outbox, Handled, Keep, Kept, Table};
 pub use table::{Host, Report, TableError, TableSettings};
+pub use tables::Tables;
+pub use tables::{Answer, Committed, Decided, NotStored, Table};
 pub use templates::Templates;

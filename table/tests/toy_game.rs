@@ -428,23 +428,38 @@ async fn clocks_reminders_and_moderator_moves_work_for_a_game_that_opts_into_not
 
 #[tokio::test]
 async fn a_command_s_writes_and_its_kept_answer_are_stored_together_or_not_at_all() {
-    use gaugebot_table::{Kept, Response};
+    use gaugebot_table::store::Outgoing;
+    use gaugebot_table::{Committed, Incoming, NotStored};
     let store = Arc::new(Flaky::default());
     let mut table = Table::load("k", store.clone(), host())
         .await
         .expect("loads");
-    let keep = |table: &Table, response: &Response| {
-        Some(Kept {
+    // The adapter's outbox item, made from the decision and the table (locked from decision
+    // to commit), then committed with it.
+    async fn keep(table: &mut Table, msg: &Incoming) -> Result<Committed, NotStored> {
+        let decided = table.decide(msg).await;
+        let kept = Outgoing {
+            channel: table.channel().to_string(),
             key: format!("{}", table.position().map_or(0, |(_, at)| at)),
-            payload: response.text(),
-        })
+            payload: decided.response().text(),
+            at: chrono::Utc::now(),
+        };
+        table.commit(decided, Some(kept)).await
+    }
+    let answer = |result: Result<Committed, NotStored>| match result {
+        Ok(committed) => committed,
+        Err(not_stored) => Committed {
+            response: not_stored.response,
+            kept: None,
+        },
     };
-    let setup = table
-        .handle_keeping(
+    let setup = answer(
+        keep(
+            &mut table,
             &msg(1, "mod", "!setup pile ann bob dice:manual first:1"),
-            &keep,
         )
-        .await;
+        .await,
+    );
     assert_eq!(setup.response.verdict, Verdict::Accepted);
     let kept = setup.kept.expect("an accepted command's answer is kept");
     assert_eq!(kept.payload, setup.response.text());
@@ -470,7 +485,7 @@ async fn a_command_s_writes_and_its_kept_answer_are_stored_together_or_not_at_al
     assert!(store.pending(None).await.expect("pending").is_empty());
 
     // A read-only command writes nothing and keeps nothing.
-    let status = table.handle_keeping(&msg(2, "ann", "!status"), &keep).await;
+    let status = answer(keep(&mut table, &msg(2, "ann", "!status")).await);
     assert_eq!(status.kept, None);
     assert_eq!(store.inner.batches().len(), 1);
 
@@ -478,9 +493,7 @@ async fn a_command_s_writes_and_its_kept_answer_are_stored_together_or_not_at_al
     // store or in the table.
     store.set_down(true);
     let who = to_act(&table);
-    let failed = table
-        .handle_keeping(&msg(3, &who, "**take 2**"), &keep)
-        .await;
+    let failed = answer(keep(&mut table, &msg(3, &who, "**take 2**")).await);
     assert_eq!(failed.response.verdict, Verdict::Refused);
     assert!(
         failed.response.text().contains("the disk is gone"),
@@ -494,9 +507,7 @@ async fn a_command_s_writes_and_its_kept_answer_are_stored_together_or_not_at_al
 
     // It comes back: the same move is taken, stored with its answer.
     store.set_down(false);
-    let taken = table
-        .handle_keeping(&msg(3, &who, "**take 2**"), &keep)
-        .await;
+    let taken = answer(keep(&mut table, &msg(3, &who, "**take 2**")).await);
     assert_eq!(
         taken.response.verdict,
         Verdict::Accepted,
@@ -511,9 +522,7 @@ async fn a_command_s_writes_and_its_kept_answer_are_stored_together_or_not_at_al
 
     // The same message delivered again is applied once: refused by the store in the write
     // that would apply it, and the table is as it was.
-    let again = table
-        .handle_keeping(&msg(3, &who, "**take 2**"), &keep)
-        .await;
+    let again = answer(keep(&mut table, &msg(3, &who, "**take 2**")).await);
     assert_eq!(again.response.verdict, Verdict::Duplicate);
     assert_eq!(again.kept, None);
     assert!(again.response.replies.is_empty());

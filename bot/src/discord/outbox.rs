@@ -1,7 +1,7 @@
 //! The Discord adapter's outbox: everything a command leads to in its channel (the replies
 //! with their attachments, the ✅ or ❌, the next turn's buttons, the pinned status) is made into
-//! a [`Parcel`] while the table is locked and stored by the table in the same transaction as
-//! the command ([`gaugebot_table::Keep`]). The channel's worker then delivers it and removes it
+//! a [`Parcel`] from the table's decision while the table is locked, and stored by the table's
+//! commit in the same transaction as the command ([`gaugebot_table::Table::commit`]). The channel's worker then delivers it and removes it
 //! from the store. A parcel still in the store after a crash or a restart is delivered before
 //! the channel's next job, with the same nonces, so nothing is lost and nothing doubles.
 
@@ -10,13 +10,15 @@ use serde::{Deserialize, Serialize};
 use serenity::all::MessageId;
 use sha2::{Digest, Sha256};
 
+use serenity::all::EditMessage;
+
 use gaugebot_table::input::{Attachment, Incoming, Response, Verdict};
-use gaugebot_table::{Kept, Outgoing, Prompt, Table};
+use gaugebot_table::{Outgoing, Prompt, Rich, Table};
 
 use super::channel::ChannelState;
-use super::play::{settle, After};
-use super::posting::{buttons, reply};
-use super::present::Post;
+use super::posting::{buttons, pin, reply};
+use super::present::{self, Post};
+use super::retry::retry;
 use super::shared::Shared;
 
 /// One post of a parcel: its text and its file (the bytes in base64), the file's alt text and
@@ -150,18 +152,25 @@ impl Parcel {
         }
     }
 
-    /// The parcel as the table keeps it: keyed by its nonce.
-    pub(crate) fn kept(&self) -> Option<Kept> {
+    /// The parcel as the table's commit keeps it in `channel`'s outbox: keyed by its nonce.
+    pub(crate) fn outgoing(&self, channel: &str) -> Option<Outgoing> {
         match serde_json::to_string(self) {
-            Ok(payload) => Some(Kept {
+            Ok(payload) => Some(Outgoing {
+                channel: channel.to_string(),
                 key: self.nonce.to_string(),
                 payload,
+                at: chrono::Utc::now(),
             }),
             Err(error) => {
                 tracing::error!(%error, "a parcel does not serialise; it is posted without the outbox");
                 None
             }
         }
+    }
+
+    /// The game whose pinned status the parcel updates, if any.
+    pub(crate) fn pinned_game(&self) -> Option<&str> {
+        self.pin.as_deref()
     }
 
     fn after(&self) -> After {
@@ -210,60 +219,25 @@ pub(crate) async fn deliver(
             return None;
         }
     };
-    send(shared, state, Some(item), Some(parcel)).await
-}
-
-/// Makes a command's parcel once: the table keeps it serialised with the command
-/// ([`Keeper::keep`]), and the same parcel is posted afterwards ([`Keeper::parcel`]), never read
-/// back from its JSON on the way to the reply.
-pub(crate) struct Keeper<F> {
-    make: F,
-    made: std::sync::Mutex<Option<Parcel>>,
-}
-
-impl<F: Fn(&Table, &Response) -> Option<Parcel> + Sync> Keeper<F> {
-    /// A keeper of the parcels `make` makes.
-    pub(crate) fn new(make: F) -> Self {
-        Keeper {
-            make,
-            made: std::sync::Mutex::new(None),
-        }
-    }
-
-    /// The parcel as the table keeps it (see [`gaugebot_table::Keep`]); the parcel is kept
-    /// here for [`Keeper::parcel`].
-    pub(crate) fn keep(&self, table: &Table, response: &Response) -> Option<Kept> {
-        let parcel = (self.make)(table, response)?;
-        let kept = parcel.kept();
-        *self.made.lock().unwrap_or_else(|e| e.into_inner()) = Some(parcel);
-        kept
-    }
-
-    /// The parcel to post once the table has answered: the one it stored (`stored`), else one
-    /// made now (an answer that wrote nothing, or whose write failed, was not kept).
-    pub(crate) fn parcel(
-        &self,
-        table: &Table,
-        response: &Response,
-        stored: bool,
-    ) -> Option<Parcel> {
-        let made = self.made.lock().unwrap_or_else(|e| e.into_inner()).take();
-        match (stored, made) {
-            (true, Some(parcel)) => Some(parcel),
-            _ => (self.make)(table, response),
-        }
-    }
+    let status = match parcel.pinned_game() {
+        Some(game) => status_of(shared, state, game).await,
+        None => None,
+    };
+    send(shared, state, Some(item), Some(parcel), status).await
 }
 
 /// Posts a command's parcel, then removes it from the outbox if the table kept it there.
+/// `status`: the pinned status's text, if the parcel updates it ([`Parcel::pinned_game`]), read
+/// from the table by the caller.
 pub(crate) async fn send(
     shared: &Shared,
     state: &mut ChannelState,
     kept: Option<&Outgoing>,
     parcel: Option<Parcel>,
+    status: Option<String>,
 ) -> Option<MessageId> {
     let posted = match &parcel {
-        Some(parcel) => post(shared, state, parcel).await,
+        Some(parcel) => post(shared, state, parcel, status).await,
         None => None,
     };
     if let Some(item) = kept {
@@ -272,8 +246,13 @@ pub(crate) async fn send(
     posted
 }
 
-/// Posts a parcel and settles the prompt and the pinned status.
-async fn post(shared: &Shared, state: &mut ChannelState, parcel: &Parcel) -> Option<MessageId> {
+/// Posts a parcel and settles the prompt and the pinned status (`status`, its text).
+async fn post(
+    shared: &Shared,
+    state: &mut ChannelState,
+    parcel: &Parcel,
+    status: Option<String>,
+) -> Option<MessageId> {
     let rest = &*shared.discord.rest;
     let after = parcel.after();
     let components = after.prompt.as_ref().map(buttons::rows).unwrap_or_default();
@@ -291,7 +270,7 @@ async fn post(shared: &Shared, state: &mut ChannelState, parcel: &Parcel) -> Opt
     if let Some(command) = answers {
         reply::react(rest, state.channel, command, parcel.verdict).await;
     }
-    settle(shared, state, after, posted).await;
+    settle(shared, state, after, posted, status).await;
     posted
 }
 
@@ -327,6 +306,85 @@ pub(crate) async fn redeliver(shared: &Shared, state: &mut ChannelState) {
     }
 }
 
+/// What an accepted command leads to, gathered while the table is locked.
+pub(crate) struct After {
+    pub(crate) accepted: bool,
+    pub(crate) prompt: Option<Prompt>,
+    /// The game whose pinned status is to show its new position (its text read from the table
+    /// as it is when the parcel is posted: see [`settle`]).
+    pub(crate) pin: Option<String>,
+}
+
+impl After {
+    pub(crate) fn of(shared: &Shared, table: &Table, response: &Response) -> After {
+        let accepted = response.verdict == Verdict::Accepted;
+        After {
+            accepted,
+            // No buttons for an automa's decision: it moves at once.
+            prompt: (accepted && shared.settings.buttons && !table.automa_to_act())
+                .then(|| table.prompt())
+                .flatten(),
+            pin: (accepted && shared.settings.pinned_status)
+                .then(|| table.game_id().map(str::to_string))
+                .flatten(),
+        }
+    }
+}
+
+/// After an accepted command is posted: the previous prompt loses its buttons, the new one
+/// (`posted`) is remembered, the pinned status is edited (to `status`, the game's status as
+/// its table has it now).
+async fn settle(
+    shared: &Shared,
+    state: &mut ChannelState,
+    after: After,
+    posted: Option<MessageId>,
+    status: Option<String>,
+) {
+    if !after.accepted {
+        return;
+    }
+    let rest = &*shared.discord.rest;
+    if let Some(old) = state.last_prompt.take().filter(|old| Some(*old) != posted) {
+        let channel = state.channel;
+        let edit = EditMessage::new().components(Vec::new());
+        let _ = retry("remove old buttons", channel, || {
+            rest.edit_message(channel, old, &edit)
+        })
+        .await;
+    }
+    state.last_prompt = posted;
+    if let (Some(game), Some(status)) = (after.pin, status) {
+        let templates = &shared.tables.host().templates;
+        let content = pin::status_content(templates, &game, &status);
+        let store = &**shared.tables.store();
+        let pins = &shared.discord.pins;
+        pin::update_status(rest, pins, templates, store, state.channel, &game, content).await;
+    }
+}
+
+/// The status of `game` as `table` has it now (the table rendered it once for its position):
+/// none if the table has another game by now (a parcel delivered after a restart; the newer
+/// game's own parcels pin its status).
+pub(crate) fn status_at(table: &Table, game: &str) -> Option<String> {
+    (table.game_id() == Some(game))
+        .then(|| table.status_text())
+        .flatten()
+        .map(|status| present::text(&Rich::parse(&status)))
+}
+
+/// The status of `game` at the channel's table, locked for it: for a parcel delivered from
+/// the outbox (the table is not locked by a command then). None if the table does not load.
+async fn status_of(shared: &Shared, state: &ChannelState, game: &str) -> Option<String> {
+    match shared.tables.table(&state.key).await {
+        Ok(table) => status_at(&table, game),
+        Err(error) => {
+            tracing::warn!(channel = %state.channel, %error, "the table does not load; the pinned status is not updated");
+            None
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -356,8 +414,9 @@ mod tests {
             prompt: None,
             pin: Some("g-1".into()),
         };
-        let kept = parcel.kept().expect("serialises");
+        let kept = parcel.outgoing("c").expect("serialises");
         assert_eq!(kept.key, "42");
+        assert_eq!(kept.channel, "c");
         let back: Parcel = serde_json::from_str(&kept.payload).expect("reads");
         assert_eq!(back, parcel);
         let map = back.posts[1].post().attachment.expect("the map");

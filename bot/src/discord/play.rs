@@ -7,21 +7,21 @@
 //! name and the move in bold, then the table's replies), the user answered privately by the
 //! interaction itself.
 //!
-//! The answer to a command that wrote anything is made into a [`Parcel`] and stored by the
-//! table with the command, in one transaction ([`super::outbox`]); it is then delivered from
-//! there, so a crash between the commit and the post loses nothing.
+//! The table decides on the input; the answer is made into a [`Parcel`] (plain data) and, if
+//! the decision writes anything, committed with it in one transaction ([`super::outbox`]); it
+//! is then delivered from there, so a crash between the commit and the post loses nothing.
+//! The table is locked once per input, from the decision to the last automa move after it.
 
-use serenity::all::{EditMessage, MessageId};
+use serenity::all::MessageId;
 
 use gaugebot_table::input::{Incoming, Response, Verdict};
-use gaugebot_table::{Kept, Prompt, Rich, Table};
+use gaugebot_table::tables::TableGuard;
+use gaugebot_table::{Committed, NotStored, Table};
 
 use super::channel::ChannelState;
 use super::job::Echo;
-use super::outbox::{self, interaction_nonce, Address, Keeper, Parcel};
-use super::posting::pin;
+use super::outbox::{self, interaction_nonce, status_at, Address, Parcel};
 use super::present::{self, Post, MESSAGE_LIMIT};
-use super::retry::retry;
 use super::shared::Shared;
 
 /// Where an input came from.
@@ -49,32 +49,8 @@ pub(crate) enum Played {
     Failed,
 }
 
-/// What an accepted command leads to, gathered while the table is locked.
-pub(crate) struct After {
-    pub(crate) accepted: bool,
-    pub(crate) prompt: Option<Prompt>,
-    /// The game whose pinned status is to show its new position (rendered when it is edited,
-    /// after the reply: see [`settle`]).
-    pub(crate) pin: Option<String>,
-}
-
-impl After {
-    pub(crate) fn of(shared: &Shared, table: &Table, response: &Response) -> After {
-        let accepted = response.verdict == Verdict::Accepted;
-        After {
-            accepted,
-            // No buttons for an automa's decision: it moves at once.
-            prompt: (accepted && shared.settings.buttons && !table.automa_to_act())
-                .then(|| table.prompt())
-                .flatten(),
-            pin: (accepted && shared.settings.pinned_status)
-                .then(|| table.game_id().map(str::to_string))
-                .flatten(),
-        }
-    }
-}
-
-/// Hands `incoming` to the channel's table, then runs the after-path.
+/// Hands `incoming` to the channel's table, then runs the after-path. The table is locked
+/// once, from its decision through the posts to the automa's moves that follow.
 pub(crate) async fn play(
     shared: &Shared,
     state: &mut ChannelState,
@@ -97,9 +73,60 @@ pub(crate) async fn play(
             return Played::Stale;
         }
     }
-    // What the command leads to in the channel: replies to a message; an accepted
-    // interaction's echo and replies; nothing in the channel for a refused interaction.
-    let parcel = |table: &Table, response: &Response| match origin {
+    let decided = table.decide(incoming).await;
+    let parcel = parcel_of(shared, &table, incoming, origin, decided.response());
+    let outgoing = parcel
+        .as_ref()
+        .filter(|_| decided.stores())
+        .and_then(|parcel| parcel.outgoing(table.channel()));
+    let (response, kept, parcel) = match table.commit(decided, outgoing).await {
+        Ok(Committed { response, kept }) => (response, kept, parcel),
+        // Nothing was stored: the parcel of the answer given instead, at the rebuilt table.
+        Err(NotStored { response, .. }) => {
+            let parcel = parcel_of(shared, &table, incoming, origin, &response);
+            (response, None, parcel)
+        }
+    };
+    if response.verdict == Verdict::Refused
+        && shared.owners.shared()
+        && !shared.owners.holds(&state.key).await.unwrap_or(false)
+    {
+        drop(table);
+        tracing::warn!(channel = %state.channel, id = %incoming.message_id, "the channel was taken over; input left to its new owner");
+        shared.tables.unload(&state.key).await;
+        shared.session.restart.forget(state.channel.get());
+        state.synced_epoch = 0;
+        return Played::LeftToOwner(response);
+    }
+    let active = table.game_id().is_some();
+    if response.verdict != Verdict::Ignored {
+        tracing::info!(
+            channel = %state.channel,
+            id = %incoming.message_id,
+            author = %incoming.author.id,
+            verdict = ?response.verdict,
+            from = if matches!(origin, Origin::Message(_)) { "message" } else { "interaction" },
+            "command"
+        );
+    }
+    let status = pinned_status(&table, parcel.as_ref());
+    outbox::send(shared, state, kept.as_ref(), parcel, status).await;
+    if response.verdict == Verdict::Accepted {
+        automa_moves(shared, state, &mut table).await;
+    }
+    Played::Handled { response, active }
+}
+
+/// What the answer leads to in the channel: replies to a message; an accepted interaction's
+/// echo and replies; nothing in the channel for a refused interaction.
+fn parcel_of(
+    shared: &Shared,
+    table: &Table,
+    incoming: &Incoming,
+    origin: &Origin,
+    response: &Response,
+) -> Option<Parcel> {
+    match origin {
         Origin::Message(id) => Some(Parcel::of(
             shared,
             table,
@@ -114,61 +141,31 @@ pub(crate) async fn play(
             Some(Parcel::of(shared, table, response, &posts, address))
         }
         Origin::Interaction { .. } => None,
-    };
-    let keeper = Keeper::new(parcel);
-    let keep =
-        |table: &Table, response: &Response| -> Option<Kept> { keeper.keep(table, response) };
-    let handled = table.handle_keeping(incoming, &keep).await;
-    let response = handled.response;
-    if response.verdict == Verdict::Refused
-        && shared.owners.shared()
-        && !shared.owners.holds(&state.key).await.unwrap_or(false)
-    {
-        drop(table);
-        tracing::warn!(channel = %state.channel, id = %incoming.message_id, "the channel was taken over; input left to its new owner");
-        shared.tables.unload(&state.key).await;
-        shared.session.restart.forget(state.channel.get());
-        state.synced_epoch = 0;
-        return Played::LeftToOwner(response);
     }
-    let active = table.game_id().is_some();
-    let parcel = keeper.parcel(&table, &response, handled.kept.is_some());
-    drop(table);
-    if response.verdict != Verdict::Ignored {
-        tracing::info!(
-            channel = %state.channel,
-            id = %incoming.message_id,
-            author = %incoming.author.id,
-            verdict = ?response.verdict,
-            from = if matches!(origin, Origin::Message(_)) { "message" } else { "interaction" },
-            "command"
-        );
-    }
-    outbox::send(shared, state, handled.kept.as_ref(), parcel).await;
-    if response.verdict == Verdict::Accepted {
-        automa_moves(shared, state).await;
-    }
-    Played::Handled { response, active }
+}
+
+/// The pinned status's text for `parcel`, read from the table that made it.
+fn pinned_status(table: &Table, parcel: Option<&Parcel>) -> Option<String> {
+    status_at(table, parcel?.pinned_game()?)
 }
 
 /// The automa's moves after an accepted command, each posted after the one before, as the
 /// forum record reads, until a human is to act (the decisions run on the blocking pool, one
-/// per table at a time: the table is locked while its automa thinks).
-async fn automa_moves(shared: &Shared, state: &mut ChannelState) {
-    for _ in 0..gaugebot_table::table::tables::MAX_AUTOMA_MOVES {
-        let Ok(mut table) = shared.tables.table(&state.key).await else {
+/// per table at a time: the table stays locked while its automa thinks).
+async fn automa_moves(shared: &Shared, state: &mut ChannelState, table: &mut TableGuard) {
+    for _ in 0..gaugebot_table::tables::MAX_AUTOMA_MOVES {
+        let Some(decided) = table.decide_automa(chrono::Utc::now()).await else {
             return;
         };
-        let keeper = Keeper::new(|table: &Table, response: &Response| {
-            Some(automa_parcel(shared, table, response))
-        });
-        let keep = |table: &Table, response: &Response| keeper.keep(table, response);
-        let Some(handled) = table.automa_step_keeping(chrono::Utc::now(), &keep).await else {
+        let parcel = automa_parcel(shared, table, decided.response());
+        let outgoing = parcel
+            .outgoing(table.channel())
+            .filter(|_| decided.stores());
+        let Ok(committed) = table.commit(decided, outgoing).await else {
             return;
         };
-        let parcel = keeper.parcel(&table, &handled.response, handled.kept.is_some());
-        drop(table);
-        outbox::send(shared, state, handled.kept.as_ref(), parcel).await;
+        let status = pinned_status(table, Some(&parcel));
+        outbox::send(shared, state, committed.kept.as_ref(), Some(parcel), status).await;
     }
 }
 
@@ -186,56 +183,6 @@ fn automa_parcel(shared: &Shared, table: &Table, response: &Response) -> Parcel 
         &present::posts(&response.replies),
         Address::Post(nonce),
     )
-}
-
-/// After an accepted command is posted: the previous prompt loses its buttons, the new one
-/// (`posted`) is remembered, the pinned status is edited.
-pub(crate) async fn settle(
-    shared: &Shared,
-    state: &mut ChannelState,
-    after: After,
-    posted: Option<MessageId>,
-) {
-    if !after.accepted {
-        return;
-    }
-    let rest = &*shared.discord.rest;
-    if let Some(old) = state.last_prompt.take().filter(|old| Some(*old) != posted) {
-        let channel = state.channel;
-        let edit = EditMessage::new().components(Vec::new());
-        let _ = retry("remove old buttons", channel, || {
-            rest.edit_message(channel, old, &edit)
-        })
-        .await;
-    }
-    state.last_prompt = posted;
-    if let Some(game) = after.pin {
-        let Some(status) = status_of(shared, state, &game).await else {
-            return;
-        };
-        let templates = &shared.tables.host().templates;
-        let content = pin::status_content(templates, &game, &status);
-        let store = &**shared.tables.store();
-        let pins = &shared.discord.pins;
-        pin::update_status(rest, pins, templates, store, state.channel, &game, content).await;
-    }
-}
-
-/// The status of `game` as the channel's table has it now (the table rendered it once for
-/// its position): none if the table does not load or has another game by now (a parcel
-/// delivered after a restart; the newer game's own parcels pin its status).
-async fn status_of(shared: &Shared, state: &ChannelState, game: &str) -> Option<String> {
-    let table = match shared.tables.table(&state.key).await {
-        Ok(table) => table,
-        Err(error) => {
-            tracing::warn!(channel = %state.channel, %error, "the table does not load; the pinned status is not updated");
-            return None;
-        }
-    };
-    (table.game_id() == Some(game))
-        .then(|| table.status_text())
-        .flatten()
-        .map(|status| present::text(&Rich::parse(&status)))
 }
 
 /// The echo of an accepted interaction: `ann: **bid 7**`, or `mona: `!undo``.

@@ -5,9 +5,9 @@ use async_trait::async_trait;
 
 use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, CommandSpec};
 use crate::commands::Command;
+use crate::game::log::Entry;
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
-use crate::record::log::Entry;
 use crate::table::{Cx, Draft};
 use crate::weeks::meta::TableEvent;
 use crate::weeks::pace::{clock_data, clock_token, decision_data, duration_error, person, time_of};

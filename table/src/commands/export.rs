@@ -116,7 +116,7 @@ impl Command for Audit {
                         .collect(),
                 };
                 Response::new(Verdict::Answered)
-                    .say(cx.frozen_text(frozen))
+                    .say(cx.host.frozen_text(frozen))
                     .attach(Some(Attachment {
                         filename: format!("record-{}.json", frozen.row.id),
                         bytes: serde_json::to_vec_pretty(&record).unwrap_or_default(),

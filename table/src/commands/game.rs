@@ -5,10 +5,10 @@ use async_trait::async_trait;
 
 use crate::commands::registry::CommandSpec;
 use crate::commands::Command;
+use crate::game::log::Entry;
 use crate::game::ToAct;
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
-use crate::record::log::Entry;
 use crate::table::{Cx, Draft, Loaded};
 
 /// A game's `!`-command: the game answers it, or it is a manual draw.
@@ -22,7 +22,7 @@ impl Command for GameCommand {
 
     async fn run(&self, cx: &mut Cx, args: &str, msg: &Incoming) -> Response {
         if let Loaded::Running(current) = &cx.loaded {
-            let render = cx.render(current, false, None);
+            let render = cx.host.view(current).render(false, None);
             if let Some(answer) = current.session.answer(self.0.name, args, &render) {
                 return Response::new(Verdict::Answered).say(answer);
             }
@@ -39,7 +39,7 @@ impl Command for GameCommand {
                 ruling: cx.table_ruling(),
             }));
         }
-        let mut render = cx.render(current, false, None);
+        let mut render = cx.host.view(current).render(false, None);
         render.draw_source = Some("moderator");
         let mut draft = Draft::of(current);
         let index = draft.stack.len() as u64;

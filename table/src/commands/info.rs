@@ -6,10 +6,10 @@ use serde::Serialize;
 
 use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, CommandSpec, Form};
 use crate::commands::Command;
+use crate::game::log::Entry;
 use crate::game::ToAct;
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
-use crate::record::log::Entry;
 use crate::table::{Current, Cx, Loaded};
 use crate::weeks::duration::full;
 use crate::weeks::meta::{Meta, ReminderKind, TableEvent};
@@ -43,8 +43,12 @@ impl Command for Status {
 
     async fn run(&self, cx: &mut Cx, _args: &str, _msg: &Incoming) -> Response {
         match &cx.loaded {
-            Loaded::Running(current) => Response::new(Verdict::Answered).say(cx.report(current)),
-            Loaded::Frozen(frozen) => Response::new(Verdict::Answered).say(cx.frozen_text(frozen)),
+            Loaded::Running(current) => {
+                Response::new(Verdict::Answered).say(cx.host.view(current).report())
+            }
+            Loaded::Frozen(frozen) => {
+                Response::new(Verdict::Answered).say(cx.host.frozen_text(frozen))
+            }
             Loaded::Empty => cx.no_game(),
         }
     }
@@ -73,7 +77,7 @@ impl Command for Moves {
         let Loaded::Running(current) = &cx.loaded else {
             return cx.no_game();
         };
-        let render = cx.render(current, false, None);
+        let render = cx.host.view(current).render(false, None);
         if let ToAct::Player { seat, .. } = current.session.to_act() {
             if current.seat_of(&msg.author) != Some(seat) {
                 let player = current
@@ -105,7 +109,7 @@ impl Command for Map {
         let Loaded::Running(current) = &cx.loaded else {
             return cx.no_game();
         };
-        match cx.picture_attachment(current) {
+        match cx.host.view(current).picture_attachment() {
             Some(Ok(picture)) => Response::new(Verdict::Answered)
                 .say(cx.say(messages::Map {}))
                 .attach(Some(picture)),

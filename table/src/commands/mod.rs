@@ -11,7 +11,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::commands::spec::CommandSpec;
+use crate::game::spec::CommandSpec;
 use crate::input::{Incoming, Response};
 use crate::table::{Cx, Host, TableError};
 use crate::weeks::meta::DecisionClock;
@@ -27,7 +27,8 @@ pub mod registry;
 pub(crate) mod seats;
 pub mod setup;
 pub(crate) mod signup;
-pub mod spec;
+/// The commands' specs (declared with the games: [`crate::game::spec`]).
+pub use crate::game::spec;
 
 /// One command: what it is (its spec) and what it does (its handler).
 #[async_trait]

@@ -5,10 +5,10 @@ use async_trait::async_trait;
 
 use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, CommandSpec};
 use crate::commands::Command;
+use crate::game::log::{pop_unit, Entry};
 use crate::game::DiceMode;
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
-use crate::record::log::{pop_unit, Entry};
 use crate::table::{Cx, Draft, Loaded};
 
 const REVEAL_ARGS: &[ArgSpec] = &[arg(
@@ -119,7 +119,7 @@ impl Command for Reveal {
             return cx.refuse(cx.say(messages::NoSeed {}));
         }
         if current.row.revealed {
-            return Response::new(Verdict::Answered).say(cx.reveal_text(current));
+            return Response::new(Verdict::Answered).say(cx.host.view(current).reveal_text());
         }
         if !current.session.is_finished() && args.trim() != "confirm" {
             return cx.refuse(cx.say(messages::RevealNeedsConfirm {}));
@@ -130,7 +130,7 @@ impl Command for Reveal {
         cx.commit(draft, msg);
         match &cx.loaded {
             Loaded::Running(current) => {
-                Response::new(Verdict::Accepted).say(cx.reveal_text(current))
+                Response::new(Verdict::Accepted).say(cx.host.view(current).reveal_text())
             }
             _ => cx.no_game(),
         }

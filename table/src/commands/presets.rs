@@ -136,15 +136,16 @@ pub(crate) async fn set_preset(cx: &mut Cx, author: &Author, text: &str) -> Resp
         return cx.refuse(not_a_player(cx, current, &author.name));
     };
     let game_id = current.row.id.clone();
-    let channel = channel_ref(&cx.channel);
+    let channel = channel_ref(&cx.ledger.channel);
     let mut list = cx
+        .ledger
         .preset_book(&game_id)
         .await
         .remove(&author.id)
         .unwrap_or_default();
     let orders: Vec<Value> = list.iter().map(|p| p.order.clone()).collect();
     drop_spent(&mut list, &current.session.spent_presets(seat, &orders));
-    let render = cx.render(current, false, None);
+    let render = cx.host.view(current).render(false, None);
     let text = text.trim();
     let (verdict, kind, described) = match text.to_ascii_lowercase().as_str() {
         "" | "list" | "show" => (Verdict::Answered, PresetReply::List, None),
@@ -185,10 +186,10 @@ pub(crate) async fn set_preset(cx: &mut Cx, author: &Author, text: &str) -> Resp
             player_id: author.id.to_string(),
             presets: (!list.is_empty()).then_some(json),
         }];
-        if let Err(e) = cx.store.write(&write).await {
-            return cx.storage_refusal(&e);
+        if let Err(e) = cx.ledger.store.write(&write).await {
+            return cx.host.storage_refusal(&e);
         }
-        cx.presets.committed(&write);
+        cx.ledger.presets.committed(&write);
     }
     let text = match kind {
         PresetReply::List => cx.say(messages::PresetList {
@@ -239,10 +240,11 @@ impl Command for Waiting {
         let now = time_of(msg);
         let running = cx.loaded.running();
         let games: Vec<messages::WaitingGame> = cx
+            .loaded
             .decision_clock(now)
             .filter(|c| c.player.id == msg.author.id)
             .map(|c| messages::WaitingGame {
-                channel: channel_ref(&cx.channel),
+                channel: channel_ref(&cx.ledger.channel),
                 game_id: running.map(|c| c.row.id.clone()).unwrap_or_default(),
                 title: running
                     .map(|c| c.session.info().title.to_string())

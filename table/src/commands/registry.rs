@@ -11,8 +11,8 @@ use crate::input::{Incoming, Response};
 use crate::messages;
 use crate::table::Cx;
 
-pub(crate) use crate::commands::spec::table_command;
-pub use crate::commands::spec::{arg, Access, ArgKind, ArgSpec, Catalogue, CommandSpec, Form};
+pub(crate) use crate::game::spec::table_command;
+pub use crate::game::spec::{arg, Access, ArgKind, ArgSpec, Catalogue, CommandSpec, Form};
 
 /// The table's own commands.
 pub fn table_commands() -> Vec<CommandSpec> {

@@ -6,18 +6,18 @@ use async_trait::async_trait;
 use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, CommandSpec};
 use crate::commands::Command;
 use crate::game::automa::{automa_word, next_automa, AUTOMA_ID_PREFIX};
+use crate::game::log::Entry;
 use crate::game::session::ProxySource;
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
-use crate::record::log::Entry;
 use crate::store::Write;
 use crate::table::extract::{extract, Commands};
+use crate::table::mover::{Mover, Proxied};
 use crate::table::{Current, Cx, Draft, Loaded};
 use crate::weeks::duration::{format_duration, full, parse_duration, relative, store_time};
 use crate::weeks::meta::{ProxyWhy, TableEvent};
 use crate::weeks::pace::{
-    decision_data, duration_error, person, seat_by_token, time_of, user_by_token, Proxied,
-    MAX_REASON_CHARS,
+    decision_data, duration_error, person, seat_by_token, time_of, user_by_token, MAX_REASON_CHARS,
 };
 
 const ACT_ARGS: &[ArgSpec] = &[
@@ -79,8 +79,7 @@ impl Command for Act {
         let mut refusal = None;
         let by = person(&msg.author);
         for (i, segment) in segments.iter().enumerate() {
-            match cx.proxy_move(
-                current,
+            match Mover::of(cx, current).proxy_move(
                 &mut draft,
                 seat,
                 ProxySource::Text(segment),
@@ -91,7 +90,12 @@ impl Command for Act {
                 Ok((Some(made), _)) => done.add(made),
                 Ok((None, _)) => break,
                 Err(reason) => {
-                    refusal = Some(cx.move_refused(msg, segment, &reason, i + 1 < segments.len()));
+                    refusal = Some(Mover::of(cx, current).move_refused(
+                        msg,
+                        segment,
+                        &reason,
+                        i + 1 < segments.len(),
+                    ));
                     break;
                 }
             }
@@ -103,7 +107,8 @@ impl Command for Act {
         for (i, entry) in draft.entries.iter().enumerate() {
             meta.add(draft.next_seq + i as i64, entry, Some(now));
         }
-        cx.auto_proxies(current, &mut draft, &meta, now, &mut done)
+        Mover::of(cx, current)
+            .auto_proxies(&mut draft, &meta, now, &mut done)
             .await;
         if draft.session.is_finished() && current.audited() && !draft.revealed {
             draft.entries.push(Entry::Reveal);
@@ -111,17 +116,25 @@ impl Command for Act {
         }
         let game_id = current.row.id.clone();
         cx.commit(draft, msg);
-        cx.save_spent(&game_id, &done);
+        done.stage_spent(&mut cx.ledger, &game_id);
         let turn_ended = done.ends_turn;
-        let mut text = cx.after_moves(std::mem::take(&mut done.texts), before, turn_ended);
+        let mut text = crate::table::view::after_moves(
+            &cx.host,
+            &cx.loaded,
+            std::mem::take(&mut done.texts),
+            before,
+            turn_ended,
+        );
         if let Some(refusal) = refusal {
             text.push('\n');
             text.push_str(&refusal);
         }
         let picture = match (&cx.loaded, done.changes_picture) {
-            (Loaded::Running(current), true) if cx.host.settings.map_after_build => {
-                cx.picture_attachment(current).and_then(Result::ok)
-            }
+            (Loaded::Running(current), true) if cx.host.settings.map_after_build => cx
+                .host
+                .view(current)
+                .picture_attachment()
+                .and_then(Result::ok),
             _ => None,
         };
         Response::new(Verdict::Accepted).say(text).attach(picture)
@@ -217,7 +230,7 @@ impl Command for Sub {
         let game_id = current.row.id.clone();
         cx.commit(draft, msg);
         // The old player's secret orders are theirs, not the seat's.
-        cx.stage(Write::Presets {
+        cx.ledger.stage(Write::Presets {
             game_id: game_id.clone(),
             player_id: old.id.clone(),
             presets: None,
@@ -225,7 +238,7 @@ impl Command for Sub {
         let Some(current) = cx.loaded.playing() else {
             return cx.not_playing();
         };
-        let render = cx.render(current, true, None);
+        let render = cx.host.view(current).render(true, None);
         Response::new(Verdict::Accepted).say(cx.say(messages::SubDone {
             old: old.name.to_string(),
             new: new.name.to_string(),
@@ -294,7 +307,8 @@ impl Command for Away {
         draft.entries.push(entry);
         let before = current.session.to_act();
         let mut done = Proxied::default();
-        cx.auto_proxies(current, &mut draft, &meta, now, &mut done)
+        Mover::of(cx, current)
+            .auto_proxies(&mut draft, &meta, now, &mut done)
             .await;
         let game_id = current.row.id.clone();
         let notice = cx.say(messages::AwaySet {
@@ -307,12 +321,18 @@ impl Command for Away {
             left: format_duration((left - length).max(chrono::Duration::zero())).to_string(),
         });
         cx.commit(draft, msg);
-        cx.save_spent(&game_id, &done);
+        done.stage_spent(&mut cx.ledger, &game_id);
         let mut text = notice;
         if done.moved() {
             text.push('\n');
             let turn_ended = done.ends_turn;
-            text.push_str(&cx.after_moves(std::mem::take(&mut done.texts), before, turn_ended));
+            text.push_str(&crate::table::view::after_moves(
+                &cx.host,
+                &cx.loaded,
+                std::mem::take(&mut done.texts),
+                before,
+                turn_ended,
+            ));
         }
         Response::new(Verdict::Accepted).say(text)
     }
@@ -352,10 +372,11 @@ impl Command for Back {
             return cx.not_playing();
         };
         let decision = cx
+            .loaded
             .decision_clock(now)
             .filter(|c| c.seat == seat)
             .map(|c| decision_data(&c, now));
-        let render = cx.render(current, false, None);
+        let render = cx.host.view(current).render(false, None);
         Response::new(Verdict::Accepted).say(cx.say(messages::Back {
             player: player.name.to_string(),
             decision,

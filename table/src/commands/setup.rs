@@ -1,35 +1,15 @@
 //! `!setup [game] @a @b @c … [dice:manual] [key:value …] [force]`: the table reads the game,
 //! the players, the dice mode and `force`; every other `key:value` goes to the game.
 
-use chrono::{DateTime, Utc};
-
-use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, CommandSpec, Form};
+use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, CommandSpec};
 use crate::commands::Command;
-use crate::dice::{is_message_id, DrawRecord, DrawSource, Seed, Spec};
-use crate::game::session::{Render, SharedPlugin};
-use crate::game::{DiceMode, PlayerInfo, SetupDice, SetupOptions};
+use crate::dice::Seed;
+use crate::game::{DiceMode, PlayerInfo, SetupOptions};
 use crate::input::{mentioned, Incoming, Mention, Response, Verdict};
 use crate::messages;
-use crate::record::log::effective;
-use crate::record::RunningHead;
-use crate::store::{GameRow, Write};
-use crate::table::{Current, Cx, Host, Loaded, StoredSetup};
+use crate::table::start::{start_game, SetupArgs};
+use crate::table::{Cx, Host, Loaded};
 use async_trait::async_trait;
-
-/// `!setup`'s arguments as the table reads them.
-#[derive(Debug, Clone)]
-pub struct SetupArgs {
-    /// The game (the host's first when none is named).
-    pub game: SharedPlugin,
-    /// The players in sign-up order.
-    pub players: Vec<PlayerInfo>,
-    /// How draws are made.
-    pub dice: DiceMode,
-    /// Replace a running game.
-    pub force: bool,
-    /// The game's own options.
-    pub options: SetupOptions,
-}
 
 /// Why `!setup`'s arguments do not read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -147,16 +127,6 @@ impl SetupArgs {
     }
 }
 
-/// New games key their draws by the triggering message too (dice spec v2), where the message
-/// has an id that can (Discord's snowflakes; the console's clock); otherwise v1.
-pub(crate) fn spec_for(message_id: &str) -> Spec {
-    if is_message_id(message_id) {
-        Spec::V2
-    } else {
-        Spec::V1
-    }
-}
-
 const SETUP_ARGS: &[ArgSpec] = &[
     arg(
         "game",
@@ -210,9 +180,9 @@ impl Command for Setup {
                 game_id: game_id.to_string(),
             }));
         }
-        let game_id = match cx.store.next_game_id(&cx.channel).await {
+        let game_id = match cx.ledger.store.next_game_id(&cx.ledger.channel).await {
             Ok(id) => id,
-            Err(e) => return cx.storage_refusal(&e),
+            Err(e) => return cx.host.storage_refusal(&e),
         };
         let seed = match parsed.dice {
             DiceMode::Manual => None,
@@ -243,121 +213,11 @@ impl Command for Setup {
             return response;
         }
         // A game set up by hand ends the channel's open signups.
-        match cx.end_signups(&msg.message_id).await {
+        match crate::table::signups::end_signups(cx, &msg.message_id).await {
             Some(note) => {
                 Response::new(Verdict::Accepted).say(format!("{note}\n{}", response.text()))
             }
             None => response,
         }
     }
-}
-
-/// Sets up a game with these players (already checked), id and seed, at time `at`: its setup
-/// draws keyed by message `message_id` (the `!setup`, or the `!signup open` message), message
-/// `seen` marked handled; `signup` is the draw that picked the players.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn start_game(
-    cx: &mut Cx,
-    parsed: SetupArgs,
-    game_id: String,
-    seed: Option<Seed>,
-    seen: &str,
-    message_id: &str,
-    at: DateTime<Utc>,
-    signup: Option<DrawRecord>,
-) -> Response {
-    let host = cx.host.clone();
-    let spec = spec_for(message_id);
-    let dice = match &seed {
-        Some(seed) => SetupDice::Audited(DrawSource {
-            seed,
-            game_id: &game_id,
-            spec,
-            message_id,
-        }),
-        None => SetupDice::Manual,
-    };
-    let render = Render {
-        templates: &host.templates,
-        prefix: &host.settings.prefix,
-        game_id: &game_id,
-        moderator: &host.settings.moderator_name,
-        draw_source: None,
-        ping: true,
-        skip: None,
-        head: None,
-    };
-    let (setup, session) = match parsed
-        .game
-        .create(parsed.players.clone(), &parsed.options, dice)
-    {
-        Ok(created) => created,
-        Err(refusal) => {
-            // A refusal of the setup names players without pinging them.
-            let reason = refusal.render(&Render {
-                ping: false,
-                ..render
-            });
-            return cx.refuse(cx.say(messages::Refused { reason }));
-        }
-    };
-    let info = parsed.game.info();
-    let stored = StoredSetup {
-        players: parsed.players,
-        setup,
-        dice: parsed.dice,
-        spec,
-        setup_message: Some(message_id.to_string()),
-        signup,
-    };
-    let row = GameRow {
-        id: game_id.clone(),
-        channel: cx.channel.clone(),
-        kind: info.kind.to_string(),
-        engine_version: info.engine_version.to_string(),
-        created_at: at,
-        setup_json: serde_json::to_string(&stored).unwrap_or_default(),
-        seed_hex: seed.as_ref().map(|s| s.to_hex()),
-        commitment: seed.as_ref().map(|s| s.commitment()),
-        revealed: false,
-        active: true,
-    };
-    cx.stage(Write::CreateGame {
-        game: row.clone(),
-        message_id: seen.to_string(),
-    });
-    let head = RunningHead::of(&row, &stored, session.as_ref(), std::iter::empty());
-    let current = Current {
-        row,
-        plugin: parsed.game.clone(),
-        stored,
-        seed,
-        log: Vec::new(),
-        stack: effective(std::iter::empty()),
-        session,
-        head,
-        report: std::sync::OnceLock::new(),
-    };
-    let draw_commands: Vec<String> = host
-        .commands
-        .for_game(Some(info.kind))
-        .filter(|c| {
-            c.game == Some(info.kind) && c.form == Form::Bang && c.access == Access::Moderator
-        })
-        .map(|c| format!("`{}{}`", host.settings.prefix, c.name))
-        .collect();
-    let mut text = cx.say(messages::NewGame {
-        game_id: game_id.to_string(),
-        title: info.title.to_string(),
-        players: current.session.seated().len(),
-        commitment: current.row.commitment.clone(),
-        draw_commands,
-    });
-    let render = cx.render(&current, true, None);
-    text.push('\n');
-    text.push_str(&current.session.announce(&render));
-    text.push('\n');
-    text.push_str(&current.session.status(&render));
-    cx.loaded = Loaded::Running(Box::new(current));
-    Response::new(Verdict::Accepted).say(text)
 }

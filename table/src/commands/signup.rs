@@ -8,7 +8,7 @@ use crate::commands::Command;
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
 use crate::table::Cx;
-use crate::weeks::pace::{person, time_of};
+use crate::weeks::pace::time_of;
 
 const SIGNUP_ARGS: &[ArgSpec] = &[
     arg(
@@ -54,19 +54,19 @@ impl Command for Signup {
                 ruling: cx.table_ruling(),
             }));
         }
-        let state = match cx.signups().await {
+        let state = match cx.ledger.signups().await {
             Ok(state) => state,
-            Err(e) => return cx.storage_refusal(&e),
+            Err(e) => return cx.host.storage_refusal(&e),
         };
         match (sub.as_str(), state) {
-            ("open", None) => cx.open_signups(rest, msg).await,
+            ("open", None) => crate::table::signups::open_signups(cx, rest, msg).await,
             ("open", Some(_)) => cx.refuse(cx.say(messages::SignupAlreadyOpen {})),
             ("close", Some(state)) => {
-                cx.close_signups(state, time_of(msg), true, &msg.message_id)
+                crate::table::signups::close_signups(cx, state, time_of(msg), true, &msg.message_id)
                     .await
             }
             ("cancel", Some(_)) => {
-                cx.save_signups(None, &msg.message_id);
+                cx.ledger.save_signups(None, &msg.message_id);
                 Response::new(Verdict::Accepted).say(cx.say(messages::SignupCancelled {
                     by: msg.author.name.to_string(),
                 }))
@@ -75,7 +75,7 @@ impl Command for Signup {
                 Response::new(Verdict::Answered).say(cx.say(messages::SignupStatus {
                     change: String::new(),
                     player: String::new(),
-                    signup: cx.signup_data(&state),
+                    signup: crate::table::signups::signup_data(cx, &state),
                 }))
             }
             ("" | "status" | "list" | "close" | "cancel", None) => {
@@ -85,11 +85,6 @@ impl Command for Signup {
         }
     }
 }
-
-/// The most players a channel's signups take (a table seats at most a handful; more are drawn
-/// from at random): a `!join` beyond it is refused, so that replies stay short and the pick
-/// stays within what the verifiers read (`weeks::signup::MAX_SIGNUPS`).
-pub const SIGNUP_CAP: usize = 100;
 
 /// `!join`: signs the author up.
 pub(crate) struct Join;
@@ -107,31 +102,7 @@ impl Command for Join {
     }
 
     async fn run(&self, cx: &mut Cx, _args: &str, msg: &Incoming) -> Response {
-        let mut state = match cx.open_signups_state().await {
-            Ok(state) => state,
-            Err(refusal) => return refusal,
-        };
-        let player = msg.author.name.clone();
-        if state.players.iter().any(|p| p.id == msg.author.id) {
-            return Response::new(Verdict::Answered).say(cx.say(messages::SignupStatus {
-                change: "already".into(),
-                player,
-                signup: cx.signup_data(&state),
-            }));
-        }
-        if state.players.len() >= SIGNUP_CAP {
-            return cx.refuse(cx.say(messages::SignupFull {
-                player,
-                cap: SIGNUP_CAP,
-            }));
-        }
-        state.players.push(person(&msg.author));
-        cx.save_signups(Some(&state), &msg.message_id);
-        Response::new(Verdict::Accepted).say(cx.say(messages::SignupStatus {
-            change: "joined".into(),
-            player,
-            signup: cx.signup_data(&state),
-        }))
+        crate::table::signups::join(cx, msg).await
     }
 }
 
@@ -145,7 +116,7 @@ impl Command for Leave {
     }
 
     async fn run(&self, cx: &mut Cx, _args: &str, msg: &Incoming) -> Response {
-        let mut state = match cx.open_signups_state().await {
+        let mut state = match crate::table::signups::open_signups_state(cx).await {
             Ok(state) => state,
             Err(refusal) => return refusal,
         };
@@ -157,11 +128,11 @@ impl Command for Leave {
                 player: player.to_string(),
             }));
         }
-        cx.save_signups(Some(&state), &msg.message_id);
+        cx.ledger.save_signups(Some(&state), &msg.message_id);
         Response::new(Verdict::Accepted).say(cx.say(messages::SignupStatus {
             change: "left".into(),
             player,
-            signup: cx.signup_data(&state),
+            signup: crate::table::signups::signup_data(cx, &state),
         }))
     }
 }

@@ -5,7 +5,7 @@
 //! from the position, at a [`AutomaLevel`], with its own random stream seeded from public data
 //! ([`automa_seed`]: the game id and the log position, never the dice seed). A game without one
 //! has no automa seats (`!setup … automa` is refused). The table makes the automa's moves as
-//! moves made for a seat (a `proxy` marker with [`crate::weeks::events::ProxyWhy::Automa`]), so
+//! moves made for a seat (a `proxy` marker with [`crate::game::events::ProxyWhy::Automa`]), so
 //! replay, export, verify and import never run the automa.
 
 use std::fmt;

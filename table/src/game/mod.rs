@@ -6,7 +6,10 @@
 //! refusals and view model) and registers with one line in the bot's game registry.
 
 pub mod automa;
+pub mod events;
+pub mod log;
 pub mod session;
+pub mod spec;
 
 use std::fmt;
 use std::ops::RangeInclusive;
@@ -16,8 +19,8 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::commands::spec::CommandSpec;
 use crate::dice::{DiceError, DrawRecord, DrawSource};
+use crate::game::spec::CommandSpec;
 use crate::templates::Templates;
 
 /// A seated player.
@@ -819,7 +822,7 @@ pub fn starts_with_move_word(commands: &[CommandSpec], text: &str) -> bool {
         .collect();
     commands
         .iter()
-        .filter(|c| c.form == crate::commands::spec::Form::Move)
+        .filter(|c| c.form == crate::game::spec::Form::Move)
         .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()))
         .any(|name| {
             let name: Vec<&str> = name.split_whitespace().collect();

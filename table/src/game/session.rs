@@ -11,14 +11,14 @@ use serde_json::{Map, Value};
 
 pub use refusal::{Refusal, ReplayError, Stored};
 
-use crate::commands::spec::CommandSpec;
 use crate::dice::{DiceError, DrawRecord, DrawSource};
 use crate::game::automa::{AutomaLevel, TableAutoma};
+use crate::game::log::Entry;
+use crate::game::spec::CommandSpec;
 use crate::game::{
     Ctx, GameInfo, Names, PictureError, PlayerInfo, Preset, Proxy, Query, QuickMove, SetupDice,
     SetupOptions, Suggestion, Summary, TableGame, Text, ToAct, Worth,
 };
-use crate::record::log::Entry;
 
 /// A move that was applied.
 #[derive(Debug, Clone)]

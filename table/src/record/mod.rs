@@ -8,7 +8,8 @@
 //! any entry, offline.
 
 pub mod chain;
-pub mod log;
+/// The log's entries and the table's own events (kept with the games that replay them).
+pub use crate::game::{events, log};
 
 use std::collections::HashSet;
 
@@ -16,12 +17,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::dice::{DrawRecord, Spec};
+use crate::game::events::{ProxyWhy, TableEvent};
+use crate::game::log::{effective, Entry};
 use crate::game::session::{Session, SharedPlugin};
 use crate::game::{DiceMode, PlayerInfo};
 use crate::record::chain::{Chain, ChainSummary, Witness, CHAIN};
-use crate::record::log::{effective, Entry};
 use crate::store::{time_text, GameRow, LogRow};
-use crate::weeks::events::{ProxyWhy, TableEvent};
 
 /// The setup as stored with the game: the players in sign-up order, the game's own setup, and
 /// how draws are made. The layout of the first version.

@@ -6,12 +6,18 @@
 //! *frozen* — it says why in its channel, refuses moves, and lets moderators export the record
 //! or start a new game with `!setup force`.
 
+pub(crate) mod automa;
 pub mod chart;
+pub(crate) mod clock;
 pub mod extract;
+pub(crate) mod ledger;
+pub(crate) mod mover;
 pub mod play;
 pub mod prompt;
 pub mod recap;
-pub mod tables;
+pub(crate) mod signups;
+pub(crate) mod start;
+pub(crate) mod view;
 
 pub use crate::record::StoredSetup;
 
@@ -19,18 +25,19 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::commands::spec::Catalogue;
-use crate::dice::{AuditExport, DrawSource, Seed};
-use crate::game::session::{Render, Session, SharedPlugin};
+use crate::dice::{AuditExport, Seed};
+use crate::game::log::{effective, Effective, Entry};
+use crate::game::session::{Refusal as GameRefusal, Session, SharedPlugin};
+use crate::game::spec::Catalogue;
 use crate::game::DiceMode;
 use crate::input::{Author, Incoming, Response, Verdict};
 use crate::messages;
 use crate::messages::Message;
-use crate::record::log::{effective, Effective, Entry};
 use crate::record::{GameRecord, RunningHead};
-use crate::store::{GameRow, LogRow, Outgoing, Store, StoreError, Write};
+use crate::store::{GameRow, LogRow, Outgoing, StoreError, Write};
 use crate::templates::Templates;
-use crate::weeks::meta::Meta;
+use crate::weeks::meta::{DecisionClock, Meta};
+use chrono::{DateTime, Utc};
 
 /// Settings shared by all tables.
 #[derive(Debug, Clone)]
@@ -107,6 +114,78 @@ impl Host {
         }
     }
 
+    /// Replays a stored game: its setup, then every entry in force.
+    pub(crate) fn replay(
+        &self,
+        row: &GameRow,
+        rows: &[LogRow],
+    ) -> Result<Current, (Option<i64>, String)> {
+        let plugin = self
+            .game(&row.kind)
+            .cloned()
+            .ok_or_else(|| (None, format!("this bot has no game of kind '{}'", row.kind)))?;
+        let stored: StoredSetup = serde_json::from_str(&row.setup_json)
+            .map_err(|e| (None, format!("the setup does not read: {e}")))?;
+        let seed = row
+            .seed_hex
+            .as_deref()
+            .map(Seed::from_hex)
+            .transpose()
+            .map_err(|e| (None, e.to_string()))?;
+        let mut log = Vec::with_capacity(rows.len());
+        for r in rows {
+            let value: Value = serde_json::from_str(&r.entry_json)
+                .map_err(|e| (Some(r.seq), format!("the entry does not read: {e}")))?;
+            let entry = Entry::from_json(&value).map_err(|e| (Some(r.seq), e.to_string()))?;
+            log.push((entry, r.clone()));
+        }
+        let stack = effective(log.iter().map(|(e, r)| (r.seq, e)));
+        let mut session = plugin
+            .load(&stored.setup, stored.players.clone())
+            .map_err(|e| (None, format!("the setup is not valid: {e}")))?;
+        for item in &stack {
+            session
+                .replay(&item.entry)
+                .map_err(|e| (Some(item.seq), e.to_string()))?;
+        }
+        crate::weeks::meta::substitute_all(&mut *session, &log);
+        let head = RunningHead::of(
+            row,
+            &stored,
+            session.as_ref(),
+            log.iter().map(|(e, r)| (e, r)),
+        );
+        Ok(Current {
+            row: row.clone(),
+            plugin,
+            stored,
+            seed,
+            log,
+            stack,
+            session,
+            head,
+            report: std::sync::OnceLock::new(),
+        })
+    }
+
+    /// The refusal when storage failed (the command is not applied).
+    pub(crate) fn storage_refusal(&self, error: &StoreError) -> Response {
+        tracing::error!(%error, "storage failed; command not applied");
+        Response::new(Verdict::Refused).say(self.say(messages::Storage {
+            error: error.to_string(),
+        }))
+    }
+
+    /// What a frozen table says: which entry of its log failed, and why.
+    pub(crate) fn frozen_text(&self, frozen: &Frozen) -> String {
+        self.say(messages::Frozen {
+            game_id: frozen.row.id.to_string(),
+            title: frozen.title.to_string(),
+            seq: frozen.seq,
+            reason: frozen.reason.to_string(),
+        })
+    }
+
     /// The game of a stored kind, or named after `!setup`.
     pub fn game(&self, name: &str) -> Option<&SharedPlugin> {
         self.games.iter().find(|g| g.info().is_named(name))
@@ -122,8 +201,9 @@ pub enum TableError {
     Store(#[from] StoreError),
 }
 
-/// Why a move (a player's, or one the table makes for a seat) was refused.
-#[derive(Debug, Clone)]
+/// Why a move (a player's, or one the table makes for a seat) was refused: typed until
+/// [`Cx::refusal_text`] renders it.
+#[derive(Debug)]
 pub(crate) enum Refusal {
     /// The game is over.
     GameOver,
@@ -131,8 +211,8 @@ pub(crate) enum Refusal {
     NotSeated { players: Vec<String> },
     /// A v2 draw without a message id to key it.
     NoMessageKey,
-    /// The game refused it, for this reason.
-    Game(String),
+    /// The game refused it: its typed refusal, rendered by the game's refusal template.
+    Game(GameRefusal),
 }
 
 /// The loaded current game of a table.
@@ -233,21 +313,16 @@ pub(crate) enum Loaded {
 /// What a command works with: the channel, the store, the host and the loaded game.
 ///
 /// A command changes the loaded game in memory and stages its writes ([`Cx::stage`]); the
-/// table stores them when the command is done, in one transaction with the answer's outbox
-/// item ([`Cx::flush`]). If that fails, the table is rebuilt from the store: nothing of the
+/// table hands them out in its decision and stores them at its commit, in one transaction with
+/// the adapter's outbox item ([`Cx::flush`]). If that fails, the table is rebuilt from the store: nothing of the
 /// command stays.
 pub(crate) struct Cx {
-    pub(crate) channel: String,
-    pub(crate) store: Arc<dyn Store>,
+    /// What every table shares: the games, the templates, the settings.
     pub(crate) host: Arc<Host>,
+    /// The game loaded.
     pub(crate) loaded: Loaded,
-    /// The writes of the command being handled.
-    pub(crate) staged: Vec<Write>,
-    /// Whether the loaded game may differ from the store's (a flush failed, and so did the
-    /// reload after it): the next command reloads first.
-    pub(crate) stale: bool,
-    /// The game's presets as stored, kept when this process is the store's sole writer.
-    pub(crate) presets: crate::weeks::preset_book::PresetCache,
+    /// The channel, its store and what the command being handled writes.
+    pub(crate) ledger: ledger::Ledger,
 }
 
 impl Loaded {
@@ -262,6 +337,14 @@ impl Loaded {
     /// The running game, if it is not over.
     pub(crate) fn playing(&self) -> Option<&Current> {
         self.running().filter(|c| !c.session.is_finished())
+    }
+
+    /// The clock of the decision the running game waits for, at `now`.
+    pub(crate) fn decision_clock(&self, now: DateTime<Utc>) -> Option<DecisionClock> {
+        let current = self.playing()?;
+        current
+            .meta()
+            .clock_of(current.session.to_act(), current.session.seated(), now)
     }
 
     /// The current game's row (running or frozen).
@@ -305,40 +388,22 @@ impl Draft {
 }
 
 impl Cx {
-    /// Stages a write of the command being handled (stored by [`Cx::flush`]).
-    pub(crate) fn stage(&mut self, write: Write) {
-        self.staged.push(write);
-    }
-
-    /// Whether the command being handled wrote anything.
-    pub(crate) fn has_staged(&self) -> bool {
-        !self.staged.is_empty()
-    }
-
-    /// The channel's state as the command being handled last staged it, if it did.
-    pub(crate) fn staged_channel_state(&self) -> Option<Option<String>> {
-        self.staged.iter().rev().find_map(|write| match write {
-            Write::ChannelState { state, .. } => Some(state.clone()),
-            _ => None,
-        })
-    }
-
-    /// Stores the command's staged writes, and `outgoing` with them, in one transaction, the
-    /// first write marking the command's message `read` (the store refuses the whole write if
-    /// it was read before: [`StoreError::AlreadyRead`]). On failure nothing is stored and the
-    /// table is rebuilt from the store (or, if that fails too, rebuilt before the next
-    /// command), so the command leaves no trace.
+    /// Stores a command's writes ([`ledger::Ledger::take_staged`]), and `outgoing` with them, in one
+    /// transaction, the first write marking the command's message `read` (the store refuses
+    /// the whole write if it was read before: [`StoreError::AlreadyRead`]). On failure nothing
+    /// is stored and the table is rebuilt from the store (or, if that fails too, rebuilt before
+    /// the next command), so the command leaves no trace.
     pub(crate) async fn flush(
         &mut self,
+        staged: Vec<Write>,
         read: Option<&str>,
         outgoing: Option<Outgoing>,
     ) -> Result<(), StoreError> {
-        let staged = std::mem::take(&mut self.staged);
         if staged.is_empty() {
             return Ok(());
         }
         let read = read.map(|message_id| Write::Read {
-            channel: self.channel.clone(),
+            channel: self.ledger.channel.clone(),
             message_id: message_id.to_string(),
         });
         let writes: Vec<Write> = read
@@ -346,41 +411,45 @@ impl Cx {
             .chain(staged)
             .chain(outgoing.map(Write::Outbox))
             .collect();
-        let Err(error) = self.store.write(&writes).await else {
-            self.presets.committed(&writes);
+        let Err(error) = self.ledger.store.write(&writes).await else {
+            self.ledger.presets.committed(&writes);
+            self.ledger.stale = false;
             return Ok(());
         };
-        if let Err(reload) = self.reload().await {
-            tracing::error!(channel = %self.channel, error = %reload, "the table cannot be rebuilt after a failed write; retried before its next command");
-            self.stale = true;
+        match self.reload().await {
+            Ok(()) => self.ledger.stale = false,
+            Err(reload) => {
+                tracing::error!(channel = %self.ledger.channel, error = %reload, "the table cannot be rebuilt after a failed write; retried before its next command");
+                self.ledger.stale = true;
+            }
         }
         Err(error)
     }
 
     /// Rebuilds the table from the store if a failed write left it stale.
     pub(crate) async fn refresh(&mut self) -> Result<(), StoreError> {
-        self.staged.clear();
-        if self.stale {
+        self.ledger.staged.clear();
+        if self.ledger.stale {
             self.reload().await.map_err(|e| match e {
                 TableError::Store(e) => e,
             })?;
-            self.stale = false;
+            self.ledger.stale = false;
         }
         Ok(())
     }
 
     /// Rebuilds the table from the database.
     pub(crate) async fn reload(&mut self) -> Result<(), TableError> {
-        self.presets.clear();
-        let Some(row) = self.store.active_game(&self.channel).await? else {
+        self.ledger.presets.clear();
+        let Some(row) = self.ledger.store.active_game(&self.ledger.channel).await? else {
             self.loaded = Loaded::Empty;
             return Ok(());
         };
-        let rows = self.store.log(&row.id).await?;
-        self.loaded = match self.replay(&row, &rows) {
+        let rows = self.ledger.store.log(&row.id).await?;
+        self.loaded = match self.host.replay(&row, &rows) {
             Ok(current) => Loaded::Running(Box::new(current)),
             Err((seq, reason)) => {
-                tracing::error!(channel = %self.channel, game = %row.id, ?seq, %reason, "a stored game does not replay; the table is frozen");
+                tracing::error!(channel = %self.ledger.channel, game = %row.id, ?seq, %reason, "a stored game does not replay; the table is frozen");
                 let title = self
                     .host
                     .game(&row.kind)
@@ -398,57 +467,6 @@ impl Cx {
         Ok(())
     }
 
-    /// Replays a stored game: its setup, then every entry in force.
-    fn replay(&self, row: &GameRow, rows: &[LogRow]) -> Result<Current, (Option<i64>, String)> {
-        let plugin = self
-            .host
-            .game(&row.kind)
-            .cloned()
-            .ok_or_else(|| (None, format!("this bot has no game of kind '{}'", row.kind)))?;
-        let stored: StoredSetup = serde_json::from_str(&row.setup_json)
-            .map_err(|e| (None, format!("the setup does not read: {e}")))?;
-        let seed = row
-            .seed_hex
-            .as_deref()
-            .map(Seed::from_hex)
-            .transpose()
-            .map_err(|e| (None, e.to_string()))?;
-        let mut log = Vec::with_capacity(rows.len());
-        for r in rows {
-            let value: Value = serde_json::from_str(&r.entry_json)
-                .map_err(|e| (Some(r.seq), format!("the entry does not read: {e}")))?;
-            let entry = Entry::from_json(&value).map_err(|e| (Some(r.seq), e.to_string()))?;
-            log.push((entry, r.clone()));
-        }
-        let stack = effective(log.iter().map(|(e, r)| (r.seq, e)));
-        let mut session = plugin
-            .load(&stored.setup, stored.players.clone())
-            .map_err(|e| (None, format!("the setup is not valid: {e}")))?;
-        for item in &stack {
-            session
-                .replay(&item.entry)
-                .map_err(|e| (Some(item.seq), e.to_string()))?;
-        }
-        crate::weeks::meta::substitute_all(&mut *session, &log);
-        let head = RunningHead::of(
-            row,
-            &stored,
-            session.as_ref(),
-            log.iter().map(|(e, r)| (e, r)),
-        );
-        Ok(Current {
-            row: row.clone(),
-            plugin,
-            stored,
-            seed,
-            log,
-            stack,
-            session,
-            head,
-            report: std::sync::OnceLock::new(),
-        })
-    }
-
     // ----- shared helpers -----
 
     /// One of the table's messages ([`crate::messages`]).
@@ -462,106 +480,15 @@ impl Cx {
             .table_ruling(self.loaded.row().map(|r| r.kind.as_str()))
     }
 
-    /// A refusal's reason in words.
-    pub(crate) fn refusal_text(&self, refusal: &Refusal) -> String {
-        match refusal {
-            Refusal::GameOver => self.say(messages::GameOver {
-                ruling: self.table_ruling(),
-            }),
-            Refusal::NotSeated { players } => self.say(messages::NotSeated {
-                players: players.clone(),
-                ruling: self.table_ruling(),
-            }),
-            Refusal::NoMessageKey => self.say(messages::NoMessageKey {}),
-            Refusal::Game(reason) => reason.clone(),
-        }
-    }
-
-    /// A refused segment of the author's message (`more`: commands after it were skipped).
-    pub(crate) fn move_refused(
-        &self,
-        msg: &Incoming,
-        segment: &str,
-        refusal: &Refusal,
-        more: bool,
-    ) -> String {
-        self.say(messages::MoveRefused {
-            author: msg.author.name.clone(),
-            segment: segment.to_string(),
-            reason: self.refusal_text(refusal),
-            more,
-        })
-    }
-
     pub(crate) fn refuse(&self, text: impl AsRef<str>) -> Response {
         Response::new(Verdict::Refused).say(text)
-    }
-
-    pub(crate) fn storage_refusal(&self, error: &StoreError) -> Response {
-        tracing::error!(%error, "storage failed; command not applied");
-        self.refuse(self.say(messages::Storage {
-            error: error.to_string(),
-        }))
     }
 
     /// The refusal when there is no game to play: none, or a frozen one.
     pub(crate) fn no_game(&self) -> Response {
         match &self.loaded {
-            Loaded::Frozen(f) => self.refuse(self.frozen_text(f)),
+            Loaded::Frozen(f) => self.refuse(self.host.frozen_text(f)),
             _ => self.refuse(self.say(messages::NoGame {})),
-        }
-    }
-
-    pub(crate) fn frozen_text(&self, frozen: &Frozen) -> String {
-        self.say(messages::Frozen {
-            game_id: frozen.row.id.to_string(),
-            title: frozen.title.to_string(),
-            seq: frozen.seq,
-            reason: frozen.reason.to_string(),
-        })
-    }
-
-    /// The running game's status report as anyone sees it, rendered once per position.
-    pub(crate) fn report<'a>(&self, current: &'a Current) -> &'a str {
-        current
-            .report
-            .get_or_init(|| current.session.status(&self.render(current, false, None)))
-    }
-
-    /// How texts of the running game are rendered.
-    pub(crate) fn render<'a>(
-        &'a self,
-        current: &'a Current,
-        ping: bool,
-        skip: Option<usize>,
-    ) -> Render<'a> {
-        Render {
-            templates: &self.host.templates,
-            prefix: &self.host.settings.prefix,
-            game_id: &current.row.id,
-            moderator: &self.host.settings.moderator_name,
-            draw_source: current.audited().then_some("audited dice"),
-            ping,
-            skip,
-            head: Some((current.head.seq(), current.head.short())),
-        }
-    }
-
-    /// The dice of the running game for a draw triggered by `message_id`, while they are
-    /// audited.
-    pub(crate) fn dice<'a>(
-        &self,
-        current: &'a Current,
-        message_id: &'a str,
-    ) -> Option<DrawSource<'a>> {
-        match (&current.seed, current.audited()) {
-            (Some(seed), true) => Some(DrawSource {
-                seed,
-                game_id: &current.row.id,
-                spec: current.stored.spec,
-                message_id,
-            }),
-            _ => None,
         }
     }
 
@@ -586,9 +513,9 @@ impl Cx {
             })
             .collect();
         let newly_revealed = draft.revealed && !current.row.revealed;
-        self.staged.push(Write::Append {
+        self.ledger.staged.push(Write::Append {
             game_id: current.row.id.clone(),
-            channel: self.channel.clone(),
+            channel: self.ledger.channel.clone(),
             rows: rows.clone(),
             message_id: msg.message_id.clone(),
             revealed: newly_revealed,

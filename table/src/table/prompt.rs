@@ -2,13 +2,10 @@
 //! being typed (autocomplete), the one-click moves of the player to act (buttons), where the
 //! game stands (to refuse a stale button), and the live status (a pinned message).
 
-use crate::game::session::Render;
-use crate::game::{PlayerInfo, Query, QuickMove, Suggestion, ToAct};
-use crate::messages;
+use crate::game::{PlayerInfo, QuickMove};
 
 use crate::input::{Attachment, Incoming, Response, Verdict};
-use crate::table::tables::Table;
-use crate::table::{Current, Cx, Draft, Host, Loaded, Report};
+use crate::table::{Current, Cx, Draft, Host, Loaded};
 
 /// The game's picture could not be drawn, for the game's reason.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -29,71 +26,7 @@ pub struct Prompt {
     pub moves: Vec<QuickMove>,
 }
 
-impl Table {
-    /// The running game and its position (the number of log entries).
-    pub fn position(&self) -> Option<(&str, usize)> {
-        match &self.cx.loaded {
-            Loaded::Running(c) => Some((c.row.id.as_str(), c.log.len())),
-            _ => None,
-        }
-    }
-
-    /// The one-click moves of the player to act, if a player is to act and has any.
-    pub fn prompt(&self) -> Option<Prompt> {
-        let Loaded::Running(current) = &self.cx.loaded else {
-            return None;
-        };
-        let ToAct::Player { seat, .. } = current.session.to_act() else {
-            return None;
-        };
-        let player = current.session.seated().get(seat)?.clone();
-        let moves = current.session.quick_moves();
-        if moves.is_empty() {
-            return None;
-        }
-        Some(Prompt {
-            game_id: current.row.id.clone(),
-            position: current.log.len(),
-            player,
-            moves,
-        })
-    }
-
-    /// Legal values for an argument being typed by the user `author_id` (autocomplete). Empty
-    /// without a running game.
-    pub fn suggest(&self, author_id: &str, query: &Query<'_>) -> Vec<Suggestion> {
-        let Loaded::Running(current) = &self.cx.loaded else {
-            return Vec::new();
-        };
-        let seat = current
-            .session
-            .seated()
-            .iter()
-            .position(|p| p.id == author_id);
-        current.session.suggest(seat, query)
-    }
-
-    /// The live status of the game (running or frozen), without pings: what a pinned status
-    /// message shows.
-    pub fn status_text(&self) -> Option<String> {
-        match &self.cx.loaded {
-            Loaded::Running(current) => Some(self.cx.report(current).to_string()),
-            Loaded::Frozen(frozen) => Some(self.cx.frozen_text(frozen)),
-            Loaded::Empty => None,
-        }
-    }
-}
-
 impl Cx {
-    /// What follows a move that ended a turn, an undo or a draw: the full report, or with
-    /// [`Report::Compact`] only who acts next.
-    pub(crate) fn after_turn(&self, current: &Current, render: &Render<'_>) -> String {
-        match self.host.settings.report {
-            Report::Full => current.session.status(render),
-            Report::Compact => current.session.prompt(render),
-        }
-    }
-
     /// Stores the draft (an undo, a manual draw), then answers with `head` and what follows a
     /// turn.
     pub(crate) async fn commit_turn(
@@ -108,46 +41,13 @@ impl Cx {
         };
         let text = format!(
             "{head}\n{}",
-            self.after_turn(current, &self.render(current, true, None))
+            self.host
+                .view(current)
+                .after_turn(&self.host.view(current).render(true, None))
         );
         Response::new(Verdict::Accepted)
             .say(text)
             .attach(final_chart(current, &self.host))
-    }
-
-    /// The picture of the running game as an attachment; `None` if the game has none.
-    pub(crate) fn picture_attachment(
-        &self,
-        current: &Current,
-    ) -> Option<Result<Attachment, PictureFailed>> {
-        let picture = current.session.picture()?;
-        Some(
-            picture
-                .map_err(|e| PictureFailed(e.to_string()))
-                .map(|bytes| Attachment {
-                    filename: format!("{}-{}.png", current.row.id, current.log.len()),
-                    bytes,
-                    alt: self.say(messages::Alt {
-                        kind: "map".into(),
-                        title: current.session.info().title.to_string(),
-                        game_id: current.row.id.clone(),
-                        entry: current.log.len().checked_sub(1).map(|n| n as i64),
-                        detail: Vec::new(),
-                    }),
-                }),
-        )
-    }
-
-    /// The seed and how to check the draws, once revealed.
-    pub(crate) fn reveal_text(&self, current: &Current) -> String {
-        match (&current.seed, current.row.revealed) {
-            (Some(seed), true) => self.say(messages::Revealed {
-                seed: seed.to_hex().to_string(),
-                commitment: seed.commitment().to_string(),
-                file: format!("audit-{}.json", current.row.id),
-            }),
-            _ => String::new(),
-        }
     }
 }
 

@@ -5,9 +5,9 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::game::log::Entry;
 use crate::game::Summary;
 use crate::messages::{Recap, RecapLine};
-use crate::record::log::Entry;
 use crate::table::{Current, Host};
 use crate::weeks::duration::relative;
 

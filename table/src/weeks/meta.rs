@@ -7,12 +7,12 @@
 
 use chrono::{DateTime, Duration, Utc};
 
-use crate::game::{Decision, PlayerInfo, ToAct};
-use crate::record::log::Entry;
-use crate::weeks::duration::parse_time;
-pub use crate::weeks::events::{
+pub use crate::game::events::{
     ClockSettings, ProxyWhy, ReminderKind, TableEvent, DEFAULT_AWAY_CAP, DEFAULT_REMIND_PERCENT,
 };
+use crate::game::log::Entry;
+use crate::game::{Decision, PlayerInfo, ToAct};
+use crate::weeks::duration::parse_time;
 
 /// One absence.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,9 +3,10 @@
 //! tables ([`direct`]).
 
 pub mod automa;
-pub mod direct;
+
 pub mod duration;
-pub mod events;
+/// The table's own log entries (kept with the log: [`crate::game::events`]).
+pub use crate::game::events;
 pub mod meta;
 pub mod pace;
 pub(crate) mod preset_book;

@@ -8,30 +8,21 @@
 //! Open signups are the channel's state outside any game ([`crate::Store::channel_state`]); the
 //! draw is stored with the game's setup and is the first record of its audit.
 
-use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::commands::setup::SetupArgs;
-use crate::dice::{is_message_id, DiceError, DrawRecord, DrawSource, Seed};
-use crate::game::{DiceMode, PlayerInfo, SetupOptions};
-use crate::input::{Incoming, Response, Verdict};
-use crate::messages;
-use crate::store::{StoreError, Write};
-use crate::table::{Cx, Loaded};
-use crate::weeks::duration::{
-    format_duration, full, parse_duration, parse_time, relative, store_time,
-};
-use crate::weeks::pace::{duration_error, person, time_of};
+use crate::dice::{DiceError, DrawRecord, DrawSource};
+use crate::game::PlayerInfo;
 
 /// The purpose of the random pick of players among the signups (drawn at index 0).
 pub const PURPOSE_SIGNUP_PICK: &str = "signup-pick";
 /// The most signups a record may name (a bound for the verifier).
 pub const MAX_SIGNUPS: usize = 1000;
 
-const DEFAULT_CLOSES: Duration = Duration::hours(24);
-const DEFAULT_EXTEND: Duration = Duration::hours(24);
-const DEFAULT_START_AFTER: Duration = Duration::hours(72);
+/// The most players a channel's signups take (a table seats at most a handful; more are drawn
+/// from at random): a `!join` beyond it is refused, so that replies stay short and the pick
+/// stays within what the verifiers read ([`MAX_SIGNUPS`]).
+pub const SIGNUP_CAP: usize = 100;
 
 /// Open signups of a channel.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -116,7 +107,7 @@ pub fn recompute(record: &DrawRecord, source: DrawSource<'_>) -> Option<Result<V
 }
 
 /// Whether bold text is a signup (`sign up`, `signup`, `sign me up`, `join`, `I'm in`).
-fn is_signup_phrase(text: &str) -> bool {
+pub(crate) fn is_signup_phrase(text: &str) -> bool {
     let words: Vec<String> = text
         .to_lowercase()
         .replace(['-', '\''], " ")
@@ -141,339 +132,17 @@ fn is_signup_phrase(text: &str) -> bool {
 }
 
 /// Reads `players:3-4` (or `players:4`).
-fn players_range(value: &str) -> Option<(usize, usize)> {
+pub(crate) fn players_range(value: &str) -> Option<(usize, usize)> {
     match value.split_once('-') {
         Some((a, b)) => Some((a.trim().parse().ok()?, b.trim().parse().ok()?)),
         None => value.trim().parse().ok().map(|n| (n, n)),
     }
 }
 
-impl Cx {
-    /// The channel's open signups.
-    /// The channel's open signups: as this command last staged them, else as stored.
-    pub(crate) async fn signups(&self) -> Result<Option<Signups>, StoreError> {
-        let json = match self.staged_channel_state() {
-            Some(staged) => staged,
-            None => self.store.channel_state(&self.channel).await?,
-        };
-        Ok(json.and_then(|json| serde_json::from_str(&json).ok()))
-    }
-
-    /// The channel's open signups, or the refusal when there are none (or storage fails).
-    pub(crate) async fn open_signups_state(&self) -> Result<Signups, Response> {
-        match self.signups().await {
-            Ok(Some(state)) => Ok(state),
-            Ok(None) => Err(self.refuse(self.say(messages::SignupNone {}))),
-            Err(e) => Err(self.storage_refusal(&e)),
-        }
-    }
-
-    /// Stores the channel's signups (`None`: they are over) with the command's other writes.
-    pub(crate) fn save_signups(&mut self, state: Option<&Signups>, message_id: &str) {
-        let json = state.map(|s| serde_json::to_string(s).unwrap_or_default());
-        self.stage(Write::ChannelState {
-            channel: self.channel.clone(),
-            state: json,
-            message_id: message_id.to_string(),
-        });
-    }
-
-    pub(crate) fn signup_data(&self, state: &Signups) -> messages::SignupData {
-        let closes = parse_time(&state.closes_at);
-        let title = self
-            .host
-            .game(&state.kind)
-            .map(|g| g.info().title)
-            .unwrap_or_default();
-        messages::SignupData {
-            title: title.to_string(),
-            min: state.min,
-            max: state.max,
-            count: state.players.len(),
-            names: state.players.iter().map(|p| p.name.clone()).collect(),
-            closes: closes.map(relative),
-            closes_full: closes.map(full),
-            extend: format_duration(Duration::seconds(state.extend_s)),
-            start_after: format_duration(Duration::seconds(state.start_after_s)),
-            extensions: state.extensions,
-            by: state.by.name.clone(),
-        }
-    }
-
-    pub(crate) async fn open_signups(&mut self, args: &str, msg: &Incoming) -> Response {
-        if self.loaded.playing().is_some() || matches!(self.loaded, Loaded::Frozen(_)) {
-            return self.refuse(self.say(messages::SignupGameRunning {}));
-        }
-        let host = self.host.clone();
-        let mut tokens = args.split_whitespace().peekable();
-        let game = match tokens.peek().and_then(|t| host.game(t)) {
-            Some(game) => {
-                tokens.next();
-                game.clone()
-            }
-            None => match host.games.first() {
-                Some(game) => game.clone(),
-                None => return self.refuse(self.say(messages::SignupUsage { token: None })),
-            },
-        };
-        let info = game.info();
-        let (mut min, mut max) = (*info.players.start(), *info.players.end());
-        let (mut closes, mut extend, mut start_after) =
-            (DEFAULT_CLOSES, DEFAULT_EXTEND, DEFAULT_START_AFTER);
-        for token in tokens {
-            let Some((key, value)) = token.split_once(':') else {
-                return self.refuse(self.say(messages::SignupUsage {
-                    token: Some(token.to_string()),
-                }));
-            };
-            let duration = match key.to_ascii_lowercase().as_str() {
-                "players" => {
-                    match players_range(value) {
-                        Some((a, b))
-                            if a <= b && info.players.contains(&a) && info.players.contains(&b) =>
-                        {
-                            (min, max) = (a, b)
-                        }
-                        _ => {
-                            return self.refuse(self.say(messages::SignupPlayers {
-                                value: value.to_string(),
-                                title: info.title.to_string(),
-                                least: *info.players.start(),
-                                most: *info.players.end(),
-                            }))
-                        }
-                    }
-                    continue;
-                }
-                "closes" | "close" => &mut closes,
-                "extend" => &mut extend,
-                "start-after" | "startafter" | "start_after" => &mut start_after,
-                _ => {
-                    return self.refuse(self.say(messages::SignupUsage {
-                        token: Some(token.to_string()),
-                    }))
-                }
-            };
-            match parse_duration(value) {
-                Ok(d) => *duration = d,
-                Err(error) => {
-                    return self.refuse(self.say(messages::BadDuration {
-                        error: duration_error(&error),
-                    }))
-                }
-            }
-        }
-        let now = time_of(msg);
-        let state = Signups {
-            kind: info.kind.to_string(),
-            min,
-            max,
-            opened_at: store_time(now),
-            closes_at: store_time(now + closes),
-            extend_s: extend.num_seconds(),
-            start_after_s: start_after.num_seconds(),
-            by: person(&msg.author),
-            players: Vec::new(),
-            extensions: 0,
-            open_message: Some(msg.message_id.clone()),
-        };
-        self.save_signups(Some(&state), &msg.message_id);
-        Response::new(Verdict::Accepted).say(self.say(messages::SignupOpen {
-            signup: self.signup_data(&state),
-        }))
-    }
-
-    /// Ends the channel's open signups (a game was set up by hand); the note to post, if there
-    /// were any.
-    pub(crate) async fn end_signups(&mut self, message_id: &str) -> Option<String> {
-        match self.signups().await {
-            Ok(Some(_)) => {}
-            Ok(None) => return None,
-            Err(error) => {
-                tracing::error!(channel = %self.channel, %error, "cannot read the signups");
-                return None;
-            }
-        }
-        self.save_signups(None, message_id);
-        Some(self.say(messages::SignupDropped {}))
-    }
-
-    /// Bold text while no game is being played: a signup, or chat, if signups are open;
-    /// `None` when they are not.
-    pub(crate) async fn signup_bold(
-        &mut self,
-        segments: &[String],
-        msg: &Incoming,
-    ) -> Option<Response> {
-        match self.signups().await {
-            Ok(Some(_)) => {}
-            Ok(None) => return None,
-            Err(e) => return Some(self.storage_refusal(&e)),
-        }
-        if segments.iter().any(|s| is_signup_phrase(s)) {
-            Some(crate::commands::Command::run(&crate::commands::signup::Join, self, "", msg).await)
-        } else {
-            Some(Response::new(Verdict::Ignored))
-        }
-    }
-
-    /// Closes the signups when their time has come.
-    pub(crate) async fn signup_tick(&mut self, now: DateTime<Utc>) -> Response {
-        let state = match self.signups().await {
-            Ok(Some(state)) => state,
-            Ok(None) => return Response::new(Verdict::Ignored),
-            Err(error) => {
-                tracing::error!(channel = %self.channel, %error, "cannot read the signups");
-                return Response::new(Verdict::Ignored);
-            }
-        };
-        match parse_time(&state.closes_at) {
-            Some(closes) if closes > now => return Response::new(Verdict::Ignored),
-            _ => {}
-        }
-        let id = format!("signup:{}:{}", self.channel, state.closes_at);
-        self.close_signups(state, now, false, &id).await
-    }
-
-    /// At the close: start the game (drawing the players if more signed up than are wanted),
-    /// or extend. `forced` (a moderator's `!signup close`) starts with what there is.
-    pub(crate) async fn close_signups(
-        &mut self,
-        mut state: Signups,
-        now: DateTime<Utc>,
-        forced: bool,
-        message_id: &str,
-    ) -> Response {
-        let count = state.players.len();
-        let opened = parse_time(&state.opened_at).unwrap_or(now);
-        let late = forced || now >= opened + Duration::seconds(state.start_after_s);
-        if count >= state.max || (late && count >= state.min) {
-            return self.start_from_signups(state, now, message_id).await;
-        }
-        if forced {
-            return self.refuse(self.say(messages::SignupTooFew {
-                count,
-                min: state.min,
-            }));
-        }
-        let extend = Duration::seconds(state.extend_s.max(60));
-        let mut closes = parse_time(&state.closes_at).unwrap_or(now);
-        while closes <= now {
-            closes += extend;
-            state.extensions += 1;
-        }
-        state.closes_at = store_time(closes);
-        self.save_signups(Some(&state), message_id);
-        let can_start_at = opened + Duration::seconds(state.start_after_s);
-        Response::new(Verdict::Accepted).say(self.say(messages::SignupExtended {
-            late,
-            start_at: relative(can_start_at),
-            signup: self.signup_data(&state),
-        }))
-    }
-
-    async fn start_from_signups(
-        &mut self,
-        state: Signups,
-        now: DateTime<Utc>,
-        message_id: &str,
-    ) -> Response {
-        let host = self.host.clone();
-        let game = match host.game(&state.kind) {
-            Some(game)
-                if self.loaded.playing().is_none() && !matches!(self.loaded, Loaded::Frozen(_)) =>
-            {
-                game.clone()
-            }
-            _ => {
-                // A game was set up by hand meanwhile (or the game is gone): the signups end.
-                self.save_signups(None, message_id);
-                return Response::new(Verdict::Accepted).say(self.say(messages::SignupDropped {}));
-            }
-        };
-        let game_id = match self.store.next_game_id(&self.channel).await {
-            Ok(id) => id,
-            Err(e) => return self.storage_refusal(&e),
-        };
-        let seed = match &host.settings.fixed_seed {
-            Some(seed) => seed.clone(),
-            None => match Seed::generate() {
-                Ok(seed) => seed,
-                Err(e) => {
-                    return self.refuse(self.say(messages::DiceFailed {
-                        reason: e.to_string(),
-                    }))
-                }
-            },
-        };
-        let count = state.players.len();
-        let wanted = count.min(state.max);
-        // The draws are keyed by the `!signup open` message (known to all, posted before the
-        // seed existed), not by whatever closes the signups (a clock tick has no message).
-        let closing_message = message_id;
-        let message_id = state
-            .open_message
-            .as_deref()
-            .filter(|m| is_message_id(m))
-            .unwrap_or(message_id);
-        let (players, record, drawn) = if count > wanted {
-            // Keyed like the game's setup draws: by this message under dice spec v2.
-            let source = DrawSource {
-                seed: &seed,
-                game_id: &game_id,
-                spec: crate::commands::setup::spec_for(message_id),
-                message_id,
-            };
-            let drawn = signup_pick(source, count, wanted);
-            let mut chosen = drawn.clone();
-            chosen.sort_unstable();
-            let players: Vec<PlayerInfo> = chosen
-                .iter()
-                .filter_map(|&n| {
-                    let index = usize::try_from(n).ok()?.checked_sub(1)?;
-                    state.players.get(index).cloned()
-                })
-                .collect();
-            let names: Vec<String> = state.players.iter().map(|p| p.name.clone()).collect();
-            (players, Some(pick_record(&names, wanted, &drawn)), drawn)
-        } else {
-            (state.players.clone(), None, Vec::new())
-        };
-        let intro = self.say(messages::SignupClosed {
-            drawn,
-            purpose: PURPOSE_SIGNUP_PICK.to_string(),
-            players: players.iter().map(PlayerInfo::ping).collect(),
-            signup: self.signup_data(&state),
-        });
-        let parsed = SetupArgs {
-            game,
-            players,
-            dice: DiceMode::Audited,
-            force: false,
-            options: SetupOptions::default(),
-        };
-        let response = crate::commands::setup::start_game(
-            self,
-            parsed,
-            game_id,
-            Some(seed),
-            closing_message,
-            message_id,
-            now,
-            record,
-        )
-        .await;
-        if response.verdict != Verdict::Accepted {
-            return response;
-        }
-        self.save_signups(None, closing_message);
-        Response::new(Verdict::Accepted).say(format!("{intro}\n{}", response.text()))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dice::Seed;
 
     // Fixed test vectors, computed independently by `python3 tools/verify_draws.py --selftest`
     // (docs/DICE.md §9.4). Never edit them to make a test pass.

@@ -7,13 +7,13 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
-use crate::commands::spec::Access;
 use crate::commands::{Directory, LockedCx, PlayerGame};
+use crate::game::spec::Access;
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
 use crate::table::extract::{extract, Commands};
-use crate::table::tables::{TableGuard, Tables};
 use crate::table::{Cx, Host, TableError};
+use crate::tables::{TableGuard, Tables};
 
 impl Tables {
     /// Messages answered across tables: every direct message (`dm`), and the commands the

@@ -2,6 +2,8 @@
 //! message at a time (its own lock); different tables run in parallel, and the map of tables is
 //! never locked while a table loads from the database.
 
+pub mod direct;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -13,12 +15,14 @@ use serde_json::Value;
 use crate::commands::registry::Registry;
 use crate::dice::AuditExport;
 use crate::game::session::SharedPlugin;
-use crate::game::{PlayerInfo, ToAct};
+use crate::game::{PlayerInfo, Query, Suggestion, ToAct};
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
 use crate::record::GameRecord;
-use crate::store::{Outgoing, Store, StoreError};
+use crate::store::{Outgoing, Store, StoreError, Write};
 use crate::table::extract::{extract, Commands};
+use crate::table::ledger::Ledger;
+use crate::table::prompt::Prompt;
 use crate::table::{Cx, Host, Loaded, TableError, TableSettings};
 use crate::templates::Templates;
 use crate::weeks::meta::DecisionClock;
@@ -64,13 +68,9 @@ impl Table {
         registry: Arc<Registry>,
     ) -> Result<Table, TableError> {
         let mut cx = Cx {
-            channel: channel.to_string(),
-            store,
             host,
             loaded: Loaded::Empty,
-            staged: Vec::new(),
-            stale: false,
-            presets: Default::default(),
+            ledger: Ledger::new(channel, store),
         };
         cx.reload().await?;
         Ok(Table { cx, registry })
@@ -78,7 +78,7 @@ impl Table {
 
     /// The channel.
     pub fn channel(&self) -> &str {
-        &self.cx.channel
+        &self.cx.ledger.channel
     }
 
     /// The current game's id (running or frozen).
@@ -94,7 +94,7 @@ impl Table {
     /// Whether the table is frozen (its log does not replay), and why.
     pub fn frozen(&self) -> Option<String> {
         match &self.cx.loaded {
-            Loaded::Frozen(f) => Some(self.cx.frozen_text(f)),
+            Loaded::Frozen(f) => Some(self.cx.host.frozen_text(f)),
             _ => None,
         }
     }
@@ -141,7 +141,7 @@ impl Table {
 
     /// The clock of the decision the running game waits for, at `now`.
     pub fn decision_clock(&self, now: chrono::DateTime<chrono::Utc>) -> Option<DecisionClock> {
-        self.cx.decision_clock(now)
+        self.cx.loaded.decision_clock(now)
     }
 
     /// The running game's title.
@@ -159,50 +159,40 @@ impl Table {
         self.cx.loaded.running()?.audit_export()
     }
 
-    /// Time-driven work (deadlines, reminders, presets, signups) up to `now`; the replies to
-    /// post ([`crate::weeks::pace`]).
-    pub async fn tick(&mut self, now: chrono::DateTime<chrono::Utc>) -> Response {
-        self.tick_keeping(now, &no_outbox).await.response
+    /// Time-driven work (deadlines, reminders, presets, signups) up to `now`, committed with no
+    /// outbox item: the replies to post ([`crate::weeks::pace`]).
+    pub async fn tick(&mut self, now: DateTime<Utc>) -> Response {
+        let decision = self.decide_tick(now).await;
+        self.commit(decision, None).await.response()
     }
 
-    /// [`Table::tick`], its answer kept in the outbox as `keep` says (see [`Keep`]). Work that
-    /// cannot be stored is logged and done again at the next tick.
-    pub async fn tick_keeping(&mut self, now: DateTime<Utc>, keep: Keep<'_>) -> Handled {
+    /// Decides the time-driven work up to `now` ([`Table::commit`] stores it). Work that cannot
+    /// be stored is logged and done again at the next tick.
+    pub async fn decide_tick(&mut self, now: DateTime<Utc>) -> Decided {
         if let Err(error) = self.cx.refresh().await {
-            tracing::error!(channel = %self.cx.channel, %error, "the table does not load for the tick");
-            return Handled::new(Response::new(Verdict::Ignored));
+            tracing::error!(channel = %self.cx.ledger.channel, %error, "the table does not load for the tick");
+            return Decided::answer(Cause::Tick, Response::new(Verdict::Ignored));
         }
         let response = self.cx.pace_tick(now).await;
-        self.store_with(response, None, keep).await.unwrap_or_else(|error| {
-            tracing::error!(channel = %self.cx.channel, %error, "the clock's work was not stored; it is retried at the next tick");
-            Handled::new(Response::new(Verdict::Ignored))
-        })
+        self.decided(Cause::Tick, response)
     }
 
-    /// Makes one move of the automa to act, if an automa is to act and may move (not held by
-    /// an `!undo`): decided on tokio's blocking pool, stored, and its post returned. An adapter
-    /// calls it after posting the reply to an accepted command, and again while it returns a
-    /// move, so that consecutive automa turns follow until a human is to act.
+    /// Makes and commits (with no outbox item) one move of the automa to act, if an automa is
+    /// to act and may move: its post ([`Table::decide_automa`]).
     pub async fn automa_step(&mut self, now: DateTime<Utc>) -> Option<Response> {
-        Some(self.automa_step_keeping(now, &no_outbox).await?.response)
+        let decision = self.decide_automa(now).await?;
+        self.commit(decision, None).await.ok().map(|c| c.response)
     }
 
-    /// [`Table::automa_step`], its post kept in the outbox as `keep` says (see [`Keep`]). A
-    /// move that cannot be stored is logged and made again at the next tick.
-    pub async fn automa_step_keeping(
-        &mut self,
-        now: DateTime<Utc>,
-        keep: Keep<'_>,
-    ) -> Option<Handled> {
+    /// Decides one move of the automa to act, if an automa is to act and may move (not held by
+    /// an `!undo`): decided on tokio's blocking pool; [`Table::commit`] stores it. An adapter
+    /// asks for it after posting the reply to an accepted command, and again while it gets a
+    /// move, so that consecutive automa turns follow until a human is to act. A move that
+    /// cannot be stored is logged and made again at the next tick.
+    pub async fn decide_automa(&mut self, now: DateTime<Utc>) -> Option<Decided> {
         self.cx.refresh().await.ok()?;
         let response = self.cx.automa_step(now).await?;
-        match self.store_with(response, None, keep).await {
-            Ok(handled) => Some(handled),
-            Err(error) => {
-                tracing::error!(channel = %self.cx.channel, %error, "the automa's move was not stored; it is made again at the next tick");
-                None
-            }
-        }
+        Some(self.decided(Cause::Automa, response))
     }
 
     /// Whether an automa is to act now and may move.
@@ -210,51 +200,87 @@ impl Table {
         self.cx.automa_to_act().is_some()
     }
 
-    /// Handles one message.
+    /// Handles one message and commits it with no outbox item: its answer.
     pub async fn handle(&mut self, msg: &Incoming) -> Response {
-        self.handle_keeping(msg, &no_outbox).await.response
+        let decision = self.decide(msg).await;
+        self.commit(decision, None).await.response()
     }
 
-    /// Handles one message; what it wrote is stored in one transaction with its answer's outbox
-    /// item, as `keep` makes it (see [`Keep`]). A failed write refuses the command and leaves
-    /// no trace of it.
+    /// Decides on one message: its answer and its writes, applied to the table in memory and
+    /// stored by [`Table::commit`] (with the adapter's outbox item, if it keeps one). A table
+    /// stays locked from its decision to its commit; a decision that is dropped instead leaves
+    /// the table to be rebuilt from the store before its next message.
+    pub async fn decide(&mut self, msg: &Incoming) -> Decided {
+        if let Err(error) = self.cx.refresh().await {
+            let refusal = self.cx.host.storage_refusal(&error);
+            return Decided::answer(Cause::Message(msg.message_id.clone()), refusal);
+        }
+        let response = self.dispatch(msg).await;
+        self.decided(Cause::Message(msg.message_id.clone()), response)
+    }
+
+    /// The decision of the command just handled: its answer and what it staged.
+    fn decided(&mut self, cause: Cause, response: Response) -> Decided {
+        let writes = self.cx.ledger.take_staged();
+        Decided {
+            response,
+            cause,
+            writes,
+        }
+    }
+
+    /// Stores a decision of this table: its message marked `read` first (if it has one), its
+    /// writes, and `outgoing` with them, in one transaction (`outgoing` is dropped if the
+    /// decision writes nothing: an answer that changed nothing is not kept). A failed write
+    /// refuses the command and leaves no trace of it: the table is rebuilt from the store.
     ///
     /// A message delivered twice is applied once: the transaction that stores what it did
     /// first marks it read, and is refused if it was read before (the table is then rebuilt
     /// and the answer is [`Verdict::Duplicate`]). So a command costs no read of its own before
     /// it is handled; an answer that writes nothing (`!status`) is given again, as it is.
-    pub async fn handle_keeping(&mut self, msg: &Incoming, keep: Keep<'_>) -> Handled {
-        if let Err(error) = self.cx.refresh().await {
-            return Handled::new(self.cx.storage_refusal(&error));
-        }
-        let response = self.dispatch(msg).await;
-        match self.store_with(response, Some(&msg.message_id), keep).await {
-            Ok(handled) => handled,
-            Err(StoreError::AlreadyRead { .. }) => Handled::new(Response::new(Verdict::Duplicate)),
-            Err(error) => Handled::new(self.cx.storage_refusal(&error)),
-        }
-    }
-
-    /// Stores what the command staged (its message marked `read` first, if it has one), with
-    /// the outbox item `keep` makes of its answer (none if it wrote nothing: an answer that
-    /// changed nothing is not kept).
-    async fn store_with(
+    pub async fn commit(
         &mut self,
-        response: Response,
-        read: Option<&str>,
-        keep: Keep<'_>,
-    ) -> Result<Handled, StoreError> {
-        if !self.cx.has_staged() {
-            return Ok(Handled::new(response));
+        decision: Decided,
+        outgoing: Option<Outgoing>,
+    ) -> Result<Committed, NotStored> {
+        let Decided {
+            response,
+            cause,
+            writes,
+        } = decision;
+        if writes.is_empty() {
+            return Ok(Committed {
+                response,
+                kept: None,
+            });
         }
-        let kept = keep(self, &response).map(|kept| Outgoing {
-            channel: self.cx.channel.clone(),
-            key: kept.key,
-            payload: kept.payload,
-            at: Utc::now(),
-        });
-        self.cx.flush(read, kept.clone()).await?;
-        Ok(Handled { response, kept })
+        let read = match &cause {
+            Cause::Message(id) => Some(id.as_str()),
+            Cause::Tick | Cause::Automa => None,
+        };
+        match self.cx.flush(writes, read, outgoing.clone()).await {
+            Ok(()) => Ok(Committed {
+                response,
+                kept: outgoing,
+            }),
+            Err(error) => {
+                let response = match (&cause, &error) {
+                    (Cause::Message(_), StoreError::AlreadyRead { .. }) => {
+                        Response::new(Verdict::Duplicate)
+                    }
+                    (Cause::Message(_), _) => self.cx.host.storage_refusal(&error),
+                    (Cause::Tick, _) => {
+                        tracing::error!(channel = %self.cx.ledger.channel, %error, "the clock's work was not stored; it is retried at the next tick");
+                        Response::new(Verdict::Ignored)
+                    }
+                    (Cause::Automa, _) => {
+                        tracing::error!(channel = %self.cx.ledger.channel, %error, "the automa's move was not stored; it is made again at the next tick");
+                        Response::new(Verdict::Ignored)
+                    }
+                };
+                Err(NotStored { response, error })
+            }
+        }
     }
 
     /// Routes one message to its command.
@@ -272,29 +298,53 @@ impl Table {
     }
 }
 
-/// What an adapter keeps of an answer until it has posted it ([`Kept`]), made from the table
-/// after the command and its answer: stored in the same transaction as the command, so that an
-/// answer is never lost between the command's commit and its post.
-pub type Keep<'a> = &'a (dyn Fn(&Table, &Response) -> Option<Kept> + Sync);
-
-/// An outbox item as the adapter makes it: its key (unique in the channel; the adapter's
-/// nonce) and its payload (what to post, in the adapter's own form).
+/// What caused a decision: a message (its id, marked read by the commit), the clock, an automa.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Kept {
-    /// Unique in the channel.
-    pub key: String,
-    /// What to post.
-    pub payload: String,
+enum Cause {
+    Message(String),
+    Tick,
+    Automa,
 }
 
-/// Keeps nothing: for adapters that post at once and need no outbox (the console).
-pub fn no_outbox(_: &Table, _: &Response) -> Option<Kept> {
-    None
+/// What a table decided on a message, the clock or an automa's turn: the answer and the writes
+/// that store it, already applied to the table in memory. The adapter reads it (and the locked
+/// table) to make its outbox item, then hands both to [`Table::commit`].
+#[derive(Debug)]
+#[must_use = "a decision is stored by Table::commit"]
+pub struct Decided {
+    response: Response,
+    cause: Cause,
+    writes: Vec<Write>,
 }
 
-/// A command's answer, and the outbox item stored with it, if one was.
+impl Decided {
+    fn answer(cause: Cause, response: Response) -> Decided {
+        Decided {
+            response,
+            cause,
+            writes: Vec::new(),
+        }
+    }
+
+    /// The answer.
+    pub fn response(&self) -> &Response {
+        &self.response
+    }
+
+    /// The writes the commit stores (after marking the message read).
+    pub fn writes(&self) -> &[Write] {
+        &self.writes
+    }
+
+    /// Whether committing it stores anything (then an outbox item is stored with it).
+    pub fn stores(&self) -> bool {
+        !self.writes.is_empty()
+    }
+}
+
+/// A committed decision: its answer, and the outbox item stored with it, if one was.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Handled {
+pub struct Committed {
     /// The answer.
     pub response: Response,
     /// The outbox item stored with the command: the adapter posts it, then says it was
@@ -302,11 +352,83 @@ pub struct Handled {
     pub kept: Option<Outgoing>,
 }
 
-impl Handled {
-    fn new(response: Response) -> Handled {
-        Handled {
-            response,
-            kept: None,
+/// A decision whose write failed: nothing of it stays (the table was rebuilt from the store).
+#[derive(Debug)]
+pub struct NotStored {
+    /// What to answer instead: [`Verdict::Duplicate`] for a message read before, a refusal
+    /// that names the storage failure for another message, nothing for the clock's work or an
+    /// automa's move (done again at the next tick).
+    pub response: Response,
+    /// Why.
+    pub error: StoreError,
+}
+
+/// The answer of a commit, stored or not.
+pub trait Answer {
+    /// The answer to give.
+    fn response(self) -> Response;
+}
+
+impl Answer for Result<Committed, NotStored> {
+    fn response(self) -> Response {
+        match self {
+            Ok(committed) => committed.response,
+            Err(not_stored) => not_stored.response,
+        }
+    }
+}
+
+impl Table {
+    /// The running game and its position (the number of log entries).
+    pub fn position(&self) -> Option<(&str, usize)> {
+        match &self.cx.loaded {
+            Loaded::Running(c) => Some((c.row.id.as_str(), c.log.len())),
+            _ => None,
+        }
+    }
+
+    /// The one-click moves of the player to act, if a player is to act and has any.
+    pub fn prompt(&self) -> Option<Prompt> {
+        let Loaded::Running(current) = &self.cx.loaded else {
+            return None;
+        };
+        let ToAct::Player { seat, .. } = current.session.to_act() else {
+            return None;
+        };
+        let player = current.session.seated().get(seat)?.clone();
+        let moves = current.session.quick_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        Some(Prompt {
+            game_id: current.row.id.clone(),
+            position: current.log.len(),
+            player,
+            moves,
+        })
+    }
+
+    /// Legal values for an argument being typed by the user `author_id` (autocomplete). Empty
+    /// without a running game.
+    pub fn suggest(&self, author_id: &str, query: &Query<'_>) -> Vec<Suggestion> {
+        let Loaded::Running(current) = &self.cx.loaded else {
+            return Vec::new();
+        };
+        let seat = current
+            .session
+            .seated()
+            .iter()
+            .position(|p| p.id == author_id);
+        current.session.suggest(seat, query)
+    }
+
+    /// The live status of the game (running or frozen), without pings: what a pinned status
+    /// message shows.
+    pub fn status_text(&self) -> Option<String> {
+        match &self.cx.loaded {
+            Loaded::Running(current) => Some(self.cx.host.view(current).report().to_string()),
+            Loaded::Frozen(frozen) => Some(self.cx.host.frozen_text(frozen)),
+            Loaded::Empty => None,
         }
     }
 }
@@ -412,19 +534,10 @@ impl Tables {
         Ok(table.handle(message).await)
     }
 
-    /// Time-driven work up to `now` of every table with an active game or open signups (the
-    /// only ones that can have any; loaded if need be, so that what fell due while the bot was
-    /// down happens once at start): the replies to post, by channel.
-    pub async fn tick(&self, now: DateTime<Utc>) -> Vec<(String, Response)> {
-        self.tick_keeping(now, &no_outbox)
-            .await
-            .into_iter()
-            .map(|(channel, handled)| (channel, handled.response))
-            .collect()
-    }
-
-    /// [`Tables::tick`], each answer kept in the outbox as `keep` says (see [`Keep`]).
-    pub async fn tick_keeping(&self, now: DateTime<Utc>, keep: Keep<'_>) -> Vec<(String, Handled)> {
+    /// The channels whose tables may have time-driven work: every one with an active game or
+    /// open signups (loaded if need be, so that what fell due while the bot was down happens
+    /// once at start).
+    pub async fn due_channels(&self) -> Vec<String> {
         let mut due = self.store.active_channels().await.unwrap_or_else(|error| {
             tracing::error!(%error, "cannot list the active games for the tick");
             Vec::new()
@@ -435,8 +548,15 @@ impl Tables {
         }));
         due.sort();
         due.dedup();
+        due
+    }
+
+    /// Time-driven work up to `now` of every table that may have any ([`Tables::due_channels`]),
+    /// then the moves of the automa to act there, each committed with no outbox item: the
+    /// replies to post, by channel.
+    pub async fn tick(&self, now: DateTime<Utc>) -> Vec<(String, Response)> {
         let mut out = Vec::new();
-        for channel in due {
+        for channel in self.due_channels().await {
             let mut table = match self.table(&channel).await {
                 Ok(table) => table,
                 Err(error) => {
@@ -444,16 +564,16 @@ impl Tables {
                     continue;
                 }
             };
-            let handled = table.tick_keeping(now, keep).await;
-            if !handled.response.replies.is_empty() {
-                out.push((channel.clone(), handled));
+            let response = table.tick(now).await;
+            if !response.replies.is_empty() {
+                out.push((channel.clone(), response));
             }
             // An automa to act moves (after a restart too: the same position, the same move).
             for _ in 0..MAX_AUTOMA_MOVES {
-                let Some(handled) = table.automa_step_keeping(now, keep).await else {
+                let Some(response) = table.automa_step(now).await else {
                     break;
                 };
-                out.push((channel.clone(), handled));
+                out.push((channel.clone(), response));
             }
         }
         out

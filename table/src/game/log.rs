@@ -36,7 +36,7 @@ pub enum Entry {
     /// The seed was revealed.
     Reveal,
     /// A table-level entry (not a move): clocks, absences, substitutions, proxies, reminders.
-    Table(crate::weeks::events::TableEvent),
+    Table(crate::game::events::TableEvent),
 }
 
 /// Why a stored entry cannot be read.

@@ -1,0 +1,174 @@
+//! The clock's work at a table ([`crate::weeks::pace`] holds its model): presets and absences
+//! answer auctions, an auction clock that ran out passes automatically, reminders and deadline
+//! notices go out once each, and signups close.
+
+use chrono::{DateTime, Utc};
+
+use crate::game::events::{ProxyWhy, ReminderKind, TableEvent};
+use crate::game::log::Entry;
+use crate::game::session::ProxySource;
+use crate::game::{Decision, PlayerInfo};
+use crate::input::{Author, Incoming, Response, Verdict};
+use crate::messages;
+use crate::table::mover::{Mover, Proxied};
+use crate::table::{Current, Cx, Draft, Loaded};
+use crate::weeks::pace::decision_data;
+
+impl Cx {
+    /// The refusal when no game is being played (none, frozen or over).
+    pub(crate) fn not_playing(&self) -> Response {
+        match &self.loaded {
+            Loaded::Running(_) => self.refuse(self.say(messages::NotPlaying {})),
+            _ => self.no_game(),
+        }
+    }
+
+    // ----- the tick -----
+
+    /// Time-driven work up to `now`: presets and absences answer auctions, an auction clock
+    /// that ran out passes automatically, reminders and deadline notices go out once each, and
+    /// signups close; the replies to post.
+    pub(crate) async fn pace_tick(&mut self, now: DateTime<Utc>) -> Response {
+        match &self.loaded {
+            Loaded::Running(c) if !c.session.is_finished() => self.game_tick(now).await,
+            Loaded::Frozen(_) => Response::new(Verdict::Ignored),
+            _ => crate::table::signups::signup_tick(self, now).await,
+        }
+    }
+
+    async fn game_tick(&mut self, now: DateTime<Utc>) -> Response {
+        let Some(current) = self.loaded.playing() else {
+            return Response::new(Verdict::Ignored);
+        };
+        let meta = current.meta();
+        let before = current.session.to_act();
+        let mut draft = Draft::of(current);
+        let mut done = Proxied::default();
+        let mut notices = Vec::new();
+        Mover::of(self, current)
+            .auto_proxies(&mut draft, &meta, now, &mut done)
+            .await;
+        if !done.moved() {
+            if let Some(clock) = meta.clock_of(before, current.session.seated(), now) {
+                if clock.expired() {
+                    let auto = if clock.decision == Decision::Auction {
+                        match Mover::of(self, current).proxy_move(
+                            &mut draft,
+                            clock.seat,
+                            ProxySource::Auto,
+                            ProxyWhy::Clock,
+                            None,
+                            "",
+                        ) {
+                            Ok((played, _)) => played,
+                            Err(reason) => {
+                                tracing::warn!(game = %current.row.id, ?reason, "the automatic pass was refused");
+                                None
+                            }
+                        }
+                    } else {
+                        None
+                    };
+                    match auto {
+                        Some(made) => {
+                            done.add(made);
+                            // The next players' presets and absences answer at once.
+                            let mut meta = meta.clone();
+                            for (i, entry) in draft.entries.iter().enumerate() {
+                                meta.add(draft.next_seq + i as i64, entry, Some(now));
+                            }
+                            Mover::of(self, current)
+                                .auto_proxies(&mut draft, &meta, now, &mut done)
+                                .await;
+                        }
+                        None if !meta.was_reminded(ReminderKind::Deadline) => {
+                            draft.entries.push(Entry::Table(TableEvent::Reminded {
+                                seat: clock.seat,
+                                since: clock.since_seq,
+                                kind: ReminderKind::Deadline,
+                            }));
+                            let moderators: Vec<String> =
+                                meta.moderators.iter().map(PlayerInfo::ping).collect();
+                            notices.push(self.say(messages::Deadline {
+                                c: decision_data(&clock, now),
+                                moderators,
+                                game_id: current.row.id.to_string(),
+                            }));
+                        }
+                        None => {}
+                    }
+                } else if clock.remind_due()
+                    && !clock.away
+                    && !meta.was_reminded(ReminderKind::Remind)
+                {
+                    draft.entries.push(Entry::Table(TableEvent::Reminded {
+                        seat: clock.seat,
+                        since: clock.since_seq,
+                        kind: ReminderKind::Remind,
+                    }));
+                    let render = self.host.view(current).render(false, None);
+                    notices.push(self.say(messages::Reminder {
+                        c: decision_data(&clock, now),
+                        game_id: current.row.id.to_string(),
+                        prompt: current.session.prompt(&render).to_string(),
+                    }));
+                }
+            }
+        }
+        if draft.entries.is_empty() {
+            return Response::new(Verdict::Ignored);
+        }
+        let game_id = current.row.id.clone();
+        if done.moved() && draft.session.is_finished() && current.audited() && !draft.revealed {
+            draft.entries.push(Entry::Reveal);
+            draft.revealed = true;
+        }
+        let msg = clock_message(current, now);
+        self.commit(draft, &msg);
+        done.stage_spent(&mut self.ledger, &game_id);
+        let text = if done.moved() {
+            let turn_ended = done.ends_turn;
+            crate::table::view::after_moves(
+                &self.host,
+                &self.loaded,
+                std::mem::take(&mut done.texts),
+                before,
+                turn_ended,
+            )
+        } else {
+            notices.join("\n")
+        };
+        let picture = match (&self.loaded, done.changes_picture) {
+            (Loaded::Running(current), true) if self.host.settings.map_after_build => self
+                .host
+                .view(current)
+                .picture_attachment()
+                .and_then(Result::ok),
+            _ => None,
+        };
+        let chart = match &self.loaded {
+            Loaded::Running(current) => crate::table::prompt::final_chart(current, &self.host),
+            _ => None,
+        };
+        Response::new(Verdict::Accepted)
+            .say(text)
+            .attach(picture)
+            .attach(chart)
+    }
+}
+
+/// The message the table's own commits are stored under.
+pub(crate) fn clock_message(current: &Current, now: DateTime<Utc>) -> Incoming {
+    Incoming {
+        message_id: format!("clock:{}:{}", current.row.id, current.log.len()),
+        author: Author {
+            id: "gaugebot".into(),
+            name: "gaugebot".into(),
+            is_moderator: false,
+            mention: "@gaugebot".into(),
+        },
+        text: "(the table's clock)".into(),
+        at: chrono::SubsecRound::trunc_subsecs(now, 0),
+        mentions: Vec::new(),
+    }
+}
