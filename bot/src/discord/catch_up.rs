@@ -194,6 +194,7 @@ pub(crate) async fn sync(shared: &Arc<Shared>, state: &mut ChannelState) {
 
 /// A live message (of `guild`) from the collector of session `epoch` (`None`: from the
 /// fallback handler): the channel catches up first unless it is known up to date in its shard's session.
+#[tracing::instrument(target = "hop", level = "trace", skip_all)]
 pub(crate) async fn before_live(
     shared: &Arc<Shared>,
     state: &mut ChannelState,

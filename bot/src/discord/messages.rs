@@ -19,6 +19,7 @@ use super::ticker;
 use crate::clock::time_or_now;
 
 /// The message as the table reads it.
+#[tracing::instrument(target = "hop", level = "trace", skip_all)]
 async fn incoming(shared: &Shared, message: &Message) -> Incoming {
     let prefix = &shared.settings.prefix;
     let text = mention::rewrite(
@@ -61,6 +62,7 @@ pub(crate) fn mention_forms(id: u64) -> Vec<String> {
 
 /// Hands one message to its table, posts the replies, reacts, and moves the cursor.
 /// Returns whether the message was handed to the table.
+#[tracing::instrument(target = "hop", level = "trace", skip_all)]
 pub(crate) async fn process(
     shared: &Arc<Shared>,
     state: &mut ChannelState,

@@ -130,6 +130,7 @@ pub(crate) enum Address {
 impl Parcel {
     /// The parcel of `response` at `table` (its prompt as the table is now, and the game whose
     /// pinned status to update).
+    #[tracing::instrument(target = "hop", level = "trace", skip_all)]
     pub(crate) fn of(
         shared: &Shared,
         table: &Table,
@@ -229,6 +230,7 @@ pub(crate) async fn deliver(
 /// Posts a command's parcel, then removes it from the outbox if the table kept it there.
 /// `status`: the pinned status's text, if the parcel updates it ([`Parcel::pinned_game`]), read
 /// from the table by the caller.
+#[tracing::instrument(target = "hop", level = "trace", skip_all)]
 pub(crate) async fn send(
     shared: &Shared,
     state: &mut ChannelState,
@@ -247,6 +249,7 @@ pub(crate) async fn send(
 }
 
 /// Posts a parcel and settles the prompt and the pinned status (`status`, its text).
+#[tracing::instrument(target = "hop", level = "trace", skip_all)]
 async fn post(
     shared: &Shared,
     state: &mut ChannelState,

@@ -12,6 +12,7 @@ use super::shared::Shared;
 
 /// Whether this process may apply the channel's messages now; claims it when it is free or its
 /// owner is gone (then the table is loaded afresh and the channel caught up first).
+#[tracing::instrument(target = "hop", level = "trace", skip_all)]
 pub(crate) async fn owned(shared: &Shared, state: &mut ChannelState) -> bool {
     match shared
         .owners

@@ -51,6 +51,7 @@ pub(crate) enum Played {
 
 /// Hands `incoming` to the channel's table, then runs the after-path. The table is locked
 /// once, from its decision through the posts to the automa's moves that follow.
+#[tracing::instrument(target = "hop", level = "trace", skip_all)]
 pub(crate) async fn play(
     shared: &Shared,
     state: &mut ChannelState,

@@ -57,6 +57,7 @@ impl<C: Send + Sync + 'static> Queues<C> {
 
     /// Queues a job for a channel, starting its worker (with `context`) if needed. Dropped
     /// while shutting down (what it was about is caught up on the next start).
+    #[tracing::instrument(target = "hop", level = "trace", skip_all)]
     pub(crate) fn enqueue(&self, context: &Arc<C>, channel: ChannelId, job: Job) {
         if self.closing() {
             tracing::debug!(%channel, "shutting down: job dropped");

@@ -86,6 +86,7 @@ impl Shared {
     }
 
     /// Queues a job for a channel (see [`Queues::enqueue`]).
+    #[tracing::instrument(target = "hop", level = "trace", skip_all)]
     pub(crate) fn enqueue(self: &Arc<Self>, channel: ChannelId, job: Job) {
         self.queues.enqueue(self, channel, job);
     }

@@ -40,6 +40,7 @@ pub(crate) fn run(
 }
 
 /// Runs one job.
+#[tracing::instrument(target = "hop", level = "trace", skip_all)]
 async fn run_job(shared: &Arc<Shared>, state: &mut ChannelState, job: Job) {
     match job {
         Job::Live { message, epoch } => {
@@ -103,6 +104,7 @@ async fn run_job(shared: &Arc<Shared>, state: &mut ChannelState, job: Job) {
 }
 
 /// Runs an interaction in its channel's table and sends its outcome to the submitter.
+#[tracing::instrument(target = "hop", level = "trace", skip_all)]
 async fn invoke(shared: &Arc<Shared>, state: &mut ChannelState, invocation: Invocation) {
     let Invocation {
         incoming,

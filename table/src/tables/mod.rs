@@ -210,6 +210,7 @@ impl Table {
     /// stored by [`Table::commit`] (with the adapter's outbox item, if it keeps one). A table
     /// stays locked from its decision to its commit; a decision that is dropped instead leaves
     /// the table to be rebuilt from the store before its next message.
+    #[tracing::instrument(target = "hop", level = "trace", skip_all)]
     pub async fn decide(&mut self, msg: &Incoming) -> Decided {
         if let Err(error) = self.cx.refresh().await {
             let refusal = self.cx.host.storage_refusal(&error);
@@ -238,6 +239,7 @@ impl Table {
     /// first marks it read, and is refused if it was read before (the table is then rebuilt
     /// and the answer is [`Verdict::Duplicate`]). So a command costs no read of its own before
     /// it is handled; an answer that writes nothing (`!status`) is given again, as it is.
+    #[tracing::instrument(target = "hop", level = "trace", skip_all)]
     pub async fn commit(
         &mut self,
         decision: Decided,
@@ -503,6 +505,7 @@ impl Tables {
 
     /// The table of a channel, locked, loaded from the database on first use. Only this
     /// channel waits while it loads.
+    #[tracing::instrument(target = "hop", level = "trace", skip_all)]
     pub async fn table(&self, channel: &str) -> Result<TableGuard, TableError> {
         let mut guard = self.slot(channel).lock_owned().await;
         if guard.is_none() {

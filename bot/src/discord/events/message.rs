@@ -12,6 +12,7 @@ use crate::discord::job::Job;
 use crate::discord::shared::Shared;
 
 /// The collector of session `epoch`. Returns false (and is removed) once the bot shuts down.
+#[tracing::instrument(target = "hop", level = "trace", skip_all)]
 pub(crate) fn collect(shared: &Arc<Shared>, event: &Event, epoch: u64) -> bool {
     if shared.queues.closing() {
         return false;

@@ -41,6 +41,7 @@ pub(crate) fn interaction_time(id: InteractionId) -> chrono::DateTime<chrono::Ut
 }
 
 /// Queues an interaction in its channel and waits for the outcome.
+#[tracing::instrument(target = "hop", level = "trace", skip_all)]
 pub(crate) async fn submit(
     shared: &Arc<Shared>,
     channel: ChannelId,
@@ -66,6 +67,7 @@ pub(crate) async fn submit(
 
 /// Answers a deferred interaction with its outcome: a confirmation of an accepted command (it
 /// is posted in the channel already), or the table's replies (files attached).
+#[tracing::instrument(target = "hop", level = "trace", skip_all)]
 pub(crate) async fn answer(
     rest: &Rest,
     templates: &Templates,

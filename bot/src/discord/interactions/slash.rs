@@ -274,6 +274,7 @@ async fn register(rest: &Rest, commands: &[SlashCommand], guilds: &[u64]) {
     }
 }
 
+#[tracing::instrument(target = "hop", level = "trace", skip_all)]
 async fn run(ctx: Ctx<'_>) {
     let Some(spec) = ctx.command().custom_data.downcast_ref::<Spec>() else {
         return;

@@ -75,6 +75,7 @@ pub(crate) async fn respond(
 /// Posts presented replies in order: the first as a reply to `reply_to` (if any), the buttons on the
 /// last. `nonce` makes the posts' nonces (a retried post that did arrive is dropped). Returns
 /// the message that carries the buttons, if posted.
+#[tracing::instrument(target = "hop", level = "trace", skip_all, fields(milestone = "reply"))]
 pub(crate) async fn post(
     rest: &Rest,
     channel: ChannelId,
