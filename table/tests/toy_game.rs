@@ -411,6 +411,11 @@ const ROLL: CommandSpec = CommandSpec {
 
 struct PileGame;
 
+thread_local! {
+    /// How often this thread's tables asked the game to read a move.
+    static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 // The plug-in: the required core and the audit record.
 impl TableGame for PileGame {
     type Setup = PileSetup;
@@ -452,6 +457,7 @@ impl TableGame for PileGame {
         Ok(Pile::new(setup))
     }
     fn parse_move(&self, _state: &Pile, text: &str) -> Result<ReadMove<Take>, PileRefusal> {
+        PARSES.with(|parses| parses.set(parses.get() + 1));
         read(text)
     }
     fn apply(&self, state: &mut Pile, seat: usize, action: &Take) -> Result<String, PileRefusal> {
@@ -1041,4 +1047,23 @@ async fn a_command_s_writes_and_its_kept_answer_are_stored_together_or_not_at_al
     assert_eq!(table.state::<Pile>().expect("pile").pile, 8);
     assert_eq!(store.batches.lock().unwrap().len(), 2);
     assert_eq!(store.logs.lock().unwrap()["k-1"].len(), 1);
+}
+
+#[tokio::test]
+async fn a_move_is_read_once_on_its_way_in() {
+    let store = Arc::new(Memory::default());
+    let mut table = Table::load("r", store, host()).await.expect("loads");
+    table.handle(&msg(1, "mod", "!setup ann bob")).await;
+    let parses = || PARSES.with(|parses| parses.get());
+    let who = to_act(&table);
+    let before = parses();
+    let taken = table.handle(&msg(2, &who, "**take 1**")).await;
+    assert_eq!(taken.verdict, Verdict::Accepted, "{}", taken.text());
+    assert_eq!(parses() - before, 1, "read once, played as read");
+    // A move that reads but is refused is read once too.
+    let who = to_act(&table);
+    let before = parses();
+    let refused = table.handle(&msg(3, &who, "**take 7**")).await;
+    assert_eq!(refused.verdict, Verdict::Refused);
+    assert_eq!(parses() - before, 1);
 }
