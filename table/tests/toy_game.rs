@@ -530,3 +530,23 @@ async fn a_command_s_writes_and_its_kept_answer_are_stored_together_or_not_at_al
     assert_eq!(store.inner.batches().len(), 2);
     assert_eq!(store.log("k-1").await.expect("log").len(), 1);
 }
+
+#[tokio::test]
+async fn a_move_is_read_once_on_its_way_in() {
+    use support::pile::PARSES;
+    let store = Arc::new(MemoryStore::default());
+    let mut table = Table::load("r", store, host()).await.expect("loads");
+    table.handle(&msg(1, "mod", "!setup ann bob")).await;
+    let parses = || PARSES.with(|parses| parses.get());
+    let who = to_act(&table);
+    let before = parses();
+    let taken = table.handle(&msg(2, &who, "**take 1**")).await;
+    assert_eq!(taken.verdict, Verdict::Accepted, "{}", taken.text());
+    assert_eq!(parses() - before, 1, "read once, played as read");
+    // A move that reads but is refused is read once too.
+    let who = to_act(&table);
+    let before = parses();
+    let refused = table.handle(&msg(3, &who, "**take 7**")).await;
+    assert_eq!(refused.verdict, Verdict::Refused);
+    assert_eq!(parses() - before, 1);
+}

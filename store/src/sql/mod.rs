@@ -242,7 +242,12 @@ impl<B: Backend> SqlStore<B> {
 impl<B: Backend> Store for SqlStore<B> {
     /// One transaction, fenced by the owner of the first write's channel (a batch of presets
     /// alone is not fenced: they come by direct message, to whichever process reads it).
-    #[tracing::instrument(target = "hop", level = "trace", skip_all, fields(milestone = "stored"))]
+    #[tracing::instrument(
+        target = "hop",
+        level = "trace",
+        skip_all,
+        fields(milestone = "stored")
+    )]
     async fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
         if writes.is_empty() {
             return Ok(());

@@ -16,8 +16,8 @@ use crate::game::automa::{AutomaLevel, TableAutoma};
 use crate::game::log::Entry;
 use crate::game::spec::CommandSpec;
 use crate::game::{
-    Ctx, GameInfo, Names, PictureError, PlayerInfo, Preset, Proxy, Query, QuickMove, SetupDice,
-    SetupOptions, Suggestion, Summary, TableGame, Text, ToAct, Worth,
+    Ctx, GameInfo, Names, PictureError, PlayerInfo, Preset, Proxy, Query, QuickMove, ReadMove,
+    SetupDice, SetupOptions, Suggestion, Summary, TableGame, Text, ToAct, Worth,
 };
 
 /// A move that was applied.
@@ -35,6 +35,22 @@ pub struct Played {
     pub ends_turn: bool,
     /// Whether the picture changed.
     pub changes_picture: bool,
+}
+
+/// A move read from what a player wrote, in the position it was read in: kept to be played in
+/// that position without reading the text again ([`Session::play_read`]). The move is the
+/// game's own type behind the erased layer.
+pub struct Read {
+    /// The game's `ReadMove<G::Move>`.
+    read: Box<dyn std::any::Any + Send + Sync>,
+    /// The text it was read from.
+    text: String,
+}
+
+impl std::fmt::Debug for Read {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Read({:?})", self.text)
+    }
 }
 
 /// A draw that was applied.
@@ -176,10 +192,16 @@ pub trait Session: Send + Sync {
     fn to_act(&self) -> ToAct;
     /// Whether the game is over.
     fn is_finished(&self) -> bool;
-    /// Reads and applies a move in notation by `seat`.
-    fn play(&mut self, seat: usize, text: &str, render: &Render<'_>) -> Result<Played, Refusal>;
-    /// Whether `text` reads as a whole move in the position (legal or not).
-    fn reads(&self, text: &str) -> bool;
+    /// Reads a move in notation in the position (legal or not; the refusal says why it does
+    /// not read).
+    fn read(&self, text: &str) -> Result<Read, Refusal>;
+    /// Applies a move by `seat` read in this position ([`Session::read`]).
+    fn play_read(
+        &mut self,
+        seat: usize,
+        read: Read,
+        render: &Render<'_>,
+    ) -> Result<Played, Refusal>;
     /// Makes and applies a move for `seat` from `source`, narrated with the proxy's note.
     /// `played: None` when the source has no move for the seat now.
     fn play_proxy(
@@ -250,6 +272,16 @@ pub enum DrawFrom<'a> {
 }
 
 impl dyn Session + '_ {
+    /// Reads and applies a move in notation by `seat`.
+    pub fn play(
+        &mut self,
+        seat: usize,
+        text: &str,
+        render: &Render<'_>,
+    ) -> Result<Played, Refusal> {
+        let read = self.read(text)?;
+        self.play_read(seat, read, render)
+    }
     /// The announcement of the new game.
     pub fn announce(&self, render: &Render<'_>) -> String {
         self.text(Show::Setup, render).unwrap_or_default()
@@ -582,15 +614,31 @@ impl<G: TableGame> Session for GameSession<G> {
         self.game.is_finished(&self.state)
     }
 
-    fn reads(&self, text: &str) -> bool {
-        self.game.parse_move(&self.state, text).is_ok()
-    }
-
-    fn play(&mut self, seat: usize, text: &str, render: &Render<'_>) -> Result<Played, Refusal> {
+    fn read(&self, text: &str) -> Result<Read, Refusal> {
         let read = self
             .game
             .parse_move(&self.state, text)
             .map_err(|r| self.refusal(r))?;
+        Ok(Read {
+            read: Box::new(read),
+            text: text.to_string(),
+        })
+    }
+
+    fn play_read(
+        &mut self,
+        seat: usize,
+        read: Read,
+        render: &Render<'_>,
+    ) -> Result<Played, Refusal> {
+        let read = match read.read.downcast::<ReadMove<G::Move>>() {
+            Ok(read) => *read,
+            // Read by another game: read here.
+            Err(_) => self
+                .game
+                .parse_move(&self.state, &read.text)
+                .map_err(|r| self.refusal(r))?,
+        };
         self.apply(seat, read.action, read.canonical, None, render)
     }
 

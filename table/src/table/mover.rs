@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::dice::{is_message_id, DrawSource, Spec};
 use crate::game::log::Entry;
-use crate::game::session::ProxySource;
+use crate::game::session::{ProxySource, Read, Refusal as GameRefusal};
 use crate::game::{Decision, PlayerInfo, Proxy, ToAct};
 use crate::input::Incoming;
 use crate::messages;
@@ -253,11 +253,14 @@ impl<'a> Mover<'a> {
     }
 
     /// Applies one bold command to the draft: (narration, ends a turn, changes the picture,
-    /// canonical notation); the error is the refusal's reason.
+    /// canonical notation); the error is the refusal's reason. `read`: the segment as read in
+    /// the running game's position, played as it is while the draft is still there (a segment
+    /// after a move is read again in the position the move left).
     pub(crate) fn one_move(
         &self,
         draft: &mut Draft,
         segment: &str,
+        read: Result<Read, GameRefusal>,
         msg: &Incoming,
     ) -> Result<(String, bool, bool, String), Refusal> {
         if draft.session.is_finished() {
@@ -268,10 +271,12 @@ impl<'a> Mover<'a> {
             return Err(Refusal::NotSeated { players });
         };
         let render = self.host.view(self.current).render(false, None);
-        let played = draft
-            .session
-            .play(seat, segment, &render)
-            .map_err(Refusal::Game)?;
+        let played = if draft.entries.is_empty() {
+            read.and_then(|read| draft.session.play_read(seat, read, &render))
+        } else {
+            draft.session.play(seat, segment, &render)
+        }
+        .map_err(Refusal::Game)?;
         draft.push(Entry::Action {
             seat,
             action: played.action,

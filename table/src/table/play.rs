@@ -1,6 +1,7 @@
 //! Moves in bold: each segment is read and applied by the game on a draft; audited draws answer
 //! at once; everything is stored in one transaction before the reply.
 
+use crate::game::session::{Read, Refusal as GameRefusal};
 use crate::table::mover::Mover;
 
 use crate::input::{Incoming, Response, Verdict};
@@ -37,13 +38,16 @@ impl Cx {
             crate::game::ToAct::Player { seat, .. } => current.seat_of(&msg.author) == Some(seat),
             _ => false,
         };
-        let segments: Vec<&String> = segments
+        // Each segment is read once, here, in the position it is played in if it comes first;
+        // one after a move is read again in the position that move left.
+        let segments: Vec<(&String, Result<Read, GameRefusal>)> = segments
             .iter()
-            .filter(|s| {
-                !current.plugin.is_chat(s)
-                    && (current.session.reads(s)
-                        || current.plugin.starts_as_move(s)
-                        || (acting && current.plugin.is_attempt(s)))
+            .filter(|s| !current.plugin.is_chat(s))
+            .map(|s| (s, current.session.read(s)))
+            .filter(|(s, read)| {
+                read.is_ok()
+                    || current.plugin.starts_as_move(s)
+                    || (acting && current.plugin.is_attempt(s))
             })
             .collect();
         if segments.is_empty() {
@@ -55,8 +59,9 @@ impl Cx {
         let mut turn_ended = false;
         let mut picture_changed = false;
         let mut canonical = Vec::new();
-        for (i, segment) in segments.iter().enumerate() {
-            match Mover::of(self, current).one_move(&mut draft, segment, msg) {
+        let count = segments.len();
+        for (i, (segment, read)) in segments.into_iter().enumerate() {
+            match Mover::of(self, current).one_move(&mut draft, segment, read, msg) {
                 Ok((text, ends_turn, changes_picture, notation)) => {
                     narration.push(text);
                     canonical.push(notation);
@@ -68,7 +73,7 @@ impl Cx {
                         msg,
                         segment,
                         &reason,
-                        i + 1 < segments.len(),
+                        i + 1 < count,
                     ));
                     break;
                 }

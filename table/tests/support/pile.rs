@@ -211,6 +211,11 @@ const ROLL: CommandSpec = CommandSpec {
 /// The plug-in.
 pub struct PileGame;
 
+thread_local! {
+    /// How often this thread's tables asked the game to read a move.
+    pub static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 // The plug-in: the required core and the audit record.
 impl TableGame for PileGame {
     type Setup = PileSetup;
@@ -253,6 +258,7 @@ impl TableGame for PileGame {
         Ok(Pile::new(setup))
     }
     fn parse_move(&self, _state: &Pile, text: &str) -> Result<ReadMove<Take>, PileRefusal> {
+        PARSES.with(|parses| parses.set(parses.get() + 1));
         read(text)
     }
     fn apply(&self, state: &mut Pile, seat: usize, action: &Take) -> Result<String, PileRefusal> {
