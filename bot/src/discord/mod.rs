@@ -44,6 +44,7 @@ mod mention;
 mod messages;
 mod outbox;
 mod ownership;
+mod parcel;
 mod permissions;
 mod perms;
 mod pins;

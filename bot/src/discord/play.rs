@@ -19,8 +19,9 @@ use gaugebot_table::tables::TableGuard;
 use gaugebot_table::{Committed, NotStored, Table};
 
 use super::channel::ChannelState;
-use super::job::Echo;
-use super::outbox::{self, interaction_nonce, status_at, Address, Parcel};
+use super::job::{Echo, Invocation, Outcome};
+use super::outbox::{self, status_at};
+use super::parcel::{interaction_nonce, Address, Parcel};
 use super::present::{self, Post, MESSAGE_LIMIT};
 use super::shared::Shared;
 
@@ -116,6 +117,30 @@ pub(crate) async fn play(
         automa_moves(shared, state, &mut table).await;
     }
     Played::Handled { response, active }
+}
+
+/// Runs an interaction in its channel's table and sends its outcome to the submitter.
+#[tracing::instrument(target = "hop", level = "trace", skip_all)]
+pub(crate) async fn invoke(
+    shared: &std::sync::Arc<Shared>,
+    state: &mut ChannelState,
+    invocation: Invocation,
+) {
+    let Invocation {
+        incoming,
+        expect,
+        echo,
+        done,
+    } = invocation;
+    let origin = Origin::Interaction { expect, echo };
+    let outcome = match play(shared, state, &incoming, &origin).await {
+        Played::Handled { response, .. } | Played::LeftToOwner(response) => {
+            Outcome::Handled(response)
+        }
+        Played::Stale => Outcome::Stale,
+        Played::Failed => Outcome::Failed,
+    };
+    let _ = done.send(outcome);
 }
 
 /// What the answer leads to in the channel: replies to a message; an accepted interaction's

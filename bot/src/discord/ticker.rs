@@ -9,7 +9,7 @@ use gaugebot_table::tables::MAX_AUTOMA_MOVES;
 use gaugebot_table::{Decided, Outgoing, Table};
 
 use super::job::Job;
-use super::outbox::{tick_nonce, Address, Parcel};
+use super::parcel::{tick_nonce, Address, Parcel};
 use super::posting::reply;
 use super::shared::Shared;
 

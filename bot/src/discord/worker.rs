@@ -12,11 +12,11 @@ use tokio::sync::mpsc;
 use super::catch_up::{before_live, catch_up, sync};
 use super::channel::ChannelState;
 use super::edits;
-use super::job::{Invocation, Job, Outcome};
+use super::job::Job;
 use super::messages::process;
 use super::outbox::{self, redeliver};
 use super::ownership::owned;
-use super::play::{play, Origin, Played};
+use super::play::invoke;
 use super::shared::Shared;
 
 /// The worker of a channel's queue (see [`super::queue::Worker`]): a panic in a job is logged
@@ -101,24 +101,4 @@ async fn run_job(shared: &Arc<Shared>, state: &mut ChannelState, job: Job) {
             }
         }
     }
-}
-
-/// Runs an interaction in its channel's table and sends its outcome to the submitter.
-#[tracing::instrument(target = "hop", level = "trace", skip_all)]
-async fn invoke(shared: &Arc<Shared>, state: &mut ChannelState, invocation: Invocation) {
-    let Invocation {
-        incoming,
-        expect,
-        echo,
-        done,
-    } = invocation;
-    let origin = Origin::Interaction { expect, echo };
-    let outcome = match play(shared, state, &incoming, &origin).await {
-        Played::Handled { response, .. } | Played::LeftToOwner(response) => {
-            Outcome::Handled(response)
-        }
-        Played::Stale => Outcome::Stale,
-        Played::Failed => Outcome::Failed,
-    };
-    let _ = done.send(outcome);
 }

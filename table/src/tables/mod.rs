@@ -2,7 +2,12 @@
 //! message at a time (its own lock); different tables run in parallel, and the map of tables is
 //! never locked while a table loads from the database.
 
+pub mod commit;
+pub mod decide;
 pub mod direct;
+
+pub use commit::{Answer, Committed, NotStored};
+pub use decide::Decided;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -16,11 +21,9 @@ use crate::commands::registry::Registry;
 use crate::dice::AuditExport;
 use crate::game::session::SharedPlugin;
 use crate::game::{PlayerInfo, Query, Suggestion, ToAct};
-use crate::input::{Incoming, Response, Verdict};
-use crate::messages;
+use crate::input::{Incoming, Response};
 use crate::record::GameRecord;
-use crate::store::{Outgoing, Store, StoreError, Write};
-use crate::table::extract::{extract, Commands};
+use crate::store::Store;
 use crate::table::ledger::Ledger;
 use crate::table::prompt::Prompt;
 use crate::table::{Cx, Host, Loaded, TableError, TableSettings};
@@ -157,226 +160,6 @@ impl Table {
     /// The audit record of the current game: the seed only once revealed.
     pub fn audit_export(&self) -> Option<AuditExport> {
         self.cx.loaded.running()?.audit_export()
-    }
-
-    /// Time-driven work (deadlines, reminders, presets, signups) up to `now`, committed with no
-    /// outbox item: the replies to post ([`crate::weeks::pace`]).
-    pub async fn tick(&mut self, now: DateTime<Utc>) -> Response {
-        let decision = self.decide_tick(now).await;
-        self.commit(decision, None).await.response()
-    }
-
-    /// Decides the time-driven work up to `now` ([`Table::commit`] stores it). Work that cannot
-    /// be stored is logged and done again at the next tick.
-    pub async fn decide_tick(&mut self, now: DateTime<Utc>) -> Decided {
-        if let Err(error) = self.cx.refresh().await {
-            tracing::error!(channel = %self.cx.ledger.channel, %error, "the table does not load for the tick");
-            return Decided::answer(Cause::Tick, Response::new(Verdict::Ignored));
-        }
-        let response = self.cx.pace_tick(now).await;
-        self.decided(Cause::Tick, response)
-    }
-
-    /// Makes and commits (with no outbox item) one move of the automa to act, if an automa is
-    /// to act and may move: its post ([`Table::decide_automa`]).
-    pub async fn automa_step(&mut self, now: DateTime<Utc>) -> Option<Response> {
-        let decision = self.decide_automa(now).await?;
-        self.commit(decision, None).await.ok().map(|c| c.response)
-    }
-
-    /// Decides one move of the automa to act, if an automa is to act and may move (not held by
-    /// an `!undo`): decided on tokio's blocking pool; [`Table::commit`] stores it. An adapter
-    /// asks for it after posting the reply to an accepted command, and again while it gets a
-    /// move, so that consecutive automa turns follow until a human is to act. A move that
-    /// cannot be stored is logged and made again at the next tick.
-    pub async fn decide_automa(&mut self, now: DateTime<Utc>) -> Option<Decided> {
-        self.cx.refresh().await.ok()?;
-        let response = self.cx.automa_step(now).await?;
-        Some(self.decided(Cause::Automa, response))
-    }
-
-    /// Whether an automa is to act now and may move.
-    pub fn automa_to_act(&self) -> bool {
-        self.cx.automa_to_act().is_some()
-    }
-
-    /// Handles one message and commits it with no outbox item: its answer.
-    pub async fn handle(&mut self, msg: &Incoming) -> Response {
-        let decision = self.decide(msg).await;
-        self.commit(decision, None).await.response()
-    }
-
-    /// Decides on one message: its answer and its writes, applied to the table in memory and
-    /// stored by [`Table::commit`] (with the adapter's outbox item, if it keeps one). A table
-    /// stays locked from its decision to its commit; a decision that is dropped instead leaves
-    /// the table to be rebuilt from the store before its next message.
-    #[tracing::instrument(target = "hop", level = "trace", skip_all)]
-    pub async fn decide(&mut self, msg: &Incoming) -> Decided {
-        if let Err(error) = self.cx.refresh().await {
-            let refusal = self.cx.host.storage_refusal(&error);
-            return Decided::answer(Cause::Message(msg.message_id.clone()), refusal);
-        }
-        let response = self.dispatch(msg).await;
-        self.decided(Cause::Message(msg.message_id.clone()), response)
-    }
-
-    /// The decision of the command just handled: its answer and what it staged.
-    fn decided(&mut self, cause: Cause, response: Response) -> Decided {
-        let writes = self.cx.ledger.take_staged();
-        Decided {
-            response,
-            cause,
-            writes,
-        }
-    }
-
-    /// Stores a decision of this table: its message marked `read` first (if it has one), its
-    /// writes, and `outgoing` with them, in one transaction (`outgoing` is dropped if the
-    /// decision writes nothing: an answer that changed nothing is not kept). A failed write
-    /// refuses the command and leaves no trace of it: the table is rebuilt from the store.
-    ///
-    /// A message delivered twice is applied once: the transaction that stores what it did
-    /// first marks it read, and is refused if it was read before (the table is then rebuilt
-    /// and the answer is [`Verdict::Duplicate`]). So a command costs no read of its own before
-    /// it is handled; an answer that writes nothing (`!status`) is given again, as it is.
-    #[tracing::instrument(target = "hop", level = "trace", skip_all)]
-    pub async fn commit(
-        &mut self,
-        decision: Decided,
-        outgoing: Option<Outgoing>,
-    ) -> Result<Committed, NotStored> {
-        let Decided {
-            response,
-            cause,
-            writes,
-        } = decision;
-        if writes.is_empty() {
-            return Ok(Committed {
-                response,
-                kept: None,
-            });
-        }
-        let read = match &cause {
-            Cause::Message(id) => Some(id.as_str()),
-            Cause::Tick | Cause::Automa => None,
-        };
-        match self.cx.flush(writes, read, outgoing.clone()).await {
-            Ok(()) => Ok(Committed {
-                response,
-                kept: outgoing,
-            }),
-            Err(error) => {
-                let response = match (&cause, &error) {
-                    (Cause::Message(_), StoreError::AlreadyRead { .. }) => {
-                        Response::new(Verdict::Duplicate)
-                    }
-                    (Cause::Message(_), _) => self.cx.host.storage_refusal(&error),
-                    (Cause::Tick, _) => {
-                        tracing::error!(channel = %self.cx.ledger.channel, %error, "the clock's work was not stored; it is retried at the next tick");
-                        Response::new(Verdict::Ignored)
-                    }
-                    (Cause::Automa, _) => {
-                        tracing::error!(channel = %self.cx.ledger.channel, %error, "the automa's move was not stored; it is made again at the next tick");
-                        Response::new(Verdict::Ignored)
-                    }
-                };
-                Err(NotStored { response, error })
-            }
-        }
-    }
-
-    /// Routes one message to its command.
-    async fn dispatch(&mut self, msg: &Incoming) -> Response {
-        let cx = &mut self.cx;
-        match extract(&msg.text, &cx.host.settings.prefix) {
-            Commands::None => Response::new(Verdict::Ignored),
-            Commands::Refused(reason) => cx.refuse(cx.say(messages::Unreadable {
-                author: msg.author.name.to_string(),
-                reason: reason.to_string(),
-            })),
-            Commands::Bang { name, args } => self.registry.run(cx, &name, &args, msg).await,
-            Commands::Bold(segments) => cx.moves(&segments, msg).await,
-        }
-    }
-}
-
-/// What caused a decision: a message (its id, marked read by the commit), the clock, an automa.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Cause {
-    Message(String),
-    Tick,
-    Automa,
-}
-
-/// What a table decided on a message, the clock or an automa's turn: the answer and the writes
-/// that store it, already applied to the table in memory. The adapter reads it (and the locked
-/// table) to make its outbox item, then hands both to [`Table::commit`].
-#[derive(Debug)]
-#[must_use = "a decision is stored by Table::commit"]
-pub struct Decided {
-    response: Response,
-    cause: Cause,
-    writes: Vec<Write>,
-}
-
-impl Decided {
-    fn answer(cause: Cause, response: Response) -> Decided {
-        Decided {
-            response,
-            cause,
-            writes: Vec::new(),
-        }
-    }
-
-    /// The answer.
-    pub fn response(&self) -> &Response {
-        &self.response
-    }
-
-    /// The writes the commit stores (after marking the message read).
-    pub fn writes(&self) -> &[Write] {
-        &self.writes
-    }
-
-    /// Whether committing it stores anything (then an outbox item is stored with it).
-    pub fn stores(&self) -> bool {
-        !self.writes.is_empty()
-    }
-}
-
-/// A committed decision: its answer, and the outbox item stored with it, if one was.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Committed {
-    /// The answer.
-    pub response: Response,
-    /// The outbox item stored with the command: the adapter posts it, then says it was
-    /// delivered ([`Store::delivered`]).
-    pub kept: Option<Outgoing>,
-}
-
-/// A decision whose write failed: nothing of it stays (the table was rebuilt from the store).
-#[derive(Debug)]
-pub struct NotStored {
-    /// What to answer instead: [`Verdict::Duplicate`] for a message read before, a refusal
-    /// that names the storage failure for another message, nothing for the clock's work or an
-    /// automa's move (done again at the next tick).
-    pub response: Response,
-    /// Why.
-    pub error: StoreError,
-}
-
-/// The answer of a commit, stored or not.
-pub trait Answer {
-    /// The answer to give.
-    fn response(self) -> Response;
-}
-
-impl Answer for Result<Committed, NotStored> {
-    fn response(self) -> Response {
-        match self {
-            Ok(committed) => committed.response,
-            Err(not_stored) => not_stored.response,
-        }
     }
 }
 
