@@ -2,34 +2,9 @@
 //! refused with its number and the lines after it are played; `--attachments DIR` creates its
 //! folder and writes there, and only there.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod binary;
 
-/// Runs `gaugebot play` on raw bytes; stdout.
-fn play(input: &[u8], extra: &[&str]) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gaugebot"))
-        .arg("play")
-        .args(extra)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("gaugebot starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input)
-        .expect("input written");
-    let output = child.wait_with_output().expect("gaugebot ends");
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "gaugebot failed: {}\n{stdout}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    stdout
-}
+use binary::play_bytes as play;
 
 #[test]
 fn a_line_that_is_not_utf8_is_refused_and_the_game_goes_on() {

@@ -25,14 +25,21 @@ pub fn play(db: &Path, input: &str, extra: &[&str]) -> (String, Value) {
 pub fn run(db: &Path, input: &str, extra: &[&str]) -> (String, Option<Value>) {
     let dir = db.parent().expect("db in a folder");
     let dump = dir.join(format!("dump-{}.json", std::process::id()));
+    let (db, dump_arg) = (db.to_string_lossy(), dump.to_string_lossy());
+    let mut args = vec!["--db", &db, "--no-map", "--dump-state", &dump_arg];
+    args.extend_from_slice(extra);
+    let stdout = play_bytes(input.as_bytes(), &args);
+    let state = std::fs::read_to_string(&dump)
+        .ok()
+        .map(|text| serde_json::from_str(&text).expect("the dump is JSON"));
+    (stdout, state)
+}
+
+/// Runs `gaugebot play` with `args` on raw input bytes (not necessarily UTF-8); its stdout.
+pub fn play_bytes(input: &[u8], args: &[&str]) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_gaugebot"))
         .arg("play")
-        .arg("--db")
-        .arg(db)
-        .arg("--no-map")
-        .arg("--dump-state")
-        .arg(&dump)
-        .args(extra)
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -41,7 +48,7 @@ pub fn run(db: &Path, input: &str, extra: &[&str]) -> (String, Option<Value>) {
     {
         use std::io::Write;
         let mut stdin = child.stdin.take().expect("stdin");
-        stdin.write_all(input.as_bytes()).expect("input written");
+        stdin.write_all(input).expect("input written");
     }
     let output = child.wait_with_output().expect("gaugebot ends");
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
@@ -50,8 +57,5 @@ pub fn run(db: &Path, input: &str, extra: &[&str]) -> (String, Option<Value>) {
         "gaugebot failed: {}\n{stdout}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let state = std::fs::read_to_string(&dump)
-        .ok()
-        .map(|text| serde_json::from_str(&text).expect("the dump is JSON"));
-    (stdout, state)
+    stdout
 }
