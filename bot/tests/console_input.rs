@@ -72,3 +72,40 @@ fn a_struck_out_move_is_withdrawn_and_a_mention_is_not_an_amount() {
     );
     assert!(out.contains("ann bids £8."), "{out}");
 }
+
+#[test]
+fn a_misspelt_command_is_answered_with_the_one_meant() {
+    let out = play(
+        b"mod: !stup ann bob cat\nzed: !staus\nzed: !xyzzy\n",
+        &["--no-map"],
+    );
+    assert!(
+        out.contains("Unknown command `!stup`; did you mean `!setup`?"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Unknown command `!staus`; did you mean `!status`?"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Unknown command `!xyzzy`; `!help` lists the commands."),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_game_s_name_is_not_taken_for_a_player_unless_quoted() {
+    let out = play(
+        b"mod: !setup gauge ann bob cat\nmod: !setup \"Gauge\" ann bob dice:manual order:1,2,3 cities:5,2,3,11,4,7,9,12\n",
+        &["--no-map"],
+    );
+    assert!(
+        out.contains("'gauge' names the game Irish Gauge, not a player"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Irish Gauge for 3 players"),
+        "quoted, it is a player: {out}"
+    );
+    assert!(out.contains("Gauge, ann, bob"), "{out}");
+}

@@ -184,7 +184,7 @@ catalogue! {
     /// A command only moderators may run.
     ModeratorOnly = "moderator_only" { author: String, command: String, ruling: String }
     /// No command of that name.
-    UnknownCommand = "unknown_command" { command: String }
+    UnknownCommand = "unknown_command" { command: String, nearest: Option<String> }
     /// A command of another game than the one here.
     OtherGameCommand = "other_game_command" { command: String, title: String, current: Option<String> }
     /// `!setup` does not read.

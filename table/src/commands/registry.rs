@@ -91,6 +91,7 @@ impl Registry {
                 }
                 None => cx.refuse(cx.say(messages::UnknownCommand {
                     command: name.to_string(),
+                    nearest: self.nearest(name, game.as_deref()).map(str::to_string),
                 })),
             };
         };

@@ -23,6 +23,14 @@ pub enum SetupError {
     /// A word that is not a player name.
     #[error("'{0}' is not a player name (letters, digits, _ - .)")]
     NotAName(String),
+    /// A player name that is also a word `!setup` reads otherwise (a game's name).
+    #[error("'{name}' names {what}, not a player; put it in quotes (\"{name}\") for a player of that name, or name the game first")]
+    KeywordName {
+        /// The name as written.
+        name: String,
+        /// What else it names (`the game Irish Gauge`).
+        what: String,
+    },
     /// A player named twice.
     #[error("{0} is listed twice")]
     Twice(String),
@@ -41,6 +49,16 @@ pub enum SetupError {
         /// How many were named.
         named: usize,
     },
+}
+
+/// Whether `word` names `game`: its kind, an alias, or a word of its title (`gauge`).
+fn names_game(game: &crate::game::session::SharedPlugin, word: &str) -> bool {
+    let info = game.info();
+    info.is_named(word)
+        || info
+            .title
+            .split_whitespace()
+            .any(|w| w.eq_ignore_ascii_case(word))
 }
 
 impl SetupArgs {
@@ -86,9 +104,24 @@ impl SetupArgs {
                     .values
                     .push((key.to_ascii_lowercase(), value.to_string()));
             } else {
-                let name = token.trim_start_matches('@').trim_matches(',');
+                let unquoted = token.trim_matches(',');
+                let quoted =
+                    unquoted.len() >= 2 && unquoted.starts_with('"') && unquoted.ends_with('"');
+                let name = if quoted {
+                    &unquoted[1..unquoted.len() - 1]
+                } else {
+                    token.trim_start_matches('@').trim_matches(',')
+                };
                 if name.is_empty() {
                     continue;
+                }
+                if !quoted {
+                    if let Some(game) = host.games.iter().find(|g| names_game(g, name)) {
+                        return Err(SetupError::KeywordName {
+                            name: name.to_string(),
+                            what: format!("the game {}", game.info().title),
+                        });
+                    }
                 }
                 if !name
                     .chars()

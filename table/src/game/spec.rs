@@ -161,6 +161,35 @@ impl Catalogue {
         })
     }
 
+    /// The `!`-command (its name) nearest to a misspelt `name`, for `game` or the table's own:
+    /// one or two letters off (an edit: a letter left out, added, changed, or two swapped),
+    /// the nearest first; `None` when none is that near or two are equally near.
+    pub(crate) fn nearest(&self, name: &str, game: Option<&str>) -> Option<&'static str> {
+        let name = name.to_ascii_lowercase();
+        let allowed = if name.chars().count() <= 4 { 1 } else { 2 };
+        let mut best: Vec<(usize, &'static str)> = Vec::new();
+        for spec in self
+            .commands
+            .iter()
+            .filter(|c| c.form == Form::Bang && (c.game.is_none() || c.game == game))
+        {
+            let distance = std::iter::once(spec.name)
+                .chain(spec.aliases.iter().copied())
+                .map(|word| edit_distance(&name, word))
+                .min()
+                .unwrap_or(usize::MAX);
+            if distance <= allowed {
+                best.push((distance, spec.name));
+            }
+        }
+        best.sort();
+        best.dedup_by_key(|(_, n)| *n);
+        match best.as_slice() {
+            [(d, n), rest @ ..] if rest.first().is_none_or(|(e, _)| e > d) => Some(n),
+            _ => None,
+        }
+    }
+
     /// The position of the `!`-command called `name` of any game or the table.
     pub(crate) fn find_any(&self, name: &str) -> Option<usize> {
         self.commands
@@ -202,5 +231,78 @@ impl Catalogue {
         self.commands
             .iter()
             .filter(move |c| c.game.is_none() || c.game == game)
+    }
+}
+/// The optimal string alignment distance between two words: letters left out, added or
+/// changed, and two neighbours swapped, each one edit.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=b.len() {
+        d[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            d[i][j] = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+            }
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn catalogue() -> Catalogue {
+        let spec = |name: &'static str, aliases: &'static [&'static str]| CommandSpec {
+            name,
+            aliases,
+            ..crate::commands::registry::table_command(name, &[], Access::Anyone, &[], "")
+        };
+        Catalogue::new(
+            [
+                spec("setup", &[]),
+                spec("status", &[]),
+                spec("map", &[]),
+                spec("moves", &[]),
+                spec("join", &["signmeup"]),
+            ]
+            .into_iter()
+            .map(|s| (s, false))
+            .collect(),
+        )
+    }
+
+    #[test]
+    fn a_misspelt_command_finds_the_one_nearest() {
+        let c = catalogue();
+        assert_eq!(c.nearest("stup", None), Some("setup"));
+        assert_eq!(c.nearest("staus", None), Some("status"));
+        assert_eq!(c.nearest("STATSU", None), Some("status"));
+        assert_eq!(c.nearest("signmup", None), Some("join"));
+        // Too far, or two as near: no guess.
+        assert_eq!(c.nearest("xyzzy", None), None);
+        assert_eq!(
+            c.nearest("mave", None),
+            None,
+            "two letters off map and moves alike"
+        );
+    }
+
+    #[test]
+    fn edits_are_counted_as_people_mistype() {
+        assert_eq!(edit_distance("setup", "setup"), 0);
+        assert_eq!(edit_distance("stup", "setup"), 1);
+        assert_eq!(edit_distance("stauts", "status"), 1);
+        assert_eq!(edit_distance("map", "moves"), 4);
     }
 }
