@@ -45,7 +45,8 @@ pub(crate) enum Played {
     LeftToOwner(Response),
     /// A button of an earlier position: nothing was done.
     Stale,
-    /// The table could not be loaded.
+    /// The table could not be loaded, or a transient storage fault refused the input (nothing
+    /// was said: the channel is caught up when the store works again, [`super::behind`]).
     Failed,
 }
 
@@ -118,7 +119,14 @@ pub(crate) async fn play(
     let keeper = Keeper::new(parcel);
     let keep =
         |table: &Table, response: &Response| -> Option<Kept> { keeper.keep(table, response) };
-    let handled = table.handle_keeping(incoming, &keep).await;
+    let (handled, fault) =
+        gaugebot_store::faults::watch(table.handle_keeping(incoming, &keep)).await;
+    if let (Some(fault), Verdict::Refused, None) = (&fault, handled.response.verdict, &handled.kept)
+    {
+        // Refused for a transient storage fault: no ❌; the channel catches up once it clears.
+        gaugebot_store::faults::note_any(fault);
+        return Played::Failed;
+    }
     let response = handled.response;
     if response.verdict == Verdict::Refused
         && shared.owners.shared()
