@@ -15,7 +15,7 @@
 //!
 //! The long form (outages of 30 s and 5 minutes, both transports) runs when
 //! `GAUGEBOT_LONG_OUTAGES` is set: `GAUGEBOT_LONG_OUTAGES=1 cargo test -p gaugebot --test
-//! database_outages -- --nocapture long`.
+//! database_outages -- --nocapture long` (or `GAUGEBOT_LONG_OUTAGES=300:tcp,30:socket`).
 
 mod children;
 mod fake_table;
@@ -100,6 +100,27 @@ fn signal(pid: u32, name: &str) {
         .args([&format!("-{name}"), &pid.to_string()])
         .stderr(std::process::Stdio::null())
         .status();
+}
+
+/// Processes stopped (SIGSTOP), woken (SIGCONT, children first) when dropped: also when the
+/// test fails, so that the server can be stopped.
+struct Hung(Vec<u32>);
+
+impl Hung {
+    fn stop(pids: Vec<u32>) -> Hung {
+        for pid in &pids {
+            signal(*pid, "STOP");
+        }
+        Hung(pids)
+    }
+}
+
+impl Drop for Hung {
+    fn drop(&mut self) {
+        for pid in self.0.iter().rev() {
+            signal(*pid, "CONT");
+        }
+    }
 }
 
 /// The server's processes: the postmaster and its children.
@@ -272,17 +293,12 @@ async fn outage(name: &str, tcp: bool, fault: Fault, during: usize) -> Option<Ve
             Instant::now()
         }
         Fault::Hang(away) => {
-            let processes = server_processes(server.postmaster_pid());
-            for pid in &processes {
-                signal(*pid, "STOP");
-            }
+            let hung = Hung::stop(server_processes(server.postmaster_pid()));
             for one in &played {
                 posted.push(post(one));
                 tokio::time::sleep(gap(away)).await;
             }
-            for pid in processes.iter().rev() {
-                signal(*pid, "CONT");
-            }
+            drop(hung);
             Instant::now()
         }
     };
@@ -380,18 +396,28 @@ async fn a_hung_server_loses_no_move() {
     .await;
 }
 
-/// The long form, by hand: outages of 30 s and 5 minutes over both transports.
+/// The long form, by hand: outages of 30 s and 5 minutes over both transports
+/// (`GAUGEBOT_LONG_OUTAGES=1`), or the ones listed (`GAUGEBOT_LONG_OUTAGES=300:tcp,30:socket`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn long_outages() {
-    if std::env::var_os("GAUGEBOT_LONG_OUTAGES").is_none() {
+    let Ok(chosen) = std::env::var("GAUGEBOT_LONG_OUTAGES") else {
         eprintln!("NOTE: the long database outages run with GAUGEBOT_LONG_OUTAGES=1");
         return;
-    }
-    for away in [30, 300] {
-        for tcp in [false, true] {
-            let name = format!("stop -m immediate, {away} s");
-            outage(&name, tcp, Fault::Stop(Duration::from_secs(away)), 5).await;
-        }
+    };
+    let cases: Vec<(u64, bool)> = match chosen.trim() {
+        "1" => vec![(30, false), (30, true), (300, false), (300, true)],
+        list => list
+            .split(',')
+            .filter_map(|case| {
+                let (away, transport) = case.trim().split_once(':')?;
+                Some((away.parse().ok()?, transport == "tcp"))
+            })
+            .collect(),
+    };
+    assert!(!cases.is_empty(), "GAUGEBOT_LONG_OUTAGES={chosen}: no case");
+    for (away, tcp) in cases {
+        let name = format!("stop -m immediate, {away} s");
+        outage(&name, tcp, Fault::Stop(Duration::from_secs(away)), 5).await;
     }
 }
 

@@ -183,8 +183,9 @@ fn command_of(shared: &Shared, job: &Job) -> Option<MessageId> {
 }
 
 /// After a job that met a transient storage fault: the channel is behind (caught up by its
-/// retry, [`super::behind`]), its cursor kept where it is; a command posted meanwhile is
-/// told, once per outage in the channel, that it is read when the storage is back.
+/// retry, [`super::behind`]), its cursor kept where it is, its outbox read again first; a
+/// command posted meanwhile is told, once per outage in the channel, that it is read when the
+/// storage is back.
 async fn fell_behind(
     shared: &Arc<Shared>,
     state: &mut ChannelState,
@@ -192,6 +193,9 @@ async fn fell_behind(
     command: Option<MessageId>,
 ) {
     state.synced_epoch = 0;
+    // A write whose commit the fault hid may have stored its answer: the outbox is read again
+    // before the catch-up (a parcel posted twice keeps its nonces: Discord drops the second).
+    state.outbox_checked = false;
     if state.left.len() > LEFT_KEPT {
         let excess = state.left.len() - LEFT_KEPT;
         state.left.drain(..excess);
