@@ -25,8 +25,11 @@ pub const SLASH_OPTIONS: &str = "discord/slash_options.md.j2";
 /// The one notice that the bot may not pin (the Pin Messages permission lacks).
 pub const PIN_MISSING: &str = "discord/pin_missing.md.j2";
 
+/// The notice that the game's storage is unavailable (once per outage and channel).
+pub const STORAGE_UNAVAILABLE: &str = "discord/storage_unavailable.md.j2";
+
 /// Every built-in template of the Discord adapter.
-pub const DISCORD: [BuiltIn; 9] = [
+pub const DISCORD: [BuiltIn; 10] = [
     (
         EDIT_NOTICE,
         include_str!("../../templates/discord/edit_notice.md.j2"),
@@ -62,5 +65,9 @@ pub const DISCORD: [BuiltIn; 9] = [
     (
         SLASH_OPTIONS,
         include_str!("../../templates/discord/slash_options.md.j2"),
+    ),
+    (
+        STORAGE_UNAVAILABLE,
+        include_str!("../../templates/discord/storage_unavailable.md.j2"),
     ),
 ];

@@ -9,6 +9,7 @@
 //! core as an `Arc<dyn Store>`.
 
 pub mod backend;
+pub mod faults;
 pub mod owners;
 pub mod postgres;
 pub mod sql;

@@ -45,6 +45,11 @@ pub const LEASE: Duration = Duration::from_secs(10);
 /// How long an owning process's session may sit inside a transaction without a statement
 /// before PostgreSQL ends it (rolling it back and releasing its locks).
 pub const IDLE_IN_TRANSACTION: Duration = Duration::from_secs(5);
+/// How long a query waits for a connection of the pool (sqlx retries a refused connection
+/// meanwhile): a server away longer is a transient fault the caller sees (the Discord adapter
+/// then leaves the channel behind and catches it up when the server is back), not a wait of
+/// its own.
+pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
 /// The prefix of every process token (and liveness `application_name`).
 const TOKEN_PREFIX: &str = "gaugebot-owner-";
 /// The PostgreSQL database.
@@ -99,7 +104,7 @@ impl PostgresStore {
         reach(&options).await?;
         let pool = PgPoolOptions::new()
             .max_connections(8)
-            .acquire_timeout(Duration::from_secs(30))
+            .acquire_timeout(ACQUIRE_TIMEOUT)
             .connect_with(options)
             .await
             .map_err(failed)?;
@@ -223,10 +228,7 @@ pub struct Unreachable {
 
 /// Connects once (within [`CONNECT_TIMEOUT`]) and closes the connection again.
 async fn reach(options: &PgConnectOptions) -> Result<(), StoreError> {
-    let address = match options.get_socket() {
-        Some(socket) => socket.display().to_string(),
-        None => format!("{}:{}", options.get_host(), options.get_port()),
-    };
+    let address = address(options);
     let unreachable = |reason: String| {
         StoreError::Unavailable(Arc::new(Unreachable {
             address: address.clone(),
@@ -261,7 +263,9 @@ async fn renew(conn: &mut PgConnection, token: &str) -> Result<(), sqlx::Error> 
 }
 
 /// Keeps the liveness session connected and the lease renewed: renews it every second and
-/// reconnects a broken session. While `hung`, renews nothing (the session stays open).
+/// reconnects a broken session, every second until the server answers. An outage is logged
+/// once when the session breaks (with the address and the next try) and once when it is back.
+/// While `hung`, renews nothing (the session stays open).
 async fn keep_alive(
     options: PgConnectOptions,
     first: PgConnection,
@@ -270,6 +274,7 @@ async fn keep_alive(
     hung: Arc<std::sync::atomic::AtomicBool>,
 ) {
     let mut conn = Some(first);
+    let mut broken_since: Option<std::time::Instant> = None;
     loop {
         tokio::time::sleep(LIVENESS_PING).await;
         if hung.load(std::sync::atomic::Ordering::SeqCst) {
@@ -282,21 +287,53 @@ async fn keep_alive(
         if ok {
             continue;
         }
-        if conn.is_some() {
-            tracing::warn!("the liveness session to PostgreSQL broke; reconnecting");
+        if broken_since.is_none() {
+            broken_since = Some(std::time::Instant::now());
+            tracing::warn!(
+                address = %address(&options),
+                next_try_in_s = LIVENESS_PING.as_secs_f64(),
+                "the database is unavailable: the liveness session to PostgreSQL broke; reconnecting every second"
+            );
         }
         conn = match options.connect().await {
             Ok(mut c) => renew(&mut c, &token).await.is_ok().then_some(c),
             Err(_) => None,
         };
+        if conn.is_some() {
+            if let Some(since) = broken_since.take() {
+                tracing::info!(
+                    address = %address(&options),
+                    after_s = since.elapsed().as_secs_f64(),
+                    "the liveness session to PostgreSQL is back"
+                );
+            }
+        }
         connected.send_replace(conn.is_some());
     }
 }
 
 /// Whether the process with this token is alive: its liveness session is connected and its
-/// lease has not run out.
-const ALIVE: &str = "(EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = o.owner)
-     AND EXISTS (SELECT 1 FROM process_leases l WHERE l.token = o.owner AND l.expires > now()))";
+/// lease has not run out; or the server started less than [`LEASE`] ago and the process last
+/// renewed its lease before that (every session ended with the server: its own is being
+/// reconnected, and its channels are not anyone's to take meanwhile).
+const ALIVE: &str = "EXISTS (SELECT 1 FROM process_leases l WHERE l.token = o.owner AND (
+     (l.expires > now()
+      AND EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = o.owner))
+     OR (pg_postmaster_start_time() > now() - interval '10 seconds'
+         AND l.expires - interval '10 seconds' < pg_postmaster_start_time())))";
+
+/// Where the store connects, as logs show it: the unix socket's folder or `host:port`.
+fn address(options: &PgConnectOptions) -> String {
+    match options.get_socket() {
+        Some(socket) => socket.display().to_string(),
+        None => format!("{}:{}", options.get_host(), options.get_port()),
+    }
+}
+
+/// This process's own liveness session is down: nothing may be claimed until it is back.
+#[derive(Debug, thiserror::Error)]
+#[error("this process's liveness session to PostgreSQL is being reconnected")]
+struct LivenessDown;
 
 #[async_trait]
 impl Backend for PostgresBackend {
@@ -378,8 +415,9 @@ impl Owners for PostgresStore {
             _ => {}
         }
         if !self.alive() {
-            // Claiming while our own liveness session is down would claim for a dead owner.
-            return Ok(Claim::Other);
+            // Claiming while our own liveness session is down would claim for a dead owner:
+            // who owns the channel cannot be told until it is back.
+            return Err(StoreError::Unavailable(Arc::new(LivenessDown)));
         }
         // Free or orphaned: take it unless another process was faster (the WHERE is checked
         // again on the row as it is when this statement gets its lock).
@@ -420,15 +458,18 @@ impl Owners for PostgresStore {
     }
 
     async fn orphans(&self) -> Result<Vec<(String, Option<String>)>, StoreError> {
-        if self.backend.owner.is_none() {
+        let Some(owner) = &self.backend.owner else {
             return Ok(Vec::new());
-        }
+        };
+        // Never this process's own channels: while its liveness session is being reconnected
+        // they look orphaned, and they are its own to catch up anyway.
         Ok(sqlx::query(&format!(
             "SELECT g.channel, o.guild FROM games g
              JOIN channel_owners o ON o.channel = g.channel
-             WHERE g.active AND NOT {ALIVE}
+             WHERE g.active AND o.owner <> $1 AND NOT {ALIVE}
              ORDER BY g.channel"
         ))
+        .bind(&owner.token)
         .fetch_all(&self.backend.pool)
         .await
         .map_err(failed)?

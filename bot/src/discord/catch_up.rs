@@ -277,11 +277,22 @@ pub(crate) async fn catch_up(shared: &Arc<Shared>, state: &mut ChannelState) {
         let full = page.len() >= usize::from(HISTORY_PAGE);
         page.sort_by_key(|m| m.id);
         read += page.len();
+        let mut faulted = false;
         for message in &page {
             after = after.max(message.id.get());
             if process(shared, state, message).await {
                 processed += 1;
             }
+            if gaugebot_store::faults::met() {
+                // The store failed: nothing after this message is read before it, in posting
+                // order; the channel is behind and caught up again ([`super::behind`]).
+                faulted = true;
+                break;
+            }
+        }
+        if faulted {
+            tracing::debug!(%channel, read, processed, "catch-up stopped by a storage fault");
+            return;
         }
         if !full {
             break;

@@ -4,7 +4,7 @@
 use std::num::NonZeroUsize;
 
 use lru::LruCache;
-use serenity::all::MessageId;
+use serenity::all::{Message, MessageId};
 use serenity::model::id::ChannelId;
 
 use gaugebot_table::input::Verdict;
@@ -59,6 +59,12 @@ pub(crate) struct ChannelState {
     /// Whether the outbox was read for parcels left undelivered (by a crash, a restart or
     /// the channel's previous owner) since this process last took the channel.
     pub(crate) outbox_checked: bool,
+    /// Whether the channel was told, in the current storage outage, that its moves are read
+    /// when the storage is back ([`super::behind`]).
+    pub(crate) noticed: bool,
+    /// Live messages a storage fault left unread (read after the catch-up, which finds them
+    /// in the history too when the channel has a cursor; a channel without a game has none).
+    pub(crate) left: Vec<Message>,
     /// Messages processed in this run.
     pub(crate) done: RecentIds,
     /// Commands read in this run, for edit notices.
@@ -77,6 +83,8 @@ impl ChannelState {
             cursor_kept: false,
             synced_epoch: 0,
             outbox_checked: false,
+            noticed: false,
+            left: Vec::new(),
             done: RecentIds::new(),
             commands: LruCache::new(REMEMBERED_IDS),
             commented: RecentIds::new(),

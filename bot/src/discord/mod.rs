@@ -12,6 +12,10 @@
 //!   at a time, in order; different channels run in parallel. With PostgreSQL a process
 //!   applies a channel's messages only while it owns the channel, and takes over the channels
 //!   of a process that died ([`gaugebot_store::backend::Owners`]).
+//! - **Storage faults** ([`behind`]): a message not handled because the database is away (or
+//!   busy, full, not writable, or who owns the channel cannot be told) leaves its channel
+//!   behind, without a ❌; a retry of its own catches the channel up from its cursor as soon as
+//!   the store works again, and the channel is told once per outage that its moves wait.
 //! - **Catch-up** ([`catch_up`], [`shards`]): on every READY each channel with an active game
 //!   whose last message (in its guild's GUILD_CREATE) is newer than its cursor reads its
 //!   history after the cursor and applies what it missed, oldest first; the others are left
@@ -34,6 +38,7 @@
 //! - **Wording** ([`text`]): every text the adapter writes comes from `templates/discord/`.
 
 mod author;
+mod behind;
 mod catch_up;
 mod channel;
 mod edits;

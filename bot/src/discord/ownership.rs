@@ -36,7 +36,10 @@ pub(crate) async fn owned(shared: &Shared, state: &mut ChannelState) -> bool {
             false
         }
         Err(error) => {
-            tracing::error!(channel = %state.channel, %error, "cannot tell who owns the channel; message left");
+            // A transient fault whatever its kind: the channel is left behind and caught up
+            // when the owner can be told ([`super::behind`], which logs the outage once).
+            gaugebot_store::faults::note_any(&error);
+            tracing::debug!(channel = %state.channel, %error, "cannot tell who owns the channel; caught up later");
             state.synced_epoch = 0;
             false
         }
@@ -50,9 +53,15 @@ pub(crate) async fn take_over(shared: &Arc<Shared>) {
         return;
     }
     let orphans = match shared.owners.orphans().await {
-        Ok(orphans) => orphans,
+        Ok(orphans) => {
+            shared.behind.listing(false);
+            orphans
+        }
         Err(error) => {
-            tracing::warn!(%error, "cannot list the channels without an owner");
+            // Once per outage, not every 2 s.
+            if shared.behind.listing(true) {
+                tracing::warn!(%error, "cannot list the channels without an owner; trying every 2 s");
+            }
             return;
         }
     };

@@ -46,7 +46,8 @@ pub(crate) enum Played {
     LeftToOwner(Response),
     /// A button of an earlier position: nothing was done.
     Stale,
-    /// The table could not be loaded.
+    /// The table could not be loaded, or a transient storage fault refused the input (nothing
+    /// was said: the channel is caught up when the store works again, [`super::behind`]).
     Failed,
 }
 
@@ -75,20 +76,28 @@ pub(crate) async fn play(
             return Played::Stale;
         }
     }
-    let decided = table.decide(incoming).await;
-    let parcel = parcel_of(shared, &table, incoming, origin, decided.response());
-    let outgoing = parcel
-        .as_ref()
-        .filter(|_| decided.stores())
-        .and_then(|parcel| parcel.outgoing(table.channel()));
-    let (response, kept, parcel) = match table.commit(decided, outgoing).await {
-        Ok(Committed { response, kept }) => (response, kept, parcel),
-        // Nothing was stored: the parcel of the answer given instead, at the rebuilt table.
-        Err(NotStored { response, .. }) => {
-            let parcel = parcel_of(shared, &table, incoming, origin, &response);
-            (response, None, parcel)
+    let ((response, kept, parcel), fault) = gaugebot_store::faults::watch(async {
+        let decided = table.decide(incoming).await;
+        let parcel = parcel_of(shared, &table, incoming, origin, decided.response());
+        let outgoing = parcel
+            .as_ref()
+            .filter(|_| decided.stores())
+            .and_then(|parcel| parcel.outgoing(table.channel()));
+        match table.commit(decided, outgoing).await {
+            Ok(Committed { response, kept }) => (response, kept, parcel),
+            // Nothing was stored: the parcel of the answer given instead, at the rebuilt table.
+            Err(NotStored { response, .. }) => {
+                let parcel = parcel_of(shared, &table, incoming, origin, &response);
+                (response, None, parcel)
+            }
         }
-    };
+    })
+    .await;
+    if let (Some(fault), Verdict::Refused, None) = (&fault, response.verdict, &kept) {
+        // Refused for a transient storage fault: no ❌; the channel catches up once it clears.
+        gaugebot_store::faults::note_any(fault);
+        return Played::Failed;
+    }
     if response.verdict == Verdict::Refused
         && shared.owners.shared()
         && !shared.owners.holds(&state.key).await.unwrap_or(false)

@@ -8,6 +8,7 @@ use serenity::model::id::ChannelId;
 
 use gaugebot_table::Tables;
 
+use super::behind::Behind;
 use super::job::Job;
 use super::perms::Perms;
 use super::pins::Pins;
@@ -15,7 +16,7 @@ use super::queue::{Queues, Worker};
 use super::rest::Rest;
 use super::session::Session;
 use crate::config::{Config, ShardRange};
-use gaugebot_store::backend::Owners;
+use gaugebot_store::backend::{Database, Owners};
 
 /// What the configuration turns on.
 pub(crate) struct Settings {
@@ -51,6 +52,8 @@ pub(crate) struct Shared {
     pub(crate) queues: Queues<Shared>,
     /// Which process owns each channel (PostgreSQL), or this one alone (SQLite).
     pub(crate) owners: Arc<dyn Owners>,
+    /// The channels left behind by a storage fault, and their retries.
+    pub(crate) behind: Arc<Behind>,
 }
 
 impl Shared {
@@ -82,6 +85,9 @@ impl Shared {
             session: Session::new(config.discord.shards.map_or(1, |s| s.total)),
             queues: Queues::new(worker),
             owners,
+            behind: Arc::new(Behind::new(
+                Database::parse(&config.database.to_string_lossy()).display(),
+            )),
         })
     }
 

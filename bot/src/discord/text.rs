@@ -7,7 +7,7 @@ use gaugebot_table::Templates;
 
 use crate::templates::{
     ANSWER_ACCEPTED, ANSWER_DUPLICATE, ANSWER_FAILED, ANSWER_NOTHING, ANSWER_STALE, EDIT_NOTICE,
-    LIVE_STATUS, PIN_MISSING, SLASH_OPTIONS,
+    LIVE_STATUS, PIN_MISSING, SLASH_OPTIONS, STORAGE_UNAVAILABLE,
 };
 
 /// A text the adapter posts or shows.
@@ -37,6 +37,9 @@ pub(crate) enum Text<'a> {
     PrivateOption,
     /// The description of a slash option the registry does not describe.
     UnknownOption,
+    /// The one notice, per outage and channel, that moves cannot be stored now and are read
+    /// when the storage is back.
+    StorageUnavailable,
 }
 
 impl Text<'_> {
@@ -65,6 +68,7 @@ impl Text<'_> {
             ),
             Text::PrivateOption => templates.text(SLASH_OPTIONS, context! { option => "private" }),
             Text::UnknownOption => templates.text(SLASH_OPTIONS, context! { option => "unknown" }),
+            Text::StorageUnavailable => templates.text(STORAGE_UNAVAILABLE, context! {}),
         }
     }
 }
@@ -134,5 +138,8 @@ mod tests {
             .contains("I lack the **Pin Messages** permission"));
         assert_eq!(Text::PrivateOption.render(&t), "answer only to you");
         assert_eq!(Text::UnknownOption.render(&t), "a value");
+        assert!(Text::StorageUnavailable.render(&t).starts_with(
+            "The game's storage is unavailable; your move will be read when it is back."
+        ));
     }
 }

@@ -18,12 +18,17 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// A running PostgreSQL cluster.
+/// A running PostgreSQL cluster (by default with `synchronous_commit` off: a test's commits
+/// need not survive a crash of the server; [`TestPostgres::start_durable`] for one whose do).
 pub struct TestPostgres {
     dir: tempfile::TempDir,
     bin: PathBuf,
     user: Option<String>,
     next_db: std::sync::atomic::AtomicU32,
+    /// The server's options (`pg_ctl start -o`), for a start after a stop.
+    options: String,
+    /// The TCP port it listens on too, if it does ([`TestPostgres::start_tcp`]).
+    port: Option<u16>,
 }
 
 /// Where `initdb` is: on the PATH, or Debian's /usr/lib/postgresql/<version>/bin (newest).
@@ -74,6 +79,24 @@ fn user_ids(name: &str) -> Option<(u32, u32)> {
 impl TestPostgres {
     /// Starts a fresh cluster, or says why it cannot and returns `None` (a failure under CI).
     pub fn start() -> Option<TestPostgres> {
+        TestPostgres::start_with(None, false)
+    }
+
+    /// A cluster whose commits survive the server's crash (`pg_ctl stop -m immediate`): with
+    /// `synchronous_commit` on (a commit is in the WAL before it is acknowledged), over TCP on
+    /// a free port of 127.0.0.1 (its [`url_of`](Self::url_of) goes over TCP) when `tcp`, else
+    /// only over its unix socket.
+    pub fn start_durable(tcp: bool) -> Option<TestPostgres> {
+        let port = tcp.then(|| {
+            std::net::TcpListener::bind("127.0.0.1:0")
+                .and_then(|l| l.local_addr())
+                .map(|a| a.port())
+                .expect("a free port")
+        });
+        TestPostgres::start_with(port, true)
+    }
+
+    fn start_with(port: Option<u16>, durable: bool) -> Option<TestPostgres> {
         let Some(bin) = find_bin() else {
             let why = "PostgreSQL tests skipped: initdb not found (on the PATH or under \
                        /usr/lib/postgresql/*/bin); install Debian's `postgresql` package \
@@ -104,11 +127,13 @@ impl TestPostgres {
         } else {
             None
         };
-        let pg = TestPostgres {
+        let mut pg = TestPostgres {
             dir,
             bin,
             user,
             next_db: std::sync::atomic::AtomicU32::new(1),
+            options: String::new(),
+            port,
         };
         let data = pg.data();
         pg.run(
@@ -127,18 +152,80 @@ impl TestPostgres {
             ],
         );
         let socket_dir = pg.socket_dir();
-        let options = format!(
-            "-c listen_addresses='' -k {socket_dir} -c fsync=off -c synchronous_commit=off \
+        let listen = match port {
+            Some(port) => format!("-c listen_addresses='127.0.0.1' -p {port}"),
+            None => "-c listen_addresses=''".to_string(),
+        };
+        // fsync off is safe from a server crash (the written WAL is in the page cache);
+        // synchronous_commit off is not (a commit acknowledged may not be written yet).
+        let commits = if durable { "on" } else { "off" };
+        pg.options = format!(
+            "{listen} -k {socket_dir} -c fsync=off -c synchronous_commit={commits} \
              -c full_page_writes=off -c max_connections=100"
         );
-        let log = format!("{}/server.log", pg.socket_dir());
-        pg.run(
+        pg.start_again();
+        Some(pg)
+    }
+
+    /// Starts the (stopped) server again, as it was started.
+    pub fn start_again(&self) {
+        let data = self.data();
+        let log = format!("{}/server.log", self.socket_dir());
+        self.run(
             "pg_ctl",
             &[
-                "-D", &data, "-o", &options, "-w", "-t", "60", "-l", &log, "start",
+                "-D",
+                &data,
+                "-o",
+                &self.options,
+                "-w",
+                "-t",
+                "60",
+                "-l",
+                &log,
+                "start",
             ],
         );
-        Some(pg)
+    }
+
+    /// Stops the server (`pg_ctl stop -m <mode>`: `immediate`, `fast`, `smart`) and waits
+    /// until it is down.
+    pub fn stop(&self, mode: &str) {
+        let data = self.data();
+        self.run("pg_ctl", &["-D", &data, "-m", mode, "-w", "stop"]);
+    }
+
+    /// Restarts the server (`pg_ctl restart -m <mode>`), waiting until it is up again.
+    pub fn restart(&self, mode: &str) {
+        let data = self.data();
+        let log = format!("{}/server.log", self.socket_dir());
+        self.run(
+            "pg_ctl",
+            &[
+                "-D",
+                &data,
+                "-o",
+                &self.options,
+                "-m",
+                mode,
+                "-w",
+                "-t",
+                "60",
+                "-l",
+                &log,
+                "restart",
+            ],
+        );
+    }
+
+    /// The postmaster's process id (to SIGSTOP the whole server).
+    pub fn postmaster_pid(&self) -> u32 {
+        let pid = std::fs::read_to_string(format!("{}/postmaster.pid", self.data()))
+            .expect("postmaster.pid");
+        pid.lines()
+            .next()
+            .and_then(|l| l.trim().parse().ok())
+            .expect("a pid")
     }
 
     fn data(&self) -> String {
@@ -189,12 +276,16 @@ impl TestPostgres {
         self.url_of("postgres")
     }
 
-    /// The URL of a database of the cluster.
+    /// The URL of a database of the cluster: over TCP if the server listens on a port, over
+    /// its unix socket otherwise.
     pub fn url_of(&self, db: &str) -> String {
-        format!(
-            "postgres://gaugebot@localhost/{db}?host={}",
-            self.socket_dir()
-        )
+        match self.port {
+            Some(port) => format!("postgres://gaugebot@127.0.0.1:{port}/{db}"),
+            None => format!(
+                "postgres://gaugebot@localhost/{db}?host={}",
+                self.socket_dir()
+            ),
+        }
     }
 
     /// A new, empty database; its URL.

@@ -283,24 +283,27 @@ enum Kind {
 
 impl Kind {
     /// The store's error of this kind, `error` kept as its source.
+    /// A transient one is noted for the task that met it ([`crate::faults`]).
     fn of(self, error: impl std::error::Error + Send + Sync + 'static) -> StoreError {
-        match self {
+        let error = match self {
             Kind::Unavailable => StoreError::Unavailable(std::sync::Arc::new(error)),
             Kind::Conflict => StoreError::Conflict(std::sync::Arc::new(error)),
             Kind::Corrupt => StoreError::Corrupt(error.to_string()),
             Kind::Failed => StoreError::failed(error),
-        }
+        };
+        crate::faults::note(&error);
+        error
     }
 }
 
 /// What a database's error code says: SQLite's (primary code in the low byte: busy, locked,
-/// I/O, full, cannot open; corrupt, not a database) or PostgreSQL's SQLSTATE (connection
+/// read-only, I/O, full, cannot open; corrupt, not a database) or PostgreSQL's SQLSTATE (connection
 /// exceptions, insufficient resources, operator intervention; serialization failures and
 /// deadlocks).
 fn by_code(code: &str) -> Kind {
     if let Ok(number) = code.parse::<u32>() {
         return match number & 0xff {
-            5 | 6 | 10 | 13 | 14 => Kind::Unavailable,
+            5 | 6 | 8 | 10 | 13 | 14 => Kind::Unavailable,
             11 | 26 => Kind::Corrupt,
             _ => Kind::Failed,
         };
