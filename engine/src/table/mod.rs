@@ -305,7 +305,7 @@ impl TableGame for IrishGauge {
     #[tracing::instrument(target = "hop", level = "trace", skip_all)]
     fn parse_move(&self, state: &Game, text: &str) -> Result<ReadMove<Action>, Refusal> {
         let reading = read_in(state, text);
-        match reading {
+        let refused = match reading {
             Reading::Move {
                 ref action,
                 canonical,
@@ -333,7 +333,9 @@ impl TableGame for IrishGauge {
             }),
             Reading::Ambiguous { options, why } => Err(Refusal::Unclear { options, why }),
             Reading::Malformed(error) => Err(Refusal::Notation(error)),
-        }
+        };
+        // What the player to act is offered instead is a move the game accepts now.
+        refused.map_err(|refusal| suggest::with_nearest(state, text, refusal))
     }
 
     fn is_chat(&self, text: &str) -> bool {

@@ -1,12 +1,66 @@
-//! What Discord's slash commands and buttons ask of Irish Gauge: the legal values of an argument
-//! being typed (autocomplete), from [`Game::legal_actions`] and trial moves on a copy, and the
-//! moves the player to act can make with one click.
+//! What Irish Gauge suggests: the legal values of an argument being typed (slash-command
+//! autocomplete), from [`Game::legal_actions`] and trial moves on a copy; the moves the player to
+//! act can make with one click; and, in a refusal of a text, the legal move nearest to what was
+//! written ([`with_nearest`]), so that every move a refusal offers is one the game accepts now.
 
 use gaugebot_table::game::{Query, QuickMove, Suggestion};
 
+use super::report::Refusal;
 use crate::build::format_half_points;
 use crate::game::LegalActions;
-use crate::{Action, Board, Event, Game, HexId, Railway};
+use crate::notation::{nearest_legal, Ambiguity};
+use crate::{Action, Actor, Board, Event, Game, HexId, Railway};
+
+/// A refusal of `text` as the player to act reads it, with the legal move nearest to what was
+/// written in place of a fixed example or an illegal correction: a near miss whose corrected
+/// move is legal stays as it is (`bdi 8`: did you mean **bid 8**?); a near miss or a notation
+/// error gets [`Refusal::Closest`] when a legal move of that kind exists (`bid 5.5` with the
+/// high bid at £5: **bid 6**); a question about a move that is not legal offers no move.
+/// Other refusals are returned unchanged.
+pub fn with_nearest(game: &Game, text: &str, refusal: Refusal) -> Refusal {
+    let Actor::Player { seat } = game.to_act() else {
+        return refusal;
+    };
+    match refusal {
+        Refusal::NearMiss {
+            suggestion: Some(ref action),
+            ..
+        } if game.is_legal(seat, action) => refusal,
+        Refusal::NearMiss { .. } | Refusal::Notation(_) => match nearest_legal(game, seat, text) {
+            Some(nearest) => Refusal::Closest {
+                why: Box::new(refusal),
+                nearest,
+            },
+            None => refusal,
+        },
+        Refusal::Unclear {
+            ref options,
+            why: Ambiguity::Question,
+        } if options.iter().any(|o| !game.is_legal(seat, o)) => Refusal::Unclear {
+            options: Vec::new(),
+            why: Ambiguity::Question,
+        },
+        other => other,
+    }
+}
+
+/// Every move a refusal offers the player to act as what to write instead: a near miss's
+/// suggestion, the nearest legal move, a question's move without its question mark. (The
+/// readings listed when a text reads two ways are what was written, not suggestions.)
+pub fn offered_moves(refusal: &Refusal) -> Vec<Action> {
+    match refusal {
+        Refusal::NearMiss {
+            suggestion: Some(action),
+            ..
+        } => vec![action.clone()],
+        Refusal::Closest { nearest, .. } => vec![nearest.clone()],
+        Refusal::Unclear {
+            options,
+            why: Ambiguity::Question,
+        } => options.clone(),
+        _ => Vec::new(),
+    }
+}
 
 /// The most suggestions Discord shows.
 const MAX: usize = 25;
