@@ -27,6 +27,7 @@ use crate::card::{Chip, ChipCounts, DEFAULT_COPIES};
 use crate::draw::{dealer_seat, DrawRequest};
 use crate::error::{DrawKind, PlayError, Ruling};
 use crate::notation::{parse_action, parse_chips, parse_deal, NotationError};
+use crate::phrasing::{self, Reading};
 use crate::{Action, Actor, Event, Game, GameView, Phase, Setup};
 
 pub use refusal::{OptionError, Refusal};
@@ -169,9 +170,6 @@ fn normalized(text: &str) -> String {
         .join(" ")
         .to_lowercase()
 }
-
-/// The command words of the notation (and `take`, read as `buy`).
-const MOVE_WORDS: [&str; 6] = ["buy", "take", "bid", "pass", "raise", "drop"];
 
 impl TableGame for Privates {
     type Setup = TableSetup;
@@ -322,37 +320,60 @@ impl TableGame for Privates {
         records
     }
 
-    fn parse_move(&self, _state: &Game, text: &str) -> Result<ReadMove<Action>, Refusal> {
-        let action = parse_action(text)?;
-        Ok(ReadMove {
-            canonical: normalized(text) == normalized(&action.to_string()),
-            action,
-        })
+    fn parse_move(&self, state: &Game, text: &str) -> Result<ReadMove<Action>, Refusal> {
+        let refusal = match phrasing::read_in(state, text) {
+            Reading::Move { action, canonical } => {
+                return Ok(ReadMove {
+                    canonical: canonical || normalized(text) == normalized(&action.to_string()),
+                    action,
+                })
+            }
+            Reading::Chat => Refusal::Notation(
+                parse_action(text)
+                    .err()
+                    .unwrap_or(NotationError::UnknownCommand {
+                        word: text
+                            .split_whitespace()
+                            .next()
+                            .unwrap_or_default()
+                            .to_string(),
+                        suggestion: None,
+                    }),
+            ),
+            Reading::NearMiss {
+                written,
+                meant,
+                suggestion,
+            } => Refusal::NearMiss {
+                written,
+                meant,
+                suggestion,
+            },
+            Reading::Ambiguous { options } => Refusal::Unclear { options },
+            Reading::Question { action } => Refusal::Question {
+                action: Some(action),
+            },
+            Reading::Malformed(error) => Refusal::Notation(error),
+        };
+        // What the player to act is offered instead is a move the game accepts now.
+        Err(refusal::with_nearest(state, text, refusal))
     }
 
     fn is_chat(&self, text: &str) -> bool {
-        // Bold with no command word in it, and not close to one, is chat: no reply.
-        match parse_action(text) {
-            Err(NotationError::Empty) => true,
-            Err(NotationError::UnknownCommand {
-                suggestion: None, ..
-            }) => !text
-                .split(|c: char| !c.is_alphanumeric())
-                .any(|w| MOVE_WORDS.contains(&w.to_lowercase().as_str())),
-            _ => false,
-        }
+        // Bold with no move word in it, and not close to one, is chat: no reply.
+        phrasing::read(text).is_chat() && !self.starts_as_move(text)
     }
 
     fn is_attempt(&self, text: &str) -> bool {
-        // A near miss (`byu`) is an attempt; otherwise only what starts as a move (`bid x`).
-        matches!(
-            parse_action(text),
-            Ok(_)
-                | Err(NotationError::UnknownCommand {
-                    suggestion: Some(_),
-                    ..
-                })
-        ) || self.starts_as_move(text)
+        // A near miss (`byu`) or a text that reads as a move is an attempt; otherwise only what
+        // starts as a move (`bid x`).
+        !matches!(phrasing::read(text), Reading::Chat | Reading::Malformed(_))
+            || self.starts_as_move(text)
+    }
+
+    fn starts_as_move(&self, text: &str) -> bool {
+        phrasing::starts_as_move(text)
+            || gaugebot_table::game::starts_with_move_word(&self.commands(), text)
     }
 
     fn apply(&self, state: &mut Game, seat: usize, action: &Action) -> Result<Vec<Event>, Refusal> {

@@ -481,6 +481,26 @@ pub fn refusal(ctx: &Ctx<'_>, refusal: &Refusal) -> String {
         Refusal::Option(error) => context! {
             refusal => "option", error => Value::from_serialize(error),
         },
+        Refusal::NearMiss {
+            written,
+            meant,
+            suggestion,
+        } => context! {
+            refusal => "near_miss", written, meant,
+            suggestion => suggestion.map(|a| a.to_string()),
+            form => FORMS.iter().find(|(name, _)| name == meant).map(|(_, form)| *form),
+        },
+        Refusal::Unclear { options } => context! {
+            refusal => "unclear",
+            options => options.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
+        },
+        Refusal::Question { action } => context! {
+            refusal => "question", action => action.map(|a| a.to_string()),
+        },
+        Refusal::Closest { why, nearest } => context! {
+            refusal => "closest", reason => self::refusal(ctx, why).trim().to_string(),
+            nearest => nearest.to_string(),
+        },
     };
     ctx.templates.text(REFUSAL, data)
 }
