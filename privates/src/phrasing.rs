@@ -237,9 +237,9 @@ const TRAILING_FILLER: [&[&str]; 17] = [
 ];
 
 /// Words after a command word that carry no meaning of their own.
-const LINKING: [&str; 16] = [
+const LINKING: [&str; 17] = [
     "on", "for", "to", "at", "the", "card", "cards", "one", "it", "that", "this", "private",
-    "company", "dollars", "bucks", "of",
+    "company", "dollars", "bucks", "of", "cheapest",
 ];
 
 /// Splits a text into lower-case words: letters, digits, `$` and `£` make words; an apostrophe
@@ -572,7 +572,13 @@ pub fn read(text: &str) -> Reading {
 
 /// Reads a text in a position (see the [module documentation](self)).
 pub fn read_in(game: &Game, text: &str) -> Reading {
-    let reading = read_words(Some(game), &split(text));
+    let words = split(text);
+    let rewritten = rewrite(&words);
+    if text.contains('?') && matches!(strip_filler(&rewritten), [word] if is_amount(word)) {
+        // `19?`: asking, not raising.
+        return Reading::Chat;
+    }
+    let reading = read_words(Some(game), &words);
     match reading {
         Reading::Move { action, .. } if text.contains('?') => Reading::Question { action },
         // `I'm out` on a turn is a pass; in a bid-off a pass is a drop (P11).

@@ -15,7 +15,9 @@ use crate::{Action, Actor, Board, Event, Game, HexId, Railway};
 /// written in place of a fixed example or an illegal correction: a near miss whose corrected
 /// move is legal stays as it is (`bdi 8`: did you mean **bid 8**?); a near miss or a notation
 /// error gets [`Refusal::Closest`] when a legal move of that kind exists (`bid 5.5` with the
-/// high bid at £5: **bid 6**); a question about a move that is not legal offers no move.
+/// high bid at £5: **bid 6**); a near miss whose move has no legal kin (`bdi 7` on a turn) is
+/// refused with the rule its move breaks; a question about a move that is not legal offers no
+/// move.
 /// Other refusals are returned unchanged.
 pub fn with_nearest(game: &Game, text: &str, refusal: Refusal) -> Refusal {
     let Actor::Player { seat } = game.to_act() else {
@@ -31,7 +33,17 @@ pub fn with_nearest(game: &Game, text: &str, refusal: Refusal) -> Refusal {
                 why: Box::new(refusal),
                 nearest,
             },
-            None => refusal,
+            // No move of that kind is legal now: the rules say why, rather than offer one.
+            None => match &refusal {
+                Refusal::NearMiss {
+                    suggestion: Some(action),
+                    ..
+                } => match game.clone().play(seat, action) {
+                    Err(error) => Refusal::Play(error),
+                    Ok(_) => refusal,
+                },
+                _ => refusal,
+            },
         },
         Refusal::Unclear {
             ref options,
@@ -371,5 +383,120 @@ mod tests {
         );
         assert!(second.iter().any(|s| s.value == "O3 N5"), "{second:?}");
         assert!(quick_moves(&game).iter().any(|m| m.notation == "dividends"));
+    }
+
+    /// Words players write, right and wrong, to build texts from.
+    const WORDS: &[&str] = &[
+        "bid",
+        "bdi",
+        "pass",
+        "pas",
+        "auction",
+        "auciton",
+        "build",
+        "biuld",
+        "interest",
+        "intrest",
+        "dividends",
+        "divdends",
+        "raise",
+        "to",
+        "on",
+        "at",
+        "the",
+        "I'll",
+        "5.5",
+        "7",
+        "9",
+        "£12",
+        "100",
+        "-3",
+        "GSW",
+        "GWS",
+        "WLW",
+        "WLV",
+        "CBSC",
+        "blue",
+        "pink",
+        "pnik",
+        "blak",
+        "Sligo",
+        "Shannon",
+        "Shanon",
+        "Drogheda",
+        "K3",
+        "N7",
+        "let's",
+        "see",
+        "or",
+        "?",
+    ];
+
+    /// A position reached by the legal moves `choices` pick.
+    fn walked(choices: &[u8]) -> Game {
+        let mut game = game();
+        for &choice in choices {
+            let Actor::Player { seat } = game.to_act() else {
+                break;
+            };
+            let action = match game.legal_actions() {
+                LegalActions::Bidding { min, max, .. } if choice % 2 == 0 && min <= max => {
+                    Action::Bid {
+                        amount: min + u32::from(choice) % (max - min + 1),
+                    }
+                }
+                LegalActions::Turn {
+                    builds, interests, ..
+                } => match (choice % 3, builds.first(), interests.first()) {
+                    (0, Some(build), _) => Action::Build {
+                        railway: build.railway,
+                        hexes: vec![build.hexes[usize::from(choice) % build.hexes.len()].0],
+                    },
+                    (1, _, Some(interest)) => Action::SpecialInterest {
+                        town: interest.town,
+                        colour: interest.colours[0],
+                    },
+                    _ => Action::Auction {
+                        railway: Railway::ALL[usize::from(choice) % 5],
+                        opening_bid: None,
+                    },
+                },
+                _ => Action::Pass,
+            };
+            if game.play(seat, &action).is_err() {
+                continue;
+            }
+        }
+        game
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// Every move a refusal offers the player to act (a near miss's correction, the nearest
+        /// legal move, a question's move), replayed as their move in that position, is accepted.
+        #[test]
+        fn every_move_a_refusal_offers_is_accepted(
+            choices in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..60),
+            picks in proptest::collection::vec(0..WORDS.len(), 1..6),
+        ) {
+            use gaugebot_table::game::TableGame;
+            let game = walked(&choices);
+            let Actor::Player { seat } = game.to_act() else {
+                return Ok(());
+            };
+            let text = picks.iter().map(|&i| WORDS[i]).collect::<Vec<_>>().join(" ");
+            if let Err(refusal) = super::super::IrishGauge.parse_move(&game, &text) {
+                for offered in offered_moves(&refusal) {
+                    let mut replay = game.clone();
+                    let played = replay.play(seat, &offered);
+                    proptest::prop_assert!(
+                        played.is_ok(),
+                        "{text:?}: {refusal:?} offered {offered}: {played:?} in {:?}",
+                        game.phase()
+                    );
+                }
+            }
+        }
     }
 }

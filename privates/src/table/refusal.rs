@@ -512,7 +512,17 @@ pub fn with_nearest(game: &crate::Game, text: &str, refusal: Refusal) -> Refusal
                     why: Box::new(refusal),
                     nearest,
                 },
-                None => refusal,
+                // No move of that kind is legal now: the rules say why, rather than offer one.
+                None => match &refusal {
+                    Refusal::NearMiss {
+                        suggestion: Some(action),
+                        ..
+                    } => match game.clone().play(seat, action) {
+                        Err(error) => Refusal::Play(error),
+                        Ok(_) => refusal,
+                    },
+                    _ => refusal,
+                },
             }
         }
         Refusal::Question {
@@ -536,5 +546,85 @@ pub fn offered_moves(refusal: &Refusal) -> Vec<Action> {
         } => vec![*action],
         Refusal::Closest { nearest, .. } => vec![*nearest],
         _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_deal;
+    use crate::{Actor, Game, LegalActions, Setup};
+    use gaugebot_table::game::TableGame;
+
+    /// Words players write, right and wrong, to build texts from.
+    const WORDS: &[&str] = &[
+        "buy", "byu", "take", "bid", "bdi", "pass", "pas", "raise", "riase", "drop", "I'm", "out",
+        "on", "the", "A", "B", "C", "G", "H", "5", "10", "14", "17.5", "$20", "500", "red", "blue",
+        "purple", "one", "?",
+    ];
+
+    /// The first row (A 5 red … G 50 green) and the moves `choices` pick from there.
+    fn walked(choices: &[u8]) -> Game {
+        let mut game = Game::new(&Setup::manual(&["ann", "bob", "cat"], 0)).expect("a game");
+        let deal = parse_deal("10 5 25 50 10 35 40 chips:red,blue,green,red,black,yellow,green")
+            .expect("a deal");
+        game.resolve_deal(&deal.cards, &deal.chips).expect("dealt");
+        for &choice in choices {
+            let Actor::Player { seat } = game.to_act() else {
+                break;
+            };
+            let action = match game.legal_actions() {
+                LegalActions::Turn { buy, bids, .. } => {
+                    match (
+                        choice % 3,
+                        buy,
+                        bids.get(usize::from(choice) % bids.len().max(1)),
+                    ) {
+                        (0, Some(_), _) => Action::Buy { letter: None },
+                        (1, _, Some(bid)) if bid.minimum <= bid.maximum => Action::Bid {
+                            letter: bid.letter,
+                            amount: bid.minimum,
+                        },
+                        _ => Action::Pass,
+                    }
+                }
+                LegalActions::BidOff { raise, .. } => match raise {
+                    Some(r) if choice % 2 == 0 => Action::Raise { amount: r.minimum },
+                    _ => Action::Drop,
+                },
+                _ => break,
+            };
+            if game.play(seat, &action).is_err() {
+                break;
+            }
+        }
+        game
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// Every move a refusal offers the player to act (a near miss's correction, the nearest
+        /// legal move, a question's move), replayed as their move in that position, is accepted.
+        #[test]
+        fn every_move_a_refusal_offers_is_accepted(
+            choices in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..40),
+            picks in proptest::collection::vec(0..WORDS.len(), 1..5),
+        ) {
+            let game = walked(&choices);
+            let Actor::Player { seat } = game.to_act() else {
+                return Ok(());
+            };
+            let text = picks.iter().map(|&i| WORDS[i]).collect::<Vec<_>>().join(" ");
+            if let Err(refusal) = crate::table::Privates.parse_move(&game, &text) {
+                for offered in offered_moves(&refusal) {
+                    let played = game.clone().play(seat, &offered);
+                    proptest::prop_assert!(
+                        played.is_ok(),
+                        "{text:?}: {refusal:?} offered {offered}: {played:?}"
+                    );
+                }
+            }
+        }
     }
 }
