@@ -423,6 +423,8 @@ struct Slots {
     letter: Option<Letter>,
     value: Option<u32>,
     chip: Option<Chip>,
+    /// A single letter that is no card of a row (`H`), as written.
+    unknown_card: Option<String>,
     rest: Vec<String>,
 }
 
@@ -465,6 +467,10 @@ fn sort_words(command: Command, after: &[String]) -> Slots {
                 }
                 continue;
             }
+            if word.chars().all(char::is_alphabetic) {
+                slots.unknown_card = Some(word.to_uppercase());
+                continue;
+            }
         }
         if LINKING.contains(&word.as_str()) || word == "a" || word == "an" {
             continue;
@@ -477,6 +483,11 @@ fn sort_words(command: Command, after: &[String]) -> Slots {
 /// One move from its command and the words after it, in a position.
 fn build_move(game: Option<&Game>, command: Command, after: &[String]) -> Reading {
     let slots = sort_words(command, after);
+    if let Some(given) = &slots.unknown_card {
+        return Reading::Malformed(NotationError::UnknownCard {
+            given: given.clone(),
+        });
+    }
     if let Some(word) = slots.rest.first() {
         return Reading::Malformed(NotationError::Unexpected {
             command: command.word().to_string(),

@@ -370,6 +370,15 @@ pub enum Refusal {
     NamedShare(crate::notation::NamedShareError),
     /// A secret preset is wrong.
     Preset(super::presets::PresetRefusal),
+    /// A near miss whose corrected move the rules refuse now, when no move of its kind is
+    /// legal for the player to act: the correction, and why it cannot be played (no move is
+    /// offered).
+    NotNow {
+        /// The near miss, with its correction.
+        why: Box<Refusal>,
+        /// The rules' refusal of the corrected move.
+        rule: Box<Refusal>,
+    },
     /// A text from the player to act that is no legal move as written, with the legal move
     /// nearest to it (`bid 5.5` with the high bid at £5: **bid 6**).
     Closest {
@@ -404,6 +413,7 @@ impl std::fmt::Display for Refusal {
             .fmt(f),
             Refusal::NamedShare(e) => e.fmt(f),
             Refusal::Preset(e) => e.fmt(f),
+            Refusal::NotNow { why, rule } => write!(f, "{why} — not now: {rule}"),
             Refusal::Closest { why, nearest } => {
                 write!(
                     f,
@@ -501,6 +511,20 @@ pub fn example_refusals() -> Vec<(Refusal, String)> {
         (
             Refusal::Preset(super::presets::PresetRefusal::Usage { text: "max".into() }),
             "",
+        ),
+        (
+            Refusal::NotNow {
+                why: Box::new(Refusal::NearMiss {
+                    written: "bdi".into(),
+                    meant: "bid".into(),
+                    suggestion: Some(Action::Bid { amount: 7 }),
+                }),
+                rule: Box::new(Refusal::Play(PlayError::illegal(
+                    Rule::Phase,
+                    Reason::NoAuctionRunning,
+                ))),
+            },
+            "ruling 8",
         ),
         (
             Refusal::Closest {
@@ -622,6 +646,11 @@ pub fn refusal(ctx: &Ctx<'_>, refusal: &Refusal) -> String {
         Refusal::Preset(error) => {
             context! { refusal => "preset", error => Value::from_serialize(error) }
         }
+        Refusal::NotNow { why, rule } => context! {
+            refusal => "not_now",
+            reason => self::refusal(ctx, why).trim().to_string(),
+            rule => self::refusal(ctx, rule).trim().to_string(),
+        },
         Refusal::Closest { why, nearest } => {
             let reason =
                 short_reason(why).unwrap_or_else(|| self::refusal(ctx, why).trim().to_string());

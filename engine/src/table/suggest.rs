@@ -16,8 +16,8 @@ use crate::{Action, Actor, Board, Event, Game, HexId, Railway};
 /// move is legal stays as it is (`bdi 8`: did you mean **bid 8**?); a near miss or a notation
 /// error gets [`Refusal::Closest`] when a legal move of that kind exists (`bid 5.5` with the
 /// high bid at £5: **bid 6**); a near miss whose move has no legal kin (`bdi 7` on a turn) is
-/// refused with the rule its move breaks; a question about a move that is not legal offers no
-/// move.
+/// [`Refusal::NotNow`]: its correction and the rule that refuses it, no move offered; a question
+/// about a move that is not legal offers no move.
 /// Other refusals are returned unchanged.
 pub fn with_nearest(game: &Game, text: &str, refusal: Refusal) -> Refusal {
     let Actor::Player { seat } = game.to_act() else {
@@ -33,13 +33,16 @@ pub fn with_nearest(game: &Game, text: &str, refusal: Refusal) -> Refusal {
                 why: Box::new(refusal),
                 nearest,
             },
-            // No move of that kind is legal now: the rules say why, rather than offer one.
+            // No move of that kind is legal now: the correction, and why the rules refuse it.
             None => match &refusal {
                 Refusal::NearMiss {
                     suggestion: Some(action),
                     ..
                 } => match game.clone().play(seat, action) {
-                    Err(error) => Refusal::Play(error),
+                    Err(error) => Refusal::NotNow {
+                        why: Box::new(refusal),
+                        rule: Box::new(Refusal::Play(error)),
+                    },
                     Ok(_) => refusal,
                 },
                 _ => refusal,
