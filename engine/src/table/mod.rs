@@ -601,9 +601,38 @@ impl TableGame for IrishGauge {
     }
 }
 
+impl IrishGauge {
+    /// Whether bold text is chat in this position: [`TableGame::is_chat`], except that what only
+    /// the position makes a move is one (an amount alone, `£9`, while an auction runs). For the
+    /// table core to ask about the player to act (issue 32, point 1).
+    pub fn is_chat_in(&self, state: &Game, text: &str) -> bool {
+        read_in(state, text).is_chat()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_amount_alone_is_chat_except_in_an_auction() {
+        let setup = Setup {
+            players: vec!["ann".into(), "bob".into(), "cat".into()],
+            order: vec![1, 2, 3],
+            cities: [5, 2, 3, 11, 4, 7, 9, 12],
+        };
+        let mut game = Game::new(&setup).expect("a game");
+        assert!(IrishGauge.is_chat("£9"));
+        assert!(!IrishGauge.is_chat_in(&game, "£9"));
+        assert!(IrishGauge.is_chat_in(&game, "good luck"));
+        for _ in 0..15 {
+            let Actor::Player { seat } = game.to_act() else {
+                panic!("a player to act");
+            };
+            game.play(seat, &Action::Pass).expect("a pass");
+        }
+        assert!(IrishGauge.is_chat_in(&game, "£9"));
+    }
 
     #[test]
     fn the_phrasing_help_is_the_readers_own_text() {

@@ -616,6 +616,15 @@ impl TableGame for Privates {
     }
 }
 
+impl Privates {
+    /// Whether bold text is chat in this position: [`TableGame::is_chat`], except that what only
+    /// the position makes a move is one (an amount alone, `$19`, in a bid-off). For the table
+    /// core to ask about the player to act (issue 32, point 1).
+    pub fn is_chat_in(&self, state: &Game, text: &str) -> bool {
+        phrasing::read_in(state, text).is_chat() && !self.starts_as_move(text)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
