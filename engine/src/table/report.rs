@@ -413,7 +413,9 @@ impl std::fmt::Display for Refusal {
             .fmt(f),
             Refusal::NamedShare(e) => e.fmt(f),
             Refusal::Preset(e) => e.fmt(f),
-            Refusal::NotNow { why, rule } => write!(f, "{why} — not now: {rule}"),
+            Refusal::NotNow { why, rule } => {
+                write!(f, "{} — not now: {rule}", closest_reason(why))
+            }
             Refusal::Closest { why, nearest } => {
                 write!(
                     f,
@@ -648,7 +650,7 @@ pub fn refusal(ctx: &Ctx<'_>, refusal: &Refusal) -> String {
         }
         Refusal::NotNow { why, rule } => context! {
             refusal => "not_now",
-            reason => self::refusal(ctx, why).trim().to_string(),
+            reason => short_reason(why).unwrap_or_else(|| self::refusal(ctx, why).trim().to_string()),
             rule => self::refusal(ctx, rule).trim().to_string(),
         },
         Refusal::Closest { why, nearest } => {

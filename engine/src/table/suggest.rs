@@ -45,6 +45,19 @@ pub fn with_nearest(game: &Game, text: &str, refusal: Refusal) -> Refusal {
                     },
                     Ok(_) => refusal,
                 },
+                // `intrest` in an auction: no fixed example (`interest Sligo pink`), which would
+                // not be legal either.
+                Refusal::NearMiss {
+                    suggestion: None,
+                    meant,
+                    ..
+                } => {
+                    let none = format!("no {meant} is legal for you");
+                    Refusal::NotNow {
+                        why: Box::new(refusal),
+                        rule: Box::new(Refusal::Option(none)),
+                    }
+                }
                 _ => refusal,
             },
         },
