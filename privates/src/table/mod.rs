@@ -617,11 +617,95 @@ impl TableGame for Privates {
 }
 
 impl Privates {
+    /// The one move the player to act can make, when they have no choice (issue 32, point 6,
+    /// for the table core to play it for them): a pass when they can neither buy nor afford
+    /// any bid (P7, P8), taking a free card at $0 (P9), dropping out of a bid-off they cannot
+    /// raise in (P11). `None` when there is a choice or nobody is to act.
+    pub fn forced_move(&self, state: &Game) -> Option<Action> {
+        let forced = match state.legal_actions() {
+            crate::LegalActions::Turn {
+                buy, bids, pass, ..
+            } => {
+                let can_bid = bids.iter().any(|b| b.minimum <= b.maximum);
+                match (buy, can_bid, pass) {
+                    (None, false, true) => Action::Pass,
+                    (Some(b), false, false) => Action::Buy {
+                        letter: Some(b.letter),
+                    },
+                    _ => return None,
+                }
+            }
+            crate::LegalActions::BidOff { raise: None, .. } => Action::Drop,
+            _ => return None,
+        };
+        let Actor::Player { seat } = state.to_act() else {
+            return None;
+        };
+        state.is_legal(seat, &forced).then_some(forced)
+    }
+
     /// Whether bold text is chat in this position: [`TableGame::is_chat`], except that what only
     /// the position makes a move is one (an amount alone, `$19`, in a bid-off). For the table
     /// core to ask about the player to act (issue 32, point 1).
     pub fn is_chat_in(&self, state: &Game, text: &str) -> bool {
         phrasing::read_in(state, text).is_chat() && !self.starts_as_move(text)
+    }
+}
+
+#[cfg(test)]
+mod forced {
+    use super::*;
+    use crate::playout::{random_action, random_draw};
+
+    /// Over random games: a forced move is legal, and when there is one the game offers no
+    /// other kind of move (buying, bidding or raising).
+    #[test]
+    fn a_forced_move_is_the_only_move() {
+        let mut forced_seen = 0;
+        for seed in 0..40u64 {
+            let mut game =
+                Game::new(&crate::Setup::manual(&["ann", "bob", "cat"], 0)).expect("a game");
+            let mut state = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let mut pick = move |n: usize| {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                usize::try_from(state >> 33).unwrap_or(0) % n.max(1)
+            };
+            for _ in 0..400 {
+                if random_draw(&mut game, &mut pick).is_some() {
+                    continue;
+                }
+                let Actor::Player { seat } = game.to_act() else {
+                    break;
+                };
+                if let Some(only) = Privates.forced_move(&game) {
+                    forced_seen += 1;
+                    assert!(game.is_legal(seat, &only), "{only}");
+                    let others = match game.legal_actions() {
+                        crate::LegalActions::Turn {
+                            buy, bids, pass, ..
+                        } => {
+                            usize::from(buy.is_some())
+                                + bids.iter().filter(|b| b.minimum <= b.maximum).count()
+                                + usize::from(pass)
+                        }
+                        crate::LegalActions::BidOff { raise, .. } => {
+                            1 + usize::from(raise.is_some())
+                        }
+                        _ => 0,
+                    };
+                    assert_eq!(others, 1, "{only} is forced but there are other moves");
+                }
+                let Some(action) = random_action(&game, &mut pick) else {
+                    break;
+                };
+                if game.play(seat, &action).is_err() {
+                    break;
+                }
+            }
+        }
+        assert!(forced_seen > 0, "no forced move in 40 random games");
     }
 }
 
