@@ -152,7 +152,9 @@ pub struct Config {
     pub discord: DiscordConfig,
     /// The database: a SQLite path (`sqlite:PATH` too) or a PostgreSQL URL (`postgres://…`).
     pub database: PathBuf,
-    /// Command prefix.
+    /// Command prefix (never empty: every message that starts with a command word would be a
+    /// command).
+    #[serde(deserialize_with = "prefix")]
     pub prefix: String,
     /// Template override directory.
     pub templates_dir: Option<PathBuf>,
@@ -177,7 +179,19 @@ fn automa_level<'de, D: serde::Deserializer<'de>>(d: D) -> Result<AutomaLevel, D
         Written::Number(n) => n.to_string(),
         Written::Word(word) => word,
     };
-    text.parse().map_err(serde::de::Error::custom)
+    text.parse()
+        .map_err(|e| serde::de::Error::custom(format!("automa: {e}")))
+}
+
+fn prefix<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let prefix = String::deserialize(d)?;
+    if prefix.trim().is_empty() {
+        return Err(serde::de::Error::custom(
+            "prefix: must not be empty (every message that starts with a command word would \
+             be a command); write prefix: \"!\"",
+        ));
+    }
+    Ok(prefix)
 }
 
 impl Default for Config {
@@ -205,15 +219,81 @@ pub enum ConfigError {
         /// Why.
         reason: std::io::Error,
     },
+    /// The token in the environment cannot be a Discord bot token by its shape: refused before
+    /// anything is created (no database, no connection). The token itself is never shown.
+    #[error("the environment variable {env} does not hold a Discord bot token: a bot token is three parts of letters, digits, '-' and '_' joined by dots (copy it from the Developer Portal: Applications → your application → Bot → Reset Token){hint}")]
+    TokenShape {
+        /// The environment variable.
+        env: String,
+        /// What looks wrong, when something is recognisable (`; leave out the "Bot " prefix`).
+        hint: String,
+    },
     /// The YAML is invalid. (Its reason is part of this message and not a `source`, so that a
     /// report of the error chain says it once.)
     #[error("invalid configuration {path}: {reason}")]
     Parse {
         /// The file.
         path: PathBuf,
-        /// Why.
-        reason: serde_yaml_ng::Error,
+        /// Why, at the line and column of the key it is about, with the fix when there is one
+        /// ([`explain`]).
+        reason: String,
     },
+}
+
+/// Keys people put in the file for the Discord token, which belongs in the environment.
+const TOKEN_KEYS: [&str; 5] = ["token", "discord_token", "bot_token", "api_token", "secret"];
+
+/// Where a key is written in a YAML text: its line and column, both from 1 (the first
+/// occurrence, at any depth).
+fn key_position(text: &str, key: &str) -> Option<(usize, usize)> {
+    text.lines().enumerate().find_map(|(number, line)| {
+        let trimmed = line.trim_start();
+        let trimmed_list = trimmed.strip_prefix("- ").unwrap_or(trimmed);
+        let rest = trimmed_list.strip_prefix(key)?;
+        rest.trim_start().starts_with(':').then(|| {
+            let column = line.len() - trimmed_list.len() + 1;
+            (number + 1, column)
+        })
+    })
+}
+
+/// The key an error is about: an unknown field (`unknown field `token``) or a key our own
+/// checks name first (`automa: …`, `prefix: …`).
+fn key_of(message: &str) -> Option<String> {
+    if let Some(after) = message.split("unknown field `").nth(1) {
+        return after.split('`').next().map(str::to_string);
+    }
+    let (key, _) = message.split_once(": ")?;
+    let key = key.rsplit(": ").next().unwrap_or(key);
+    (!key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c == '_' || c == '.'))
+    .then(|| key.rsplit('.').next().unwrap_or(key).to_string())
+}
+
+/// A YAML error as the host reads it: at the line and column of the key it is about (serde's
+/// position is where the enclosing mapping starts for a value our checks refuse), with the fix
+/// for the mistakes people make: the token in the file, an empty prefix.
+pub fn explain(text: &str, error: &serde_yaml_ng::Error) -> String {
+    let message = error.to_string();
+    // serde_yaml_ng ends its message with " at line L column C"; the key's own line is better.
+    let bare = match message.rfind(" at line ") {
+        Some(at) => message[..at].to_string(),
+        None => message.clone(),
+    };
+    let key = key_of(&bare);
+    let located = match key.as_deref().and_then(|k| key_position(text, k)) {
+        Some((line, column)) => format!("{bare} at line {line} column {column}"),
+        None => message.clone(),
+    };
+    match key.as_deref() {
+        Some(k) if TOKEN_KEYS.contains(&k) => format!(
+            "{located}: the token goes in the environment variable DISCORD_TOKEN (or the one \
+             discord.token_env names), never in the configuration file"
+        ),
+        _ => located,
+    }
 }
 
 impl Config {
@@ -223,9 +303,9 @@ impl Config {
             path: path.to_path_buf(),
             reason,
         })?;
-        Config::from_yaml(&text).map_err(|reason| ConfigError::Parse {
+        Config::from_yaml(&text).map_err(|error| ConfigError::Parse {
             path: path.to_path_buf(),
-            reason,
+            reason: explain(&text, &error),
         })
     }
 
@@ -248,6 +328,21 @@ impl Config {
         }
     }
 
+    /// The Discord token from the environment, if set and not empty, refused when it cannot be
+    /// a Discord bot token by its shape ([`token_shape`]).
+    pub fn checked_token(&self) -> Result<Option<String>, ConfigError> {
+        let Some(token) = self.token() else {
+            return Ok(None);
+        };
+        match token_shape(&token) {
+            Ok(()) => Ok(Some(token)),
+            Err(hint) => Err(ConfigError::TokenShape {
+                env: self.discord.token_env.clone(),
+                hint,
+            }),
+        }
+    }
+
     /// The Discord token from the environment, if set and not empty.
     pub fn token(&self) -> Option<String> {
         std::env::var(&self.discord.token_env)
@@ -255,6 +350,35 @@ impl Config {
             .map(|t| t.trim().to_string())
             .filter(|t| !t.is_empty())
     }
+}
+
+/// Whether a text has the shape of a Discord bot token: three non-empty parts of base64url
+/// characters (letters, digits, `-`, `_`) joined by dots, the first (the bot's id) at least 17
+/// long. On error, a hint for the host (may be empty); the token is never part of it.
+pub fn token_shape(token: &str) -> Result<(), String> {
+    if let Some(rest) = token.strip_prefix("Bot ") {
+        return match token_shape(rest) {
+            Ok(()) => Err("; leave out the \"Bot \" prefix".to_string()),
+            Err(hint) => Err(hint),
+        };
+    }
+    let parts: Vec<&str> = token.split('.').collect();
+    let base64url = |part: &str| {
+        !part.is_empty()
+            && part
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    };
+    if parts.len() != 3 {
+        return Err(format!("; it has {} part(s)", parts.len()));
+    }
+    if !parts.iter().all(|p| base64url(p)) {
+        return Err("; it holds other characters (spaces, quotes?)".to_string());
+    }
+    if parts[0].len() < 17 {
+        return Err("; its first part is too short for a bot's id".to_string());
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -307,6 +431,71 @@ mod tests {
         );
         let shown = format!("{missing:#}");
         assert_eq!(shown.matches("No such file").count(), 1, "{shown}");
+    }
+
+    fn refusal(yaml: &str) -> String {
+        let error = Config::from_yaml(yaml).expect_err("refused");
+        explain(yaml, &error)
+    }
+
+    #[test]
+    fn an_error_points_at_its_key_with_the_fix() {
+        let mut yaml = String::from("database: gaugebot.db\nmap:\n  after_build: true\n");
+        for n in 0..40 {
+            yaml.push_str(&format!("# comment {n}\n"));
+        }
+        yaml.push_str("report: full\nautoma: hard\n");
+        let said = refusal(&yaml);
+        assert!(said.contains("automa:"), "{said}");
+        assert!(said.contains("at line 45 column 1"), "{said}");
+        let said = refusal("database: x.db\ntoken: abc.def.ghi\n");
+        assert!(said.contains("unknown field `token`"), "{said}");
+        assert!(said.contains("at line 2 column 1"), "{said}");
+        assert!(
+            said.contains("the token goes in the environment variable DISCORD_TOKEN"),
+            "{said}"
+        );
+        let said = refusal("discord:\n  moderator_roles: [Mod]\n  token: abc\n");
+        assert!(said.contains("at line 3 column 3"), "{said}");
+        assert!(said.contains("DISCORD_TOKEN"), "{said}");
+    }
+
+    #[test]
+    fn a_token_must_have_the_shape_of_one() {
+        assert_eq!(
+            token_shape("OTAwMDAwMDAwMDAwMDAwMDAx.ZmFrZQ.ZmFrZWRpc2NvcmQtYm90LXRva2Vu"),
+            Ok(())
+        );
+        for wrong in [
+            "abc",
+            "a.b",
+            "OTAwMDAwMDAwMDAwMDAwMDAx.Zm Fr.ZmFr",
+            "x.y.z",
+            "a..b",
+        ] {
+            assert!(token_shape(wrong).is_err(), "{wrong}");
+        }
+        let hint = token_shape("Bot OTAwMDAwMDAwMDAwMDAwMDAx.ZmFrZQ.ZmFrZWRpc2NvcmQ")
+            .expect_err("prefixed");
+        assert!(hint.contains("Bot "), "{hint}");
+        assert!(!hint.contains("OTAw"), "the token is never shown: {hint}");
+    }
+
+    #[test]
+    fn an_empty_prefix_is_refused() {
+        for yaml in [
+            "prefix: \"\"",
+            "prefix: \" \"",
+            "database: x.db\nprefix: ''",
+        ] {
+            let said = refusal(yaml);
+            assert!(said.contains("prefix: must not be empty"), "{said}");
+        }
+        assert_eq!(
+            Config::from_yaml("prefix: \"?\"").expect("parses").prefix,
+            "?"
+        );
+        assert!(refusal("database: x.db\nprefix: ''").contains("at line 2 column 1"));
     }
 
     #[test]

@@ -34,7 +34,7 @@ pub enum HostError {
         dir: String,
         /// Why it cannot be read.
         reason: String,
-        /// Every overridable name, comma-separated.
+        /// Every overridable name, one a line ([`one_per_line`]).
         valid: String,
     },
     /// Files in `templates_dir` that override no template (a misspelt or misplaced name).
@@ -44,9 +44,24 @@ pub enum HostError {
         dir: String,
         /// The files that match no template, comma-separated.
         unknown: String,
-        /// Every overridable name, comma-separated.
+        /// Every overridable name, one a line ([`one_per_line`]).
         valid: String,
     },
+}
+
+/// A long list of names as a host reads it in a terminal or a log: one name a line, indented
+/// under the sentence that introduces it (a line of 130 names is unreadable). Each name but the
+/// last keeps its comma, so that the list still reads as one when copied into a single line.
+pub fn one_per_line(names: &[String]) -> String {
+    let mut out = String::new();
+    for (i, name) in names.iter().enumerate() {
+        out.push_str("\n  ");
+        out.push_str(name);
+        if i + 1 < names.len() {
+            out.push_str(", ");
+        }
+    }
+    out
 }
 
 /// What the tables share: the games, their templates and the adapter's (with overrides from
@@ -65,7 +80,7 @@ pub fn host(templates_dir: Option<&Path>, settings: TableSettings) -> Result<Arc
 /// Every file under `dir` (relative names with `/`) must be one of `valid`: a file that
 /// overrides nothing would otherwise be silently ignored.
 fn check_overrides(dir: &Path, valid: &[String]) -> Result<(), HostError> {
-    let list = || valid.join(", ");
+    let list = || one_per_line(valid);
     let mut files = Vec::new();
     let mut pending = vec![dir.to_path_buf()];
     while let Some(at) = pending.pop() {

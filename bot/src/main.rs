@@ -32,7 +32,8 @@ enum Command {
     ///
     /// The token is read from the environment variable the configuration names (default
     /// `DISCORD_TOKEN`). Exit code 78 when the operator must fix something first (the
-    /// configuration or templates, a token Discord refuses, the Message Content intent not
+    /// configuration or templates, a token that cannot be one by its shape (refused before the
+    /// database is created) or that Discord refuses, the Message Content intent not
     /// enabled in the Developer Portal); 1 on any other failure.
     Run,
     /// Play one table of either game in the terminal: input lines are `name: message`.
@@ -207,12 +208,17 @@ fn exit_code(error: &anyhow::Error) -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let config = Config::load(cli.config.as_deref())?;
+    // A token that cannot be one is refused before anything is created (database, connection).
+    let token = match cli.command {
+        Some(Command::Run) | None => config.checked_token()?,
+        Some(_) => None,
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     match cli.command {
         Some(Command::Run) => {
-            let token = config.token().ok_or_else(|| {
+            let token = token.ok_or_else(|| {
                 anyhow::anyhow!(
                     "no Discord token: set the environment variable {}",
                     config.discord.token_env
@@ -221,7 +227,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             runtime.block_on(gaugebot::discord::run(config, token))?;
             Ok(ExitCode::SUCCESS)
         }
-        None => match config.token() {
+        None => match token {
             Some(token) => {
                 runtime.block_on(gaugebot::discord::run(config, token))?;
                 Ok(ExitCode::SUCCESS)

@@ -98,3 +98,109 @@ fn logs_into_a_pipe_carry_no_colour_codes() {
     assert!(text.contains("DEBUG") || text.contains("INFO"), "{text}");
     assert!(!text.contains('\u{1b}'), "{text}");
 }
+
+fn gaugebot_with_token(dir: &Path, token: &str, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gaugebot"))
+        .args(args)
+        .current_dir(dir)
+        .env("DISCORD_TOKEN", token)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("gaugebot runs")
+}
+
+#[test]
+fn a_token_that_cannot_be_one_is_refused_before_anything_is_created() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for args in [&[][..], &["run"][..]] {
+        let output = gaugebot_with_token(dir.path(), "abc", args);
+        let text = stderr(&output);
+        assert_eq!(output.status.code(), Some(78), "{text}");
+        assert!(
+            text.contains(
+                "the environment variable DISCORD_TOKEN does not hold a Discord bot token"
+            ),
+            "{text}"
+        );
+        assert!(!text.contains("abc"), "the token is never shown: {text}");
+        assert!(
+            !dir.path().join("gaugebot.db").exists(),
+            "a database was created: {text}"
+        );
+    }
+    let output = gaugebot_with_token(
+        dir.path(),
+        "Bot OTAwMDAwMDAwMDAwMDAwMDAx.ZmFrZQ.ZmFrZWRpc2NvcmQtYm90LXRva2Vu",
+        &[],
+    );
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(78), "{text}");
+    assert!(text.contains("leave out the \"Bot \" prefix"), "{text}");
+    assert!(!dir.path().join("gaugebot.db").exists(), "{text}");
+}
+
+#[test]
+fn a_configuration_error_points_at_its_key_with_the_fix() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let example = include_str!("../../config.example.yaml");
+    let hard = example.replace("automa: standard", "automa: hard");
+    let line = hard
+        .lines()
+        .position(|l| l.starts_with("automa:"))
+        .expect("an automa line")
+        + 1;
+    std::fs::write(dir.path().join("hard.yaml"), &hard).expect("write");
+    let output = gaugebot(dir.path(), &["--config", "hard.yaml", "play"]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(78), "{text}");
+    assert!(text.contains("automa: "), "{text}");
+    assert!(
+        text.contains(&format!("at line {line} column 1")),
+        "line {line}: {text}"
+    );
+
+    std::fs::write(
+        dir.path().join("token.yaml"),
+        "database: x.db\ntoken: abc.def.ghi\n",
+    )
+    .expect("write");
+    let output = gaugebot(dir.path(), &["--config", "token.yaml", "play"]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(78), "{text}");
+    assert!(text.contains("unknown field `token`"), "{text}");
+    assert!(text.contains("at line 2 column 1"), "{text}");
+    assert!(
+        text.contains("the token goes in the environment variable DISCORD_TOKEN"),
+        "{text}"
+    );
+
+    std::fs::write(dir.path().join("prefix.yaml"), "prefix: \"\"\n").expect("write");
+    let output = gaugebot(dir.path(), &["--config", "prefix.yaml", "play"]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(78), "{text}");
+    assert!(text.contains("prefix: must not be empty"), "{text}");
+    assert!(text.contains("at line 1 column 1"), "{text}");
+}
+
+#[test]
+fn the_valid_template_names_are_listed_one_a_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("gone.yaml"), "templates_dir: nowhere\n").expect("write");
+    let output = gaugebot(dir.path(), &["--config", "gone.yaml", "play"]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(78), "{text}");
+    let listed: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("  ") && l.contains(".j2"))
+        .collect();
+    assert!(listed.len() > 20, "{text}");
+    assert!(
+        listed.iter().all(|l| l.matches(".j2").count() == 1),
+        "{text}"
+    );
+    assert!(
+        listed.iter().any(|l| l.trim() == "privates/status.md.j2,"),
+        "{text}"
+    );
+}

@@ -27,6 +27,7 @@ pub mod error;
 pub mod event;
 pub mod game;
 pub mod notation;
+pub mod phrasing;
 pub mod playout;
 pub mod scoring;
 pub mod seat;

@@ -76,6 +76,12 @@ pub enum NotationError {
     },
     /// A deal without its `chips:` part.
     MissingChips,
+    /// No card left in the row fits a description by face value or chip colour
+    /// (`the blue 10`).
+    NoCardFits {
+        /// The description as read: `the blue 10`.
+        description: String,
+    },
 }
 
 /// The form of each command, for help texts and errors.
@@ -165,6 +171,9 @@ impl fmt::Display for NotationError {
             ),
             NotationError::MissingChips => {
                 write!(f, "the deal needs its chips; write it as: {DEAL_FORM}")
+            }
+            NotationError::NoCardFits { description } => {
+                write!(f, "no card left in the row is {description}")
             }
         }
     }

@@ -103,7 +103,11 @@ where
         let attempt = attempt.load(Ordering::SeqCst);
         // A long outage is logged at its start and then every 20th attempt.
         if attempt <= MAX_ATTEMPTS || attempt.is_multiple_of(20) {
-            tracing::warn!(%channel, what, attempt, %error, ?wait, "Discord request failed; retrying");
+            // When the next try is, as a time a host can compare with the clock.
+            let next_retry = chrono::TimeDelta::from_std(wait)
+                .map(|delta| (chrono::Utc::now() + delta).format("%H:%M:%S UTC").to_string())
+                .unwrap_or_default();
+            tracing::warn!(%channel, what, attempt, %error, ?wait, %next_retry, "Discord request failed; retrying");
         }
     })
     .await;

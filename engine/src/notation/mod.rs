@@ -19,10 +19,12 @@ use crate::board::{Board, HexId};
 use crate::railway::{Colour, Railway};
 
 pub mod named;
+pub mod nearest;
 pub mod reading;
 mod words;
 
 pub use named::{check_named_share, read_in, share_under_auction, NamedShareError};
+pub use nearest::nearest_legal;
 pub use reading::{read, Ambiguity, Reading, HELP_PHRASING};
 pub use words::{starts_as_move, LEADING_FILLER, TRAILING_FILLER};
 

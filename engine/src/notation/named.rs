@@ -1,14 +1,15 @@
 //! The one place where reading meets the position: a bid or a pass that names a share
 //! (`bid 8 on WLW`, `pass on CBSC`) is read as the plain bid or pass only if that share is the one
 //! under auction; a build towards one place that names no railway (`build to Shannon`) is that
-//! railway's build when the player to act can make it for one railway only ([`read_in`]).
+//! railway's build when the player to act can make it for one railway only, and an amount alone
+//! (`£9`) is a bid while an auction runs ([`read_in`]).
 //! Everything else about legality is [`Game::play`]'s business.
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::reading::{read, Ambiguity, Reading};
+use super::reading::{bare_bid, read, Ambiguity, Reading};
 use crate::action::Action;
 use crate::game::{Actor, Game, Phase};
 use crate::railway::Railway;
@@ -48,13 +49,19 @@ impl fmt::Display for NamedShareError {
 
 impl std::error::Error for NamedShareError {}
 
-/// Reads a text in a position: [`read`], then the one thing the position settles without a
-/// guess. A build towards one place that names no railway (`build to Shannon`, `build K3`) is
+/// Reads a text in a position: [`read`], then the things the position settles without a
+/// guess. An amount alone (`9`, `£9`) is a bid while an auction runs (chat otherwise). A build towards one place that names no railway (`build to Shannon`, `build K3`) is
 /// that railway's build when exactly one railway's build is legal for the player to act; when
 /// several are, it stays ambiguous listing only those; when none is, it stays as read. A build
 /// through two or more hexes without a railway (`build K3 L3`) always stays ambiguous.
 pub fn read_in(game: &Game, text: &str) -> Reading {
     let reading = read(text);
+    if reading.is_chat() && share_under_auction(game).is_some() {
+        // `£9`, `9`: in an auction an amount alone can only be a bid.
+        if let Some(bid) = bare_bid(text) {
+            return bid;
+        }
+    }
     let Reading::Ambiguous {
         options,
         why: Ambiguity::NoRailway,

@@ -314,7 +314,7 @@ fn read_words(words: &[Word]) -> Outcome {
 }
 
 /// The command word of some words, if any: its position and what it asks for.
-fn find_command(words: &[Word]) -> Option<(usize, Command)> {
+pub(super) fn find_command(words: &[Word]) -> Option<(usize, Command)> {
     if let Some(found) = words
         .iter()
         .enumerate()
@@ -451,6 +451,35 @@ fn read_part(words: &[Word]) -> Outcome {
     }
 }
 
+/// A bare amount, `9`, `£9` or `9 quid, please`: the words of a bid without its command word.
+/// It is a bid only where a bid is the one move an amount can be, in an auction
+/// ([`super::read_in`]); [`read`] takes it as chat. A question (`9?`) is never one.
+pub(super) fn bare_bid(text: &str) -> Option<Reading> {
+    if text.contains('?') {
+        return None;
+    }
+    let split = words::split(text);
+    let rewritten = rewrite_phrases(&split);
+    let kept: Vec<&Word> = strip_filler(&rewritten)
+        .iter()
+        .filter(|w| !matches!(w.lower.as_str(), "pounds" | "pound" | "quid"))
+        .collect();
+    let [word] = kept.as_slice() else {
+        return None;
+    };
+    if !looks_like_amount(&word.lower) {
+        return None;
+    }
+    Some(match amount(Command::Bid, word) {
+        Ok(amount) => Reading::Move {
+            action: Action::Bid { amount },
+            canonical: false,
+            named: None,
+        },
+        Err(error) => Reading::Malformed(error),
+    })
+}
+
 /// An amount of pounds: `8`, `£8`, `8£`, `eight`.
 fn amount(command: Command, word: &Word) -> Result<u32, NotationError> {
     match number_word(&word.lower) {
@@ -473,7 +502,7 @@ fn stray_word(command: Command, word: &Word, noun: &str) -> NotationError {
 }
 
 /// The one railway within a typo of a word, if exactly one is.
-fn close_railway(lower: &str) -> Option<Railway> {
+pub(super) fn close_railway(lower: &str) -> Option<Railway> {
     let mut close = Railway::ALL
         .into_iter()
         .filter(|r| lower.len() >= 2 && typo_distance(lower, &r.code().to_lowercase()) <= 1);
@@ -484,7 +513,7 @@ fn close_railway(lower: &str) -> Option<Railway> {
 }
 
 /// The one cube colour within a typo of a word, if exactly one is.
-fn close_colour(lower: &str) -> Option<Colour> {
+pub(super) fn close_colour(lower: &str) -> Option<Colour> {
     let mut close = Colour::ALL
         .into_iter()
         .filter(|c| lower.len() >= 3 && typo_distance(lower, c.name()) <= 1);

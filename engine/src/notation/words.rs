@@ -146,23 +146,47 @@ pub(super) fn split(text: &str) -> Vec<Word> {
     joined
 }
 
-/// Phrases that stand for `pass` in an auction: `no bid`, `not bidding`, `I'm out`.
-const PASS_PHRASES: [&[&str]; 6] = [
+/// Phrases that stand for `pass` in an auction: `no bid`, `not bidding`, `I'm out`, `hard pass`,
+/// `I'll sit this one out`, `drop out`.
+const PASS_PHRASES: [&[&str]; 19] = [
     &["no", "bid"],
     &["no", "bids"],
     &["not", "bidding"],
     &["i'm", "out"],
     &["im", "out"],
     &["i", "am", "out"],
+    &["hard", "pass"],
+    &["easy", "pass"],
+    &["sit", "this", "one", "out"],
+    &["sitting", "this", "one", "out"],
+    &["sit", "this", "out"],
+    &["sitting", "this", "out"],
+    &["sit", "out"],
+    &["sitting", "out"],
+    &["drop", "out"],
+    &["dropping", "out"],
+    &["drops", "out"],
+    &["count", "me", "out"],
+    &["not", "for", "me"],
 ];
 
-/// Phrases that stand for `bid` when an amount follows: `I'll go to 9`, `open the bidding at £7`.
-const BID_PHRASES: [&[&str]; 5] = [
+/// Phrases that stand for `bid` when an amount follows: `I'll go to 9`, `open the bidding at £7`,
+/// `I'll open at 8`, `make it 9`, `go up to 9`.
+const BID_PHRASES: [&[&str]; 14] = [
     &["open", "the", "bidding", "at"],
     &["open", "the", "bidding", "with"],
     &["open", "bidding", "at"],
     &["open", "bidding", "with"],
+    &["open", "the", "auction", "at"],
+    &["open", "at"],
+    &["open", "with"],
+    &["opening", "at"],
+    &["opening", "with"],
+    &["start", "at"],
+    &["go", "up", "to"],
+    &["going", "to"],
     &["go", "to"],
+    &["make", "it"],
 ];
 
 /// The railways by their full names (`&` is already `and`), each optionally followed by
@@ -244,8 +268,13 @@ fn ends_with(words: &[Word], phrase: &[&str]) -> bool {
             .all(|(w, p)| w.lower == *p)
 }
 
-/// Filler before a move: `I`, `I'll`, `I will`, `I'd like to`, `please`, … (longest first).
-pub const LEADING_FILLER: [&[&str]; 31] = [
+/// Filler before a move: `I`, `I'll`, `I will`, `I'd like to`, `please`, `nope`, `hmm`, …
+/// (longest first).
+pub const LEADING_FILLER: [&[&str]; 47] = [
+    &["i", "think", "i'll"],
+    &["i", "think", "ill"],
+    &["i", "guess", "i'll"],
+    &["i", "guess", "ill"],
     &["i", "would", "like", "to"],
     &["i", "am", "going", "to"],
     &["i'd", "like", "to"],
@@ -277,12 +306,33 @@ pub const LEADING_FILLER: [&[&str]; 31] = [
     &["and"],
     &["then"],
     &["now"],
+    &["nope"],
+    &["nah"],
+    &["hmm"],
+    &["hm"],
+    &["um"],
+    &["umm"],
+    &["well"],
+    &["alright"],
+    &["right"],
+    &["fine"],
+    &["sure"],
+    &["yes"],
 ];
 
 /// Filler after a move: `please`, `thanks`, `for me`, `from me`, `now`, `then`, `sorry`
 /// (longest first).
-pub const TRAILING_FILLER: [&[&str]; 12] = [
+pub const TRAILING_FILLER: [&[&str]; 21] = [
+    &["let", "see"],
+    &["lets", "see"],
+    &["we'll", "see"],
+    &["why", "not"],
+    &["i", "guess"],
+    &["i", "think"],
     &["thank", "you"],
+    &["for", "now"],
+    &["lol"],
+    &["haha"],
     &["for", "me"],
     &["from", "me"],
     &["then"],
@@ -361,12 +411,18 @@ impl Command {
     /// `special interest`, `put GSW up for auction`.
     pub fn leading(self) -> &'static [&'static str] {
         match self {
-            Command::Bid | Command::Raise | Command::Pass | Command::Build => &[],
-            Command::Auction => &["put", "the", "a", "an", "share", "up", "for"],
+            Command::Bid => &["opening", "my"],
+            Command::Raise | Command::Pass | Command::Build => &[],
+            Command::Auction => &[
+                "put", "the", "a", "an", "share", "up", "for", "start", "starting", "open",
+                "opening",
+            ],
             Command::Interest => &[
                 "special", "place", "put", "placing", "putting", "a", "an", "the", "my",
             ],
-            Command::Dividends => &["call", "calling", "calls", "for", "a", "the"],
+            Command::Dividends => &[
+                "call", "calling", "calls", "for", "a", "the", "pay", "paying", "pays",
+            ],
         }
     }
 
@@ -374,7 +430,7 @@ impl Command {
     pub fn linking(self) -> &'static [&'static str] {
         const BID: &[&str] = &[
             "on", "for", "of", "the", "a", "in", "share", "this", "it", "that", "one", "auction",
-            "pounds", "pound", "quid",
+            "pounds", "pound", "quid", "is", "at",
         ];
         const RAISE: &[&str] = &[
             "to", "on", "for", "of", "the", "a", "in", "share", "this", "it", "that", "one",
@@ -385,7 +441,7 @@ impl Command {
             Command::Raise => RAISE,
             Command::Pass => &[
                 "on", "for", "of", "the", "a", "in", "share", "this", "it", "that", "one",
-                "auction",
+                "auction", "time", "round",
             ],
             Command::Auction => &[
                 "the", "a", "an", "share", "shares", "off", "up", "at", "for", "from", "starting",
@@ -410,11 +466,11 @@ pub(super) fn command(lower: &str) -> Option<Command> {
     Some(match lower {
         "bid" | "bids" | "bidding" => Command::Bid,
         "raise" | "raises" | "raising" => Command::Raise,
-        "pass" | "passes" | "passing" => Command::Pass,
+        "pass" | "passes" | "passing" | "skip" | "skips" | "skipping" => Command::Pass,
         "auction" | "auctions" | "auctioning" => Command::Auction,
-        "build" | "builds" | "building" => Command::Build,
+        "build" | "builds" | "building" | "extend" | "extends" | "extending" => Command::Build,
         "interest" | "si" => Command::Interest,
-        "dividends" | "dividend" | "divs" => Command::Dividends,
+        "dividends" | "dividend" | "divs" | "divvies" => Command::Dividends,
         _ => return None,
     })
 }

@@ -305,7 +305,7 @@ impl TableGame for IrishGauge {
     #[tracing::instrument(target = "hop", level = "trace", skip_all)]
     fn parse_move(&self, state: &Game, text: &str) -> Result<ReadMove<Action>, Refusal> {
         let reading = read_in(state, text);
-        match reading {
+        let refused = match reading {
             Reading::Move {
                 ref action,
                 canonical,
@@ -333,7 +333,9 @@ impl TableGame for IrishGauge {
             }),
             Reading::Ambiguous { options, why } => Err(Refusal::Unclear { options, why }),
             Reading::Malformed(error) => Err(Refusal::Notation(error)),
-        }
+        };
+        // What the player to act is offered instead is a move the game accepts now.
+        refused.map_err(|refusal| suggest::with_nearest(state, text, refusal))
     }
 
     fn is_chat(&self, text: &str) -> bool {
@@ -599,9 +601,71 @@ impl TableGame for IrishGauge {
     }
 }
 
+impl IrishGauge {
+    /// The one move the player to act can make, when they have no choice (issue 32, point 6,
+    /// for the table core to play it for them): a pass in an auction whose least bid is more
+    /// than their cash (ruling 2). The engine already passes for such a bidder itself (an
+    /// automatic pass), so this is `None` in every position it leaves; it is the hook's answer
+    /// should that change.
+    pub fn forced_move(&self, state: &Game) -> Option<Action> {
+        match state.legal_actions() {
+            crate::game::LegalActions::Bidding {
+                player, min, max, ..
+            } if min > max && state.is_legal(player, &Action::Pass) => Some(Action::Pass),
+            _ => None,
+        }
+    }
+
+    /// Whether bold text is chat in this position: [`TableGame::is_chat`], except that what only
+    /// the position makes a move is one (an amount alone, `£9`, while an auction runs). For the
+    /// table core to ask about the player to act (issue 32, point 1).
+    pub fn is_chat_in(&self, state: &Game, text: &str) -> bool {
+        read_in(state, text).is_chat()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_amount_alone_is_chat_except_in_an_auction() {
+        let setup = Setup {
+            players: vec!["ann".into(), "bob".into(), "cat".into()],
+            order: vec![1, 2, 3],
+            cities: [5, 2, 3, 11, 4, 7, 9, 12],
+        };
+        let mut game = Game::new(&setup).expect("a game");
+        assert!(IrishGauge.is_chat("£9"));
+        assert!(!IrishGauge.is_chat_in(&game, "£9"));
+        assert!(IrishGauge.is_chat_in(&game, "good luck"));
+        for _ in 0..15 {
+            let Actor::Player { seat } = game.to_act() else {
+                panic!("a player to act");
+            };
+            game.play(seat, &Action::Pass).expect("a pass");
+        }
+        assert!(IrishGauge.is_chat_in(&game, "£9"));
+        assert_eq!(IrishGauge.forced_move(&game), None);
+    }
+
+    #[test]
+    fn nobody_is_asked_for_a_bid_they_cannot_afford() {
+        let setup = Setup {
+            players: vec!["ann".into(), "bob".into(), "cat".into()],
+            order: vec![1, 2, 3],
+            cities: [5, 2, 3, 11, 4, 7, 9, 12],
+        };
+        let mut game = Game::new(&setup).expect("a game");
+        assert_eq!(IrishGauge.forced_move(&game), None);
+        // ann bids all her £20 on CBSC: bob and cat cannot bid £21. The engine passes for them
+        // itself (an automatic pass), so the next player asked always has a choice.
+        game.play(0, &Action::Bid { amount: 20 }).expect("legal");
+        assert_eq!(IrishGauge.forced_move(&game), None);
+        if let crate::game::LegalActions::Bidding { min, max, .. } = game.legal_actions() {
+            assert!(min <= max, "asked for a bid they cannot afford");
+        }
+    }
 
     #[test]
     fn the_phrasing_help_is_the_readers_own_text() {

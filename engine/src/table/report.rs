@@ -370,6 +370,23 @@ pub enum Refusal {
     NamedShare(crate::notation::NamedShareError),
     /// A secret preset is wrong.
     Preset(super::presets::PresetRefusal),
+    /// A near miss whose corrected move the rules refuse now, when no move of its kind is
+    /// legal for the player to act: the correction, and why it cannot be played (no move is
+    /// offered).
+    NotNow {
+        /// The near miss, with its correction.
+        why: Box<Refusal>,
+        /// The rules' refusal of the corrected move.
+        rule: Box<Refusal>,
+    },
+    /// A text from the player to act that is no legal move as written, with the legal move
+    /// nearest to it (`bid 5.5` with the high bid at £5: **bid 6**).
+    Closest {
+        /// Why the text is not a move as written.
+        why: Box<Refusal>,
+        /// The legal move nearest to what was written.
+        nearest: crate::Action,
+    },
 }
 
 impl std::fmt::Display for Refusal {
@@ -396,8 +413,37 @@ impl std::fmt::Display for Refusal {
             .fmt(f),
             Refusal::NamedShare(e) => e.fmt(f),
             Refusal::Preset(e) => e.fmt(f),
+            Refusal::NotNow { why, rule } => {
+                write!(f, "{} — not now: {rule}", closest_reason(why))
+            }
+            Refusal::Closest { why, nearest } => {
+                write!(
+                    f,
+                    "{} — the nearest legal move: {nearest}",
+                    closest_reason(why)
+                )
+            }
         }
     }
+}
+
+/// The reason of a refusal offered with the nearest legal move, without the fixed example it
+/// would show (`write it as: bid 7`), which the nearest move replaces; `None` when the refusal
+/// has no such example and is shown whole.
+fn short_reason(why: &Refusal) -> Option<String> {
+    match why {
+        Refusal::Notation(NotationError::Syntax { reason, .. }) => Some(reason.clone()),
+        Refusal::NearMiss {
+            written,
+            meant,
+            suggestion: None,
+        } => Some(format!("'{written}' is close to {meant}")),
+        _ => None,
+    }
+}
+
+fn closest_reason(why: &Refusal) -> String {
+    short_reason(why).unwrap_or_else(|| why.to_string())
 }
 
 /// One refusal of every kind, with the ruling its text cites (the suite over every registered
@@ -466,6 +512,30 @@ pub fn example_refusals() -> Vec<(Refusal, String)> {
         ),
         (
             Refusal::Preset(super::presets::PresetRefusal::Usage { text: "max".into() }),
+            "",
+        ),
+        (
+            Refusal::NotNow {
+                why: Box::new(Refusal::NearMiss {
+                    written: "bdi".into(),
+                    meant: "bid".into(),
+                    suggestion: Some(Action::Bid { amount: 7 }),
+                }),
+                rule: Box::new(Refusal::Play(PlayError::illegal(
+                    Rule::Phase,
+                    Reason::NoAuctionRunning,
+                ))),
+            },
+            "ruling 8",
+        ),
+        (
+            Refusal::Closest {
+                why: Box::new(Refusal::Notation(NotationError::Syntax {
+                    command: "bid",
+                    reason: "'5.5' is not a whole number of pounds".into(),
+                })),
+                nearest: Action::Bid { amount: 6 },
+            },
             "",
         ),
     ];
@@ -577,6 +647,16 @@ pub fn refusal(ctx: &Ctx<'_>, refusal: &Refusal) -> String {
         },
         Refusal::Preset(error) => {
             context! { refusal => "preset", error => Value::from_serialize(error) }
+        }
+        Refusal::NotNow { why, rule } => context! {
+            refusal => "not_now",
+            reason => short_reason(why).unwrap_or_else(|| self::refusal(ctx, why).trim().to_string()),
+            rule => self::refusal(ctx, rule).trim().to_string(),
+        },
+        Refusal::Closest { why, nearest } => {
+            let reason =
+                short_reason(why).unwrap_or_else(|| self::refusal(ctx, why).trim().to_string());
+            context! { refusal => "closest", reason, nearest => nearest.to_string() }
         }
     };
     ctx.templates.text(REFUSAL, data)

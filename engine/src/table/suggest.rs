@@ -1,12 +1,94 @@
-//! What Discord's slash commands and buttons ask of Irish Gauge: the legal values of an argument
-//! being typed (autocomplete), from [`Game::legal_actions`] and trial moves on a copy, and the
-//! moves the player to act can make with one click.
+//! What Irish Gauge suggests: the legal values of an argument being typed (slash-command
+//! autocomplete), from [`Game::legal_actions`] and trial moves on a copy; the moves the player to
+//! act can make with one click; and, in a refusal of a text, the legal move nearest to what was
+//! written ([`with_nearest`]), so that every move a refusal offers is one the game accepts now.
 
 use gaugebot_table::game::{Query, QuickMove, Suggestion};
 
+use super::report::Refusal;
 use crate::build::format_half_points;
 use crate::game::LegalActions;
-use crate::{Action, Board, Event, Game, HexId, Railway};
+use crate::notation::{nearest_legal, Ambiguity};
+use crate::{Action, Actor, Board, Event, Game, HexId, Railway};
+
+/// A refusal of `text` as the player to act reads it, with the legal move nearest to what was
+/// written in place of a fixed example or an illegal correction: a near miss whose corrected
+/// move is legal stays as it is (`bdi 8`: did you mean **bid 8**?); a near miss or a notation
+/// error gets [`Refusal::Closest`] when a legal move of that kind exists (`bid 5.5` with the
+/// high bid at £5: **bid 6**); a near miss whose move has no legal kin (`bdi 7` on a turn) is
+/// [`Refusal::NotNow`]: its correction and the rule that refuses it, no move offered; a question
+/// about a move that is not legal offers no move.
+/// Other refusals are returned unchanged.
+pub fn with_nearest(game: &Game, text: &str, refusal: Refusal) -> Refusal {
+    let Actor::Player { seat } = game.to_act() else {
+        return refusal;
+    };
+    match refusal {
+        Refusal::NearMiss {
+            suggestion: Some(ref action),
+            ..
+        } if game.is_legal(seat, action) => refusal,
+        Refusal::NearMiss { .. } | Refusal::Notation(_) => match nearest_legal(game, seat, text) {
+            Some(nearest) => Refusal::Closest {
+                why: Box::new(refusal),
+                nearest,
+            },
+            // No move of that kind is legal now: the correction, and why the rules refuse it.
+            None => match &refusal {
+                Refusal::NearMiss {
+                    suggestion: Some(action),
+                    ..
+                } => match game.clone().play(seat, action) {
+                    Err(error) => Refusal::NotNow {
+                        why: Box::new(refusal),
+                        rule: Box::new(Refusal::Play(error)),
+                    },
+                    Ok(_) => refusal,
+                },
+                // `intrest` in an auction: no fixed example (`interest Sligo pink`), which would
+                // not be legal either.
+                Refusal::NearMiss {
+                    suggestion: None,
+                    meant,
+                    ..
+                } => {
+                    let none = format!("no {meant} is legal for you");
+                    Refusal::NotNow {
+                        why: Box::new(refusal),
+                        rule: Box::new(Refusal::Option(none)),
+                    }
+                }
+                _ => refusal,
+            },
+        },
+        Refusal::Unclear {
+            ref options,
+            why: Ambiguity::Question,
+        } if options.iter().any(|o| !game.is_legal(seat, o)) => Refusal::Unclear {
+            options: Vec::new(),
+            why: Ambiguity::Question,
+        },
+        other => other,
+    }
+}
+
+/// Every move a refusal offers the player to act as what to write instead: a near miss's
+/// suggestion, the nearest legal move, a question's move without its question mark. (The
+/// readings listed when a text reads two ways are what was written, not suggestions.)
+pub fn offered_moves(refusal: &Refusal) -> Vec<Action> {
+    match refusal {
+        Refusal::NearMiss {
+            suggestion: Some(action),
+            ..
+        } => vec![action.clone()],
+        Refusal::Closest { nearest, .. } => vec![nearest.clone()],
+        Refusal::Unclear {
+            options,
+            why: Ambiguity::Question,
+        } => options.clone(),
+        _ => Vec::new(),
+    }
+}
 
 /// The most suggestions Discord shows.
 const MAX: usize = 25;
@@ -317,5 +399,120 @@ mod tests {
         );
         assert!(second.iter().any(|s| s.value == "O3 N5"), "{second:?}");
         assert!(quick_moves(&game).iter().any(|m| m.notation == "dividends"));
+    }
+
+    /// Words players write, right and wrong, to build texts from.
+    const WORDS: &[&str] = &[
+        "bid",
+        "bdi",
+        "pass",
+        "pas",
+        "auction",
+        "auciton",
+        "build",
+        "biuld",
+        "interest",
+        "intrest",
+        "dividends",
+        "divdends",
+        "raise",
+        "to",
+        "on",
+        "at",
+        "the",
+        "I'll",
+        "5.5",
+        "7",
+        "9",
+        "£12",
+        "100",
+        "-3",
+        "GSW",
+        "GWS",
+        "WLW",
+        "WLV",
+        "CBSC",
+        "blue",
+        "pink",
+        "pnik",
+        "blak",
+        "Sligo",
+        "Shannon",
+        "Shanon",
+        "Drogheda",
+        "K3",
+        "N7",
+        "let's",
+        "see",
+        "or",
+        "?",
+    ];
+
+    /// A position reached by the legal moves `choices` pick.
+    fn walked(choices: &[u8]) -> Game {
+        let mut game = game();
+        for &choice in choices {
+            let Actor::Player { seat } = game.to_act() else {
+                break;
+            };
+            let action = match game.legal_actions() {
+                LegalActions::Bidding { min, max, .. } if choice % 2 == 0 && min <= max => {
+                    Action::Bid {
+                        amount: min + u32::from(choice) % (max - min + 1),
+                    }
+                }
+                LegalActions::Turn {
+                    builds, interests, ..
+                } => match (choice % 3, builds.first(), interests.first()) {
+                    (0, Some(build), _) => Action::Build {
+                        railway: build.railway,
+                        hexes: vec![build.hexes[usize::from(choice) % build.hexes.len()].0],
+                    },
+                    (1, _, Some(interest)) => Action::SpecialInterest {
+                        town: interest.town,
+                        colour: interest.colours[0],
+                    },
+                    _ => Action::Auction {
+                        railway: Railway::ALL[usize::from(choice) % 5],
+                        opening_bid: None,
+                    },
+                },
+                _ => Action::Pass,
+            };
+            if game.play(seat, &action).is_err() {
+                continue;
+            }
+        }
+        game
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// Every move a refusal offers the player to act (a near miss's correction, the nearest
+        /// legal move, a question's move), replayed as their move in that position, is accepted.
+        #[test]
+        fn every_move_a_refusal_offers_is_accepted(
+            choices in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..60),
+            picks in proptest::collection::vec(0..WORDS.len(), 1..6),
+        ) {
+            use gaugebot_table::game::TableGame;
+            let game = walked(&choices);
+            let Actor::Player { seat } = game.to_act() else {
+                return Ok(());
+            };
+            let text = picks.iter().map(|&i| WORDS[i]).collect::<Vec<_>>().join(" ");
+            if let Err(refusal) = super::super::IrishGauge.parse_move(&game, &text) {
+                for offered in offered_moves(&refusal) {
+                    let mut replay = game.clone();
+                    let played = replay.play(seat, &offered);
+                    proptest::prop_assert!(
+                        played.is_ok(),
+                        "{text:?}: {refusal:?} offered {offered}: {played:?} in {:?}",
+                        game.phase()
+                    );
+                }
+            }
+        }
     }
 }

@@ -27,6 +27,7 @@ use crate::card::{Chip, ChipCounts, DEFAULT_COPIES};
 use crate::draw::{dealer_seat, DrawRequest};
 use crate::error::{DrawKind, PlayError, Ruling};
 use crate::notation::{parse_action, parse_chips, parse_deal, NotationError};
+use crate::phrasing::{self, Reading};
 use crate::{Action, Actor, Event, Game, GameView, Phase, Setup};
 
 pub use refusal::{OptionError, Refusal};
@@ -169,9 +170,6 @@ fn normalized(text: &str) -> String {
         .join(" ")
         .to_lowercase()
 }
-
-/// The command words of the notation (and `take`, read as `buy`).
-const MOVE_WORDS: [&str; 6] = ["buy", "take", "bid", "pass", "raise", "drop"];
 
 impl TableGame for Privates {
     type Setup = TableSetup;
@@ -322,37 +320,60 @@ impl TableGame for Privates {
         records
     }
 
-    fn parse_move(&self, _state: &Game, text: &str) -> Result<ReadMove<Action>, Refusal> {
-        let action = parse_action(text)?;
-        Ok(ReadMove {
-            canonical: normalized(text) == normalized(&action.to_string()),
-            action,
-        })
+    fn parse_move(&self, state: &Game, text: &str) -> Result<ReadMove<Action>, Refusal> {
+        let refusal = match phrasing::read_in(state, text) {
+            Reading::Move { action, canonical } => {
+                return Ok(ReadMove {
+                    canonical: canonical || normalized(text) == normalized(&action.to_string()),
+                    action,
+                })
+            }
+            Reading::Chat => Refusal::Notation(
+                parse_action(text)
+                    .err()
+                    .unwrap_or(NotationError::UnknownCommand {
+                        word: text
+                            .split_whitespace()
+                            .next()
+                            .unwrap_or_default()
+                            .to_string(),
+                        suggestion: None,
+                    }),
+            ),
+            Reading::NearMiss {
+                written,
+                meant,
+                suggestion,
+            } => Refusal::NearMiss {
+                written,
+                meant,
+                suggestion,
+            },
+            Reading::Ambiguous { options } => Refusal::Unclear { options },
+            Reading::Question { action } => Refusal::Question {
+                action: Some(action),
+            },
+            Reading::Malformed(error) => Refusal::Notation(error),
+        };
+        // What the player to act is offered instead is a move the game accepts now.
+        Err(refusal::with_nearest(state, text, refusal))
     }
 
     fn is_chat(&self, text: &str) -> bool {
-        // Bold with no command word in it, and not close to one, is chat: no reply.
-        match parse_action(text) {
-            Err(NotationError::Empty) => true,
-            Err(NotationError::UnknownCommand {
-                suggestion: None, ..
-            }) => !text
-                .split(|c: char| !c.is_alphanumeric())
-                .any(|w| MOVE_WORDS.contains(&w.to_lowercase().as_str())),
-            _ => false,
-        }
+        // Bold with no move word in it, and not close to one, is chat: no reply.
+        phrasing::read(text).is_chat() && !self.starts_as_move(text)
     }
 
     fn is_attempt(&self, text: &str) -> bool {
-        // A near miss (`byu`) is an attempt; otherwise only what starts as a move (`bid x`).
-        matches!(
-            parse_action(text),
-            Ok(_)
-                | Err(NotationError::UnknownCommand {
-                    suggestion: Some(_),
-                    ..
-                })
-        ) || self.starts_as_move(text)
+        // A near miss (`byu`) or a text that reads as a move is an attempt; otherwise only what
+        // starts as a move (`bid x`).
+        !matches!(phrasing::read(text), Reading::Chat | Reading::Malformed(_))
+            || self.starts_as_move(text)
+    }
+
+    fn starts_as_move(&self, text: &str) -> bool {
+        phrasing::starts_as_move(text)
+            || gaugebot_table::game::starts_with_move_word(&self.commands(), text)
     }
 
     fn apply(&self, state: &mut Game, seat: usize, action: &Action) -> Result<Vec<Event>, Refusal> {
@@ -592,6 +613,99 @@ impl TableGame for Privates {
             ),
             None => format!("round {} chips: {}", draw.round, chips.join(" ")),
         }
+    }
+}
+
+impl Privates {
+    /// The one move the player to act can make, when they have no choice (issue 32, point 6,
+    /// for the table core to play it for them): a pass when they can neither buy nor afford
+    /// any bid (P7, P8), taking a free card at $0 (P9), dropping out of a bid-off they cannot
+    /// raise in (P11). `None` when there is a choice or nobody is to act.
+    pub fn forced_move(&self, state: &Game) -> Option<Action> {
+        let forced = match state.legal_actions() {
+            crate::LegalActions::Turn {
+                buy, bids, pass, ..
+            } => {
+                let can_bid = bids.iter().any(|b| b.minimum <= b.maximum);
+                match (buy, can_bid, pass) {
+                    (None, false, true) => Action::Pass,
+                    (Some(b), false, false) => Action::Buy {
+                        letter: Some(b.letter),
+                    },
+                    _ => return None,
+                }
+            }
+            crate::LegalActions::BidOff { raise: None, .. } => Action::Drop,
+            _ => return None,
+        };
+        let Actor::Player { seat } = state.to_act() else {
+            return None;
+        };
+        state.is_legal(seat, &forced).then_some(forced)
+    }
+
+    /// Whether bold text is chat in this position: [`TableGame::is_chat`], except that what only
+    /// the position makes a move is one (an amount alone, `$19`, in a bid-off). For the table
+    /// core to ask about the player to act (issue 32, point 1).
+    pub fn is_chat_in(&self, state: &Game, text: &str) -> bool {
+        phrasing::read_in(state, text).is_chat() && !self.starts_as_move(text)
+    }
+}
+
+#[cfg(test)]
+mod forced {
+    use super::*;
+    use crate::playout::{random_action, random_draw};
+
+    /// Over random games: a forced move is legal, and when there is one the game offers no
+    /// other kind of move (buying, bidding or raising).
+    #[test]
+    fn a_forced_move_is_the_only_move() {
+        let mut forced_seen = 0;
+        for seed in 0..40u64 {
+            let mut game =
+                Game::new(&crate::Setup::manual(&["ann", "bob", "cat"], 0)).expect("a game");
+            let mut state = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let mut pick = move |n: usize| {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                usize::try_from(state >> 33).unwrap_or(0) % n.max(1)
+            };
+            for _ in 0..400 {
+                if random_draw(&mut game, &mut pick).is_some() {
+                    continue;
+                }
+                let Actor::Player { seat } = game.to_act() else {
+                    break;
+                };
+                if let Some(only) = Privates.forced_move(&game) {
+                    forced_seen += 1;
+                    assert!(game.is_legal(seat, &only), "{only}");
+                    let others = match game.legal_actions() {
+                        crate::LegalActions::Turn {
+                            buy, bids, pass, ..
+                        } => {
+                            usize::from(buy.is_some())
+                                + bids.iter().filter(|b| b.minimum <= b.maximum).count()
+                                + usize::from(pass)
+                        }
+                        crate::LegalActions::BidOff { raise, .. } => {
+                            1 + usize::from(raise.is_some())
+                        }
+                        _ => 0,
+                    };
+                    assert_eq!(others, 1, "{only} is forced but there are other moves");
+                }
+                let Some(action) = random_action(&game, &mut pick) else {
+                    break;
+                };
+                if game.play(seat, &action).is_err() {
+                    break;
+                }
+            }
+        }
+        assert!(forced_seen > 0, "no forced move in 40 random games");
     }
 }
 

@@ -5,6 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::action::Action;
 use crate::card::{Chip, Letter};
 use crate::error::{DrawKind, Drawn, PlayError, Ruling, SetupError};
 use crate::notation::{parse_action, parse_deal, NotationError};
@@ -50,7 +51,8 @@ pub fn notation_ruling(error: &NotationError) -> Ruling {
         NotationError::TooLarge { .. } => Ruling::P3,
         NotationError::MissingCard { .. }
         | NotationError::UnknownCard { .. }
-        | NotationError::MissingChips => Ruling::P5,
+        | NotationError::MissingChips
+        | NotationError::NoCardFits { .. } => Ruling::P5,
         NotationError::NotACard { .. } => Ruling::P1,
         NotationError::UnknownChip { .. } => Ruling::P2,
     }
@@ -103,6 +105,33 @@ pub enum Refusal {
     Setup(SetupError),
     /// An option of `!setup` is wrong.
     Option(OptionError),
+    /// A close misspelling of a move word (`byu A`): the move it would be.
+    NearMiss {
+        /// The word as written.
+        written: String,
+        /// The move word it is close to.
+        meant: String,
+        /// The move with the word corrected, if the text then reads as one.
+        suggestion: Option<Action>,
+    },
+    /// A text that reads more than one way (`buy the 10` with two 10s left): its readings.
+    Unclear {
+        /// The moves it could be.
+        options: Vec<Action>,
+    },
+    /// A move written as a question (`buy A?`); the move, when it is legal now.
+    Question {
+        /// The move asked about, if legal.
+        action: Option<Action>,
+    },
+    /// A text from the player to act that is no legal move as written, with the legal move
+    /// nearest to it (`bid 5 on C` below the least bid: **bid 14 on C**).
+    Closest {
+        /// Why the text is not a move as written.
+        why: Box<Refusal>,
+        /// The legal move nearest to what was written.
+        nearest: Action,
+    },
 }
 
 impl Refusal {
@@ -113,6 +142,10 @@ impl Refusal {
             Refusal::Setup(e) => Some(e.ruling()),
             Refusal::Option(e) => e.ruling(),
             Refusal::Notation(e) => Some(notation_ruling(e)),
+            Refusal::Closest { why, .. } => why.ruling(),
+            Refusal::NearMiss { .. } | Refusal::Unclear { .. } | Refusal::Question { .. } => {
+                Some(Ruling::P7)
+            }
         }
     }
 }
@@ -124,6 +157,27 @@ impl fmt::Display for Refusal {
             Refusal::Notation(e) => e.fmt(f),
             Refusal::Setup(e) => e.fmt(f),
             Refusal::Option(e) => e.fmt(f),
+            Refusal::NearMiss {
+                written,
+                meant,
+                suggestion,
+            } => crate::phrasing::Reading::NearMiss {
+                written: written.clone(),
+                meant: meant.clone(),
+                suggestion: *suggestion,
+            }
+            .fmt(f),
+            Refusal::Unclear { options } => crate::phrasing::Reading::Ambiguous {
+                options: options.clone(),
+            }
+            .fmt(f),
+            Refusal::Question {
+                action: Some(action),
+            } => crate::phrasing::Reading::Question { action: *action }.fmt(f),
+            Refusal::Question { action: None } => f.write_str("that is a question, not a move"),
+            Refusal::Closest { why, nearest } => {
+                write!(f, "{why} — the nearest legal move: {nearest}")
+            }
         }
     }
 }
@@ -392,6 +446,185 @@ pub fn examples() -> Vec<(Refusal, String)> {
         .chain(setups.into_iter().map(Refusal::Setup))
         .chain(notation.map(Refusal::Notation))
         .chain(options.into_iter().map(Refusal::Option))
+        .chain(phrasing_examples(a, c))
         .map(with_ruling)
         .collect()
+}
+
+/// The refusals of the phrasing reader: a near miss (with and without its move), a text that
+/// reads two ways, a question (about a legal move and not), a card no description fits, and
+/// the nearest legal move.
+fn phrasing_examples(a: Letter, c: Letter) -> Vec<Refusal> {
+    vec![
+        Refusal::NearMiss {
+            written: "byu".into(),
+            meant: "buy".into(),
+            suggestion: Some(Action::Buy { letter: Some(a) }),
+        },
+        Refusal::NearMiss {
+            written: "byu".into(),
+            meant: "buy".into(),
+            suggestion: None,
+        },
+        Refusal::Unclear {
+            options: vec![
+                Action::Buy { letter: Some(a) },
+                Action::Buy { letter: Some(c) },
+            ],
+        },
+        Refusal::Question {
+            action: Some(Action::Pass),
+        },
+        Refusal::Question { action: None },
+        Refusal::Notation(NotationError::NoCardFits {
+            description: "the blue 10".into(),
+        }),
+        Refusal::Closest {
+            why: Box::new(Refusal::Notation(NotationError::BadAmount {
+                command: "bid".into(),
+                given: "17.5".into(),
+            })),
+            nearest: Action::Bid {
+                letter: c,
+                amount: 18,
+            },
+        },
+    ]
+}
+
+/// A refusal of `text` as the player to act reads it, with the legal move nearest to what was
+/// written in place of a fixed example or an illegal correction: a near miss whose corrected
+/// move is legal stays as it is (`byu A`: did you mean **buy A**?); a near miss or a notation
+/// error gets [`Refusal::Closest`] when a legal move of that kind exists; a question names its
+/// move only when the move is legal. Other refusals are returned unchanged.
+pub fn with_nearest(game: &crate::Game, text: &str, refusal: Refusal) -> Refusal {
+    let crate::Actor::Player { seat } = game.to_act() else {
+        return refusal;
+    };
+    match refusal {
+        Refusal::NearMiss {
+            suggestion: Some(action),
+            ..
+        } if game.is_legal(seat, &action) => refusal,
+        Refusal::NearMiss { .. } | Refusal::Notation(_) => {
+            match crate::phrasing::nearest_legal(game, seat, text) {
+                Some(nearest) => Refusal::Closest {
+                    why: Box::new(refusal),
+                    nearest,
+                },
+                // No move of that kind is legal now: the rules say why, rather than offer one.
+                None => match &refusal {
+                    Refusal::NearMiss {
+                        suggestion: Some(action),
+                        ..
+                    } => match game.clone().play(seat, action) {
+                        Err(error) => Refusal::Play(error),
+                        Ok(_) => refusal,
+                    },
+                    _ => refusal,
+                },
+            }
+        }
+        Refusal::Question {
+            action: Some(action),
+        } if !game.is_legal(seat, &action) => Refusal::Question { action: None },
+        other => other,
+    }
+}
+
+/// Every move a refusal offers the player to act as what to write instead: a near miss's
+/// suggestion, the nearest legal move, a question's move. (The readings listed when a text reads
+/// two ways are what was written, not suggestions.)
+pub fn offered_moves(refusal: &Refusal) -> Vec<Action> {
+    match refusal {
+        Refusal::NearMiss {
+            suggestion: Some(action),
+            ..
+        }
+        | Refusal::Question {
+            action: Some(action),
+        } => vec![*action],
+        Refusal::Closest { nearest, .. } => vec![*nearest],
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_deal;
+    use crate::{Actor, Game, LegalActions, Setup};
+    use gaugebot_table::game::TableGame;
+
+    /// Words players write, right and wrong, to build texts from.
+    const WORDS: &[&str] = &[
+        "buy", "byu", "take", "bid", "bdi", "pass", "pas", "raise", "riase", "drop", "I'm", "out",
+        "on", "the", "A", "B", "C", "G", "H", "5", "10", "14", "17.5", "$20", "500", "red", "blue",
+        "purple", "one", "?",
+    ];
+
+    /// The first row (A 5 red … G 50 green) and the moves `choices` pick from there.
+    fn walked(choices: &[u8]) -> Game {
+        let mut game = Game::new(&Setup::manual(&["ann", "bob", "cat"], 0)).expect("a game");
+        let deal = parse_deal("10 5 25 50 10 35 40 chips:red,blue,green,red,black,yellow,green")
+            .expect("a deal");
+        game.resolve_deal(&deal.cards, &deal.chips).expect("dealt");
+        for &choice in choices {
+            let Actor::Player { seat } = game.to_act() else {
+                break;
+            };
+            let action = match game.legal_actions() {
+                LegalActions::Turn { buy, bids, .. } => {
+                    match (
+                        choice % 3,
+                        buy,
+                        bids.get(usize::from(choice) % bids.len().max(1)),
+                    ) {
+                        (0, Some(_), _) => Action::Buy { letter: None },
+                        (1, _, Some(bid)) if bid.minimum <= bid.maximum => Action::Bid {
+                            letter: bid.letter,
+                            amount: bid.minimum,
+                        },
+                        _ => Action::Pass,
+                    }
+                }
+                LegalActions::BidOff { raise, .. } => match raise {
+                    Some(r) if choice % 2 == 0 => Action::Raise { amount: r.minimum },
+                    _ => Action::Drop,
+                },
+                _ => break,
+            };
+            if game.play(seat, &action).is_err() {
+                break;
+            }
+        }
+        game
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// Every move a refusal offers the player to act (a near miss's correction, the nearest
+        /// legal move, a question's move), replayed as their move in that position, is accepted.
+        #[test]
+        fn every_move_a_refusal_offers_is_accepted(
+            choices in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..40),
+            picks in proptest::collection::vec(0..WORDS.len(), 1..5),
+        ) {
+            let game = walked(&choices);
+            let Actor::Player { seat } = game.to_act() else {
+                return Ok(());
+            };
+            let text = picks.iter().map(|&i| WORDS[i]).collect::<Vec<_>>().join(" ");
+            if let Err(refusal) = crate::table::Privates.parse_move(&game, &text) {
+                for offered in offered_moves(&refusal) {
+                    let played = game.clone().play(seat, &offered);
+                    proptest::prop_assert!(
+                        played.is_ok(),
+                        "{text:?}: {refusal:?} offered {offered}: {played:?}"
+                    );
+                }
+            }
+        }
+    }
 }

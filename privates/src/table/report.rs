@@ -429,6 +429,19 @@ pub fn narrate(ctx: &Ctx<'_>, game: &Game, events: &[Event]) -> String {
     ctx.templates.text(EVENTS, context! { events => views })
 }
 
+/// A refusal's words without the fixed example it shows (`; write it as: bid 17 on C …`), which
+/// the nearest legal move replaces; the ruling at the end stays.
+fn without_form(text: &str) -> String {
+    let Some(at) = text.find("; write it as:") else {
+        return text.to_string();
+    };
+    let ruling = text
+        .rfind(" (P")
+        .filter(|&r| r > at)
+        .map_or("", |r| &text[r..]);
+    format!("{}{ruling}", &text[..at])
+}
+
 /// A refusal, in words from the template; the data is the engine's, with seats named.
 pub fn refusal(ctx: &Ctx<'_>, refusal: &Refusal) -> String {
     let names = &ctx.names;
@@ -480,6 +493,26 @@ pub fn refusal(ctx: &Ctx<'_>, refusal: &Refusal) -> String {
         },
         Refusal::Option(error) => context! {
             refusal => "option", error => Value::from_serialize(error),
+        },
+        Refusal::NearMiss {
+            written,
+            meant,
+            suggestion,
+        } => context! {
+            refusal => "near_miss", written, meant,
+            suggestion => suggestion.map(|a| a.to_string()),
+            form => FORMS.iter().find(|(name, _)| name == meant).map(|(_, form)| *form),
+        },
+        Refusal::Unclear { options } => context! {
+            refusal => "unclear",
+            options => options.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
+        },
+        Refusal::Question { action } => context! {
+            refusal => "question", action => action.map(|a| a.to_string()),
+        },
+        Refusal::Closest { why, nearest } => context! {
+            refusal => "closest", reason => without_form(self::refusal(ctx, why).trim()),
+            nearest => nearest.to_string(),
         },
     };
     ctx.templates.text(REFUSAL, data)
