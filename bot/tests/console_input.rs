@@ -109,3 +109,17 @@ fn a_game_s_name_is_not_taken_for_a_player_unless_quoted() {
     );
     assert!(out.contains("Gauge, ann, bob"), "{out}");
 }
+
+#[test]
+fn an_amount_alone_from_the_bidder_to_act_is_a_bid_and_chat_from_anyone_else() {
+    let out = play(
+        b"mod: !setup ann bob cat dice:manual order:1,2,3 cities:5,2,3,11,4,7,9,12\nann: **bid 7**\ncat: **\xc2\xa310**\nbob: **\xc2\xa39**\n",
+        &["--no-map"],
+    );
+    assert!(out.contains("bob bids £9 — read as **bid 9**"), "{out}");
+    assert!(
+        !out.contains("cat bids"),
+        "not cat's turn: chat, no reply: {out}"
+    );
+    assert!(!out.contains("❌ cat"), "{out}");
+}

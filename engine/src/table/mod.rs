@@ -342,6 +342,10 @@ impl TableGame for IrishGauge {
         read(text).is_chat()
     }
 
+    fn is_chat_in(&self, state: &Game, text: &str) -> bool {
+        read_in(state, text).is_chat()
+    }
+
     fn is_attempt(&self, text: &str) -> bool {
         // A near miss (`bdi 8`) or a text that reads several ways is an attempt; a malformed
         // command only when it starts as a move (`build WLW N7`, `place track`, not `Nice

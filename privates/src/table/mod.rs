@@ -364,6 +364,10 @@ impl TableGame for Privates {
         phrasing::read(text).is_chat() && !self.starts_as_move(text)
     }
 
+    fn is_chat_in(&self, state: &Game, text: &str) -> bool {
+        Privates::is_chat_in(self, state, text)
+    }
+
     fn is_attempt(&self, text: &str) -> bool {
         // A near miss (`byu`) or a text that reads as a move is an attempt; otherwise only what
         // starts as a move (`bid x`).

@@ -611,6 +611,13 @@ pub trait TableGame: Send + Sync + Sized + 'static {
         let _ = text;
         false
     }
+    /// Whether bold text from the player to act is chat in this position: by default
+    /// [`TableGame::is_chat`]; a game adds what only the position makes a move (Irish Gauge: an
+    /// amount alone, `£9`, while an auction runs).
+    fn is_chat_in(&self, state: &Self::State, text: &str) -> bool {
+        let _ = state;
+        self.is_chat(text)
+    }
     /// Whether bold text that does not read as a whole move is still clearly an attempt at
     /// one when the player to act writes it (refused with the reason, rather than taken as
     /// chat): by default, when it starts with one of the game's move words (`bid x`); a game

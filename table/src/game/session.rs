@@ -194,6 +194,9 @@ pub trait Session: Send + Sync {
     fn is_finished(&self) -> bool;
     /// Reads a move in notation in the position (legal or not; the refusal says why it does
     /// not read).
+    /// Whether bold text from the player to act is chat in the position
+    /// ([`TableGame::is_chat_in`]).
+    fn is_chat_in(&self, text: &str) -> bool;
     fn read(&self, text: &str) -> Result<Read, Refusal>;
     /// Applies a move by `seat` read in this position ([`Session::read`]).
     fn play_read(
@@ -612,6 +615,10 @@ impl<G: TableGame> Session for GameSession<G> {
 
     fn is_finished(&self) -> bool {
         self.game.is_finished(&self.state)
+    }
+
+    fn is_chat_in(&self, text: &str) -> bool {
+        self.game.is_chat_in(&self.state, text)
     }
 
     fn read(&self, text: &str) -> Result<Read, Refusal> {

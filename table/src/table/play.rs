@@ -42,7 +42,15 @@ impl Cx {
         // one after a move is read again in the position that move left.
         let segments: Vec<(&String, Result<Read, GameRefusal>)> = segments
             .iter()
-            .filter(|s| !current.plugin.is_chat(s))
+            .filter(|s| {
+                // The player to act is read in the position (an amount alone is a bid in an
+                // auction); anyone else's bold text is chat when it would be anywhere.
+                if acting {
+                    !current.session.is_chat_in(s)
+                } else {
+                    !current.plugin.is_chat(s)
+                }
+            })
             .map(|s| (s, current.session.read(s)))
             .filter(|(s, read)| {
                 read.is_ok()
