@@ -233,12 +233,28 @@ async fn a_hung_owner_loses_its_channel_and_nothing_is_doubled_or_lost() {
             *answers.entry(reference).or_default() += 1;
         }
     }
-    assert!(
-        answers
-            .iter()
-            .all(|(id, n)| *n <= 1 || !sent.contains(&id.to_string())),
-        "a move answered twice"
-    );
+    let doubled: Vec<String> = fake
+        .bot_messages(CHANNEL)
+        .iter()
+        .filter(|m| {
+            m.referenced_message.is_some_and(|r| {
+                answers.get(&r).is_some_and(|n| *n > 1) && sent.contains(&r.to_string())
+            })
+        })
+        .map(|m| {
+            format!(
+                "{:?} nonce {:?}: {}",
+                m.referenced_message,
+                m.payload.as_ref().and_then(|p| p.get("nonce")),
+                m.content
+            )
+        })
+        .collect();
+    if !doubled.is_empty() {
+        // A rare failure (about once in 10–20 runs): keep what explains it.
+        children::print_logs(&logs);
+    }
+    assert!(doubled.is_empty(), "a move answered twice: {doubled:#?}");
     let all: String = fake
         .bot_messages(CHANNEL)
         .iter()

@@ -45,6 +45,17 @@ pub fn spawn_bot(config: &Path, log: &Path) -> Child {
         .expect("gaugebot starts")
 }
 
+/// Prints the bots' `logs` (to keep what a failed assertion needs to be understood).
+pub fn print_logs(logs: &[PathBuf]) {
+    for log in logs {
+        eprintln!(
+            "--- {}\n{}",
+            log.display(),
+            std::fs::read_to_string(log).unwrap_or_default()
+        );
+    }
+}
+
 /// Polls (bounded by [`WAIT`]) until `check` holds; prints the bots' `logs` if it never does.
 pub async fn eventually<T>(
     what: &str,
@@ -57,13 +68,7 @@ pub async fn eventually<T>(
             return v;
         }
         if start.elapsed() > WAIT {
-            for log in logs {
-                eprintln!(
-                    "--- {}\n{}",
-                    log.display(),
-                    std::fs::read_to_string(log).unwrap_or_default()
-                );
-            }
+            print_logs(logs);
             panic!("timed out waiting for {what}");
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
