@@ -25,14 +25,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use fakediscord::{within, FakeDiscord, FakeUser};
+use fakediscord::{within, FakeDiscord};
 use gaugebot::config::Config;
 use gaugebot::discord;
 use gaugebot_store::postgres::PostgresStore;
 use gaugebot_table::store::Store;
 
 use children::{spawn_bot, Bots};
-use fake_table::{ann, bob, cat, moderator};
+use fake_table::{ann, bob, cat, moderator, moves, user};
 
 const GUILD: u64 = 700;
 const CHANNEL: u64 = 701;
@@ -46,29 +46,6 @@ const SETUP: &str = "!setup <@1> <@2> <@3> dice:manual order:1,2,3 cities:5,2,3,
 const NOTICE: &str = "The game's storage is unavailable";
 /// The log line of an outage's start (bot/src/discord/behind.rs).
 const OUTAGE_LOGGED: &str = "the game's database is unavailable";
-
-fn user(name: &str) -> FakeUser {
-    match name {
-        "ann" => ann(),
-        "bob" => bob(),
-        "cat" => cat(),
-        _ => moderator(),
-    }
-}
-
-/// The moves of the hand-computed game (bot/tests/games/complete_manual.txt) after its setup.
-fn moves() -> Vec<(String, String)> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/complete_manual.txt");
-    std::fs::read_to_string(path)
-        .expect("the transcript")
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .filter_map(|l| l.split_once(':'))
-        .map(|(who, text)| (who.trim().to_string(), text.trim().to_string()))
-        .filter(|(_, text)| !text.starts_with("!setup"))
-        .collect()
-}
 
 async fn world() -> FakeDiscord {
     let fake = FakeDiscord::start().await;

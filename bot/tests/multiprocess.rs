@@ -10,11 +10,10 @@
 mod fake_table;
 
 use std::collections::HashMap;
-use std::path::Path;
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
-use fakediscord::{within, FakeDiscord, FakeUser, RouteKind};
+use fakediscord::{within, FakeDiscord, RouteKind};
 use gaugebot::config::Config;
 use gaugebot::discord::{self, shards::ShardRange};
 use gaugebot_store::postgres::PostgresStore;
@@ -25,7 +24,7 @@ mod pg;
 
 use children::{eventually, spawn_bot, Bots};
 
-use fake_table::{ann, bob, cat, moderator};
+use fake_table::{ann, bob, cat, moderator, moves, user};
 const GUILD: u64 = 8 << 22; // shard 0 of 2
 const OTHER_GUILD: u64 = 1 << 22; // shard 1 of 2
 const CHANNEL: u64 = 701;
@@ -33,29 +32,6 @@ const OTHER_CHANNEL: u64 = 702;
 const MODERATOR_ROLE: u64 = 600;
 const WAIT: Duration = Duration::from_secs(30);
 const SETUP: &str = "!setup <@1> <@2> <@3> dice:manual order:1,2,3 cities:5,2,3,11,4,7,9,12";
-
-fn user(name: &str) -> FakeUser {
-    match name {
-        "ann" => ann(),
-        "bob" => bob(),
-        "cat" => cat(),
-        _ => moderator(),
-    }
-}
-
-/// The moves of the hand-computed game (bot/tests/games/complete_manual.txt) after its setup.
-fn moves() -> Vec<(String, String)> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/complete_manual.txt");
-    std::fs::read_to_string(path)
-        .expect("the transcript")
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .filter_map(|l| l.split_once(':'))
-        .map(|(who, text)| (who.trim().to_string(), text.trim().to_string()))
-        .filter(|(_, text)| !text.starts_with("!setup"))
-        .collect()
-}
 
 async fn world(guilds: &[(u64, u64)]) -> FakeDiscord {
     let fake = FakeDiscord::start().await;

@@ -33,6 +33,31 @@ pub fn moderator() -> FakeUser {
     FakeUser::new(100, "mona")
 }
 
+/// A player of the transcripts by name (anyone else is the moderator).
+pub fn user(name: &str) -> FakeUser {
+    match name {
+        "ann" => ann(),
+        "bob" => bob(),
+        "cat" => cat(),
+        _ => moderator(),
+    }
+}
+
+/// The moves of the hand-computed game (bot/tests/games/complete_manual.txt) after its setup.
+pub fn moves() -> Vec<(String, String)> {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/complete_manual.txt");
+    std::fs::read_to_string(path)
+        .expect("the transcript")
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split_once(':'))
+        .map(|(who, text)| (who.trim().to_string(), text.trim().to_string()))
+        .filter(|(_, text)| !text.starts_with("!setup"))
+        .collect()
+}
+
 /// The guild and its channel, with the moderator and `players` as members.
 pub fn guild(fake: &FakeDiscord, name: &str, players: &[FakeUser]) {
     fake.add_guild(GUILD, name);
