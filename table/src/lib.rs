@@ -7,7 +7,8 @@
 //!   messages in, replies out; what the table says, as typed spans that each transport
 //!   presents; every text; the table's own texts, a typed catalogue.
 //! - [`game`]: what a game plug-in implements ([`game::TableGame`], typed);
-//!   [`game::session`] wraps it for the table (object-safe, JSON at the boundary); the specs
+//!   [`game::session`] wraps it for the table: `GameSession<G>` typed, its object-safe side
+//!   derived from the same methods (`game::erased`), JSON only where stored; the specs
 //!   of commands ([`game::spec`]); the log's entries ([`game::log`], with undo) and the table's
 //!   own events in it ([`game::events`]).
 //! - [`record`]: the game record and its chain.

@@ -6,6 +6,7 @@
 //! refusals and view model) and registers with one line in the bot's game registry.
 
 pub mod automa;
+pub(crate) mod erased;
 pub mod events;
 pub mod log;
 pub mod session;

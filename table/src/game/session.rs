@@ -1,6 +1,8 @@
-//! The object-safe side of a game plug-in, derived from [`TableGame`] by one generic impl: a
-//! registered game ([`Plugin`]) makes sessions, and a [`Session`] is one game in progress.
-//! Moves and draws cross this boundary as JSON, narration as rendered strings, refusals as
+//! A game in progress ([`GameSession`]) and a registered game ([`PluginOf`]), generic over
+//! the game, and their object-safe sides ([`Session`], [`Plugin`]) derived from the same
+//! methods by `erased!` (`game/erased.rs`): no method is written twice. Moves cross the
+//! erased boundary as the game's own values ([`Read`], the automa's [`AutomaPick`]), JSON only
+//! where they are stored (a log entry, a preset); narration as rendered strings; refusals as
 //! typed data ([`Refusal`]) that the table renders at its edge.
 
 mod refusal;
@@ -13,6 +15,7 @@ pub use refusal::{Refusal, ReplayError, Stored};
 
 use crate::dice::{DiceError, DrawRecord, DrawSource};
 use crate::game::automa::{AutomaLevel, TableAutoma};
+use crate::game::erased::erased;
 use crate::game::log::Entry;
 use crate::game::spec::CommandSpec;
 use crate::game::{
@@ -47,6 +50,16 @@ pub struct Read {
     text: String,
 }
 
+impl Read {
+    /// A move of the game `M` read from `text`.
+    fn of<M: Send + Sync + 'static>(read: ReadMove<M>, text: &str) -> Read {
+        Read {
+            read: Box::new(read),
+            text: text.to_string(),
+        }
+    }
+}
+
 impl std::fmt::Debug for Read {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Read({:?})", self.text)
@@ -67,7 +80,7 @@ pub struct Drawn {
 }
 
 /// What a move made for a seat comes from.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug)]
 pub enum ProxySource<'a> {
     /// The game's automatic move (the seat did not answer in time, or is away).
     Auto,
@@ -75,15 +88,15 @@ pub enum ProxySource<'a> {
     Presets(&'a [Value]),
     /// A move in notation (a moderator's `!act`).
     Text(&'a str),
-    /// A move as stored (the automa's choice).
-    Stored(&'a Value),
+    /// A move the game made itself (the automa's choice), typed.
+    Chosen(Read),
 }
 
-/// The automa's choice for a seat, as it crosses the erased layer.
-#[derive(Debug, Clone, PartialEq)]
+/// The automa's choice for a seat, as it crosses the erased layer: the game's own move, typed.
+#[derive(Debug)]
 pub struct AutomaPick {
-    /// The move as stored.
-    pub action: Value,
+    /// The move, the game's own type.
+    pub action: Read,
     /// The move in canonical notation.
     pub notation: String,
     /// Why, as the automa's data (worded by [`Show::Reason`]).
@@ -176,90 +189,6 @@ pub enum Show<'a> {
     },
 }
 
-/// One game in progress: the erased [`TableGame`], implemented once for every game by
-/// `GameSession<G>`. The texts, the move and draw kinds and the descriptions have plain-named
-/// helpers on `dyn Session` (`status`, `play`, `describe` …).
-pub trait Session: Send + Sync {
-    /// The game's kind.
-    fn info(&self) -> GameInfo;
-    /// A copy to try moves on.
-    fn box_clone(&self) -> Box<dyn Session>;
-    /// The seated players, in seat order.
-    fn seated(&self) -> &[PlayerInfo];
-    /// The position, for callers that know the game (tests, the game's own tools).
-    fn state(&self) -> &dyn std::any::Any;
-    /// Who must act.
-    fn to_act(&self) -> ToAct;
-    /// Whether the game is over.
-    fn is_finished(&self) -> bool;
-    /// Reads a move in notation in the position (legal or not; the refusal says why it does
-    /// not read).
-    /// Whether bold text from the player to act is chat in the position
-    /// ([`TableGame::is_chat_in`]).
-    fn is_chat_in(&self, text: &str) -> bool;
-    fn read(&self, text: &str) -> Result<Read, Refusal>;
-    /// Applies a move by `seat` read in this position ([`Session::read`]).
-    fn play_read(
-        &mut self,
-        seat: usize,
-        read: Read,
-        render: &Render<'_>,
-    ) -> Result<Played, Refusal>;
-    /// Makes and applies a move for `seat` from `source`, narrated with the proxy's note.
-    /// `played: None` when the source has no move for the seat now.
-    fn play_proxy(
-        &mut self,
-        seat: usize,
-        source: ProxySource<'_>,
-        proxy: &Proxy,
-        render: &Render<'_>,
-    ) -> Result<ProxyPlayed, Refusal>;
-    /// Makes and applies the audited draw (`None` when none is pending) or, with `manual`
-    /// (the command and its arguments), a moderator's draw; `index` is the history's length.
-    fn draw(
-        &mut self,
-        dice: DrawFrom<'_>,
-        index: u64,
-        render: &Render<'_>,
-    ) -> Result<Option<Drawn>, Refusal>;
-    /// Applies a stored entry again (replay).
-    fn replay(&mut self, entry: &Entry) -> Result<(), ReplayError>;
-    /// Applies a stored entry again and says what it came to ([`TableGame::summarize`]).
-    fn replay_summaries(&mut self, entry: &Entry) -> Result<Vec<Summary>, ReplayError>;
-    /// A seat's money now ([`TableGame::worth`]).
-    fn worth(&self, seat: usize) -> Option<Worth>;
-    /// How near the end is ([`TableGame::pressure`]).
-    fn pressure(&self) -> Option<Summary>;
-    /// A text of the game.
-    fn text(&self, show: Show<'_>, render: &Render<'_>) -> Option<String>;
-    /// The `--dump-state` JSON.
-    fn dump(&self, moderator: &str) -> Value;
-    /// The picture (PNG), if the game has one.
-    fn picture(&self) -> Option<Result<Vec<u8>, PictureError>>;
-    /// A stored move in canonical notation, or a stored draw in words; `None` for other
-    /// entries and for what does not read.
-    fn notation(&self, entry: &Entry) -> Option<String>;
-    /// The audit records of the setup's draws (without the message that keyed them).
-    fn setup_records(&self) -> Vec<DrawRecord>;
-    /// The audit record of an audited draw entry.
-    fn draw_record(&self, entry: &Entry) -> Option<DrawRecord>;
-    /// Legal values for an argument being typed, for a seat (or an onlooker).
-    fn suggest(&self, seat: Option<usize>, query: &Query<'_>) -> Vec<Suggestion>;
-    /// One-click moves of the player to act.
-    fn quick_moves(&self) -> Vec<QuickMove>;
-    /// Reads a preset of `seat`; `None` if the game has none.
-    fn read_preset(&self, seat: usize, text: &str) -> Option<Result<Preset, Refusal>>;
-    /// Which of `seat`'s presets can never answer again.
-    fn spent_presets(&self, seat: usize, presets: &[Value]) -> Vec<usize>;
-    /// Gives a seat to another player.
-    fn substitute(&mut self, seat: usize, player: PlayerInfo);
-    /// Whether the game has an automa.
-    fn has_automa(&self) -> bool;
-    /// The automa's choice for `seat` (`None` without an automa, or when `seat` is not to
-    /// act). Pure and possibly slow (seconds): the table calls it on a blocking pool.
-    fn automa_choose(&self, seat: usize, level: AutomaLevel, seed: u64) -> Option<AutomaPick>;
-}
-
 /// Where a draw comes from.
 #[derive(Debug, Clone, Copy)]
 pub enum DrawFrom<'a> {
@@ -274,144 +203,487 @@ pub enum DrawFrom<'a> {
     },
 }
 
-impl dyn Session + '_ {
-    /// Reads and applies a move in notation by `seat`.
-    pub fn play(
-        &mut self,
-        seat: usize,
-        text: &str,
-        render: &Render<'_>,
-    ) -> Result<Played, Refusal> {
-        let read = self.read(text)?;
-        self.play_read(seat, read, render)
-    }
-    /// The announcement of the new game.
-    pub fn announce(&self, render: &Render<'_>) -> String {
-        self.text(Show::Setup, render).unwrap_or_default()
-    }
-    /// The full report.
-    pub fn status(&self, render: &Render<'_>) -> String {
-        self.text(Show::Status, render).unwrap_or_default()
-    }
-    /// Who acts next.
-    pub fn prompt(&self, render: &Render<'_>) -> String {
-        self.text(Show::Prompt, render).unwrap_or_default()
-    }
-    /// The legal moves.
-    pub fn moves(&self, render: &Render<'_>) -> String {
-        self.text(Show::Moves, render).unwrap_or_default()
-    }
-    /// The answer to one of the game's informational commands, if `command` is one.
-    pub fn answer(&self, command: &str, args: &str, render: &Render<'_>) -> Option<String> {
-        self.text(Show::Answer { command, args }, render)
-    }
-    /// Why the automa chose its move, in one short line.
-    pub fn reason(&self, reason: &Value, render: &Render<'_>) -> String {
-        self.text(Show::Reason(reason), render).unwrap_or_default()
-    }
-    /// A stored preset in words (for its owner).
-    pub fn render_preset(&self, order: &Value, render: &Render<'_>) -> String {
-        self.text(Show::Preset(order), render).unwrap_or_default()
-    }
-    /// Makes and applies the audited draw, if one is pending.
-    pub fn audited_draw(
-        &mut self,
-        dice: DrawSource<'_>,
-        history_index: u64,
-        render: &Render<'_>,
-    ) -> Result<Option<Drawn>, Refusal> {
-        self.draw(DrawFrom::Audited(dice), history_index, render)
-    }
-    /// Reads and applies a moderator's manual draw (`None` only if the game made none).
-    pub fn manual_draw(
-        &mut self,
-        command: &str,
-        args: &str,
-        history_index: u64,
-        render: &Render<'_>,
-    ) -> Result<Option<Drawn>, Refusal> {
-        self.draw(DrawFrom::Manual { command, args }, history_index, render)
-    }
-    /// A stored move in canonical notation, if it reads.
-    pub fn canonical(&self, action: &Value) -> Option<String> {
-        self.notation(&Entry::Action {
-            seat: 0,
-            action: action.clone(),
-        })
-    }
-    /// A stored move or draw in words: `ann: **bid 7**` (or `ann's **bid 7**` when
-    /// `possessive`), or the draw (`pink black black`).
-    pub fn describe(&self, entry: &Entry, possessive: bool) -> String {
-        match entry {
-            Entry::Action { seat, action } => {
-                let name = self
-                    .seated()
-                    .get(*seat)
-                    .map(|p| p.name.as_str())
-                    .unwrap_or("?");
-                let sep = if possessive { "'s" } else { ":" };
-                match self.notation(entry) {
-                    Some(action) => format!("{name}{sep} **{action}**"),
-                    None => format!("{name}{sep} (unreadable move {action})"),
+erased! {
+    /// One game in progress: the erased [`TableGame`], derived from `GameSession<G>`'s methods
+    /// by `erased!` (each method is written once, below).
+    pub trait Session for GameSession<G: TableGame> {
+        /// The game's kind.
+        fn info(&self) -> GameInfo {
+            self.game.info()
+        }
+
+        /// A copy to try moves on.
+        fn box_clone(&self) -> Box<dyn Session> {
+            Box::new(self.clone())
+        }
+
+        /// The seated players, in seat order.
+        fn seated(&self) -> &[PlayerInfo] {
+            &self.seated
+        }
+
+        /// The position, for callers that know the game (tests, the game's own tools).
+        fn state(&self) -> &dyn std::any::Any {
+            &self.state
+        }
+
+        /// Who must act.
+        fn to_act(&self) -> ToAct {
+            self.game.to_act(&self.state)
+        }
+
+        /// Whether the game is over.
+        fn is_finished(&self) -> bool {
+            self.game.is_finished(&self.state)
+        }
+
+        /// Whether bold text from the player to act is chat in the position
+        /// ([`TableGame::is_chat_in`]).
+        fn is_chat_in(&self, text: &str) -> bool {
+            self.game.is_chat_in(&self.state, text)
+        }
+
+        /// Reads a move in notation in the position (legal or not; the refusal says why it does
+        /// not read).
+        fn read(&self, text: &str) -> Result<Read, Refusal> {
+            Ok(Read::of(self.read_move(text)?, text))
+        }
+
+        /// Applies a move by `seat` read in this position ([`Session::read`]).
+        fn play_read(
+            &mut self,
+            seat: usize,
+            read: Read,
+            render: &Render<'_>,
+        ) -> Result<Played, Refusal> {
+            let read = self.typed(read)?;
+            self.play_move(seat, read, render)
+        }
+
+        /// Makes and applies a move for `seat` from `source`, narrated with the proxy's note.
+        /// `played: None` when the source has no move for the seat now.
+        fn play_proxy(
+            &mut self,
+            seat: usize,
+            source: ProxySource<'_>,
+            proxy: &Proxy,
+            render: &Render<'_>,
+        ) -> Result<ProxyPlayed, Refusal> {
+            let (action, spent) = match source {
+                ProxySource::Auto => (self.game.auto_move(&self.state, seat), Vec::new()),
+                ProxySource::Presets(presets) => {
+                    let answer = self.game.preset_answer(&self.state, seat, presets);
+                    (answer.action, answer.spent)
                 }
+                ProxySource::Text(text) => {
+                    let read = self.game.parse_move(&self.state, text);
+                    (Some(read.map_err(|r| self.refusal(r))?.action), Vec::new())
+                }
+                ProxySource::Chosen(read) => (Some(self.typed(read)?.action), Vec::new()),
+            };
+            let played = match action {
+                Some(action) => Some(self.apply(seat, action, true, Some(proxy), render)?),
+                None => None,
+            };
+            Ok(ProxyPlayed { played, spent })
+        }
+
+        /// Makes and applies the audited draw (`None` when none is pending) or, with `manual`
+        /// (the command and its arguments), a moderator's draw; `index` is the history's length.
+        fn draw(
+            &mut self,
+            dice: DrawFrom<'_>,
+            index: u64,
+            render: &Render<'_>,
+        ) -> Result<Option<Drawn>, Refusal> {
+            let (index, draw) = match dice {
+                DrawFrom::Audited(dice) => match self.game.audited_draw(&self.state, dice, index) {
+                    Some(drawn) => drawn,
+                    None => return Ok(None),
+                },
+                // Manual draws are indexed by their place in the history, like audited dividend
+                // draws.
+                DrawFrom::Manual { command, args } => {
+                    let draw = self.game.manual_draw(&self.state, command, args);
+                    (index, draw.map_err(|r| self.refusal(r))?)
+                }
+            };
+            self.drawn(index, draw, render).map(Some)
+        }
+
+        /// Applies a stored entry again (replay).
+        fn replay(&mut self, entry: &Entry) -> Result<(), ReplayError> {
+            self.replay_summaries_of(entry, false).map(|_| ())
+        }
+
+        /// Applies a stored entry again and says what it came to ([`TableGame::summarize`]).
+        fn replay_summaries(&mut self, entry: &Entry) -> Result<Vec<Summary>, ReplayError> {
+            self.replay_summaries_of(entry, true)
+        }
+
+        /// A seat's money now ([`TableGame::worth`]).
+        fn worth(&self, seat: usize) -> Option<Worth> {
+            self.game.worth(&self.state, seat)
+        }
+
+        /// How near the end is ([`TableGame::pressure`]).
+        fn pressure(&self) -> Option<Summary> {
+            self.game.pressure(&self.state)
+        }
+
+        /// A text of the game.
+        fn text(&self, show: Show<'_>, render: &Render<'_>) -> Option<String> {
+            let ctx = self.ctx(render);
+            let state = &self.state;
+            let text = match show {
+                Show::Setup => Text::Setup {
+                    setup: &self.setup,
+                    state,
+                },
+                Show::Status => {
+                    let view = self.game.view(state, &self.recent, render.moderator);
+                    let status = self.game.render(&ctx, Text::Status { state, view: &view });
+                    let notes = Text::Notes {
+                        state,
+                        notes: &self.notes,
+                    };
+                    let notes = self.game.render(&ctx, notes);
+                    let mut text = if notes.is_empty() {
+                        status
+                    } else {
+                        format!("{status}\n{notes}")
+                    };
+                    // Seats an automa holds are marked under every report.
+                    let automa: Vec<String> = self
+                        .seated
+                        .iter()
+                        .filter(|p| p.is_automa())
+                        .map(|p| p.name.clone())
+                        .collect();
+                    if !automa.is_empty() {
+                        let line = crate::messages::AutomaSeats { names: automa };
+                        text.push('\n');
+                        text.push_str(render.templates.say(&line, render.prefix).trim_end());
+                    }
+                    return Some(with_head(text, render));
+                }
+                Show::Prompt => {
+                    return Some(with_head(
+                        self.game.render(&ctx, Text::Prompt { state }),
+                        render,
+                    ))
+                }
+                Show::Moves => Text::Moves { state },
+                Show::Preset(order) => Text::Preset(order),
+                Show::Reason(reason) => Text::Reason(reason),
+                Show::Answer { command, args } => return self.game.answer(&ctx, state, command, args),
+            };
+            Some(self.game.render(&ctx, text))
+        }
+
+        /// The `--dump-state` JSON.
+        fn dump(&self, moderator: &str) -> Value {
+            let view = self.game.view(&self.state, &self.recent, moderator);
+            self.game.dump(&view)
+        }
+
+        /// The picture (PNG), if the game has one.
+        fn picture(&self) -> Option<Result<Vec<u8>, PictureError>> {
+            let view = self.game.view(&self.state, &self.recent, "");
+            self.game.picture(&view)
+        }
+
+        /// A stored move in canonical notation, or a stored draw in words; `None` for other
+        /// entries and for what does not read.
+        fn notation(&self, entry: &Entry) -> Option<String> {
+            match entry {
+                Entry::Action { action, .. } => serde_json::from_value::<G::Move>(action.clone())
+                    .ok()
+                    .map(|a| a.to_string()),
+                Entry::Draw { draw, .. } => Self::draw_from_map(draw)
+                    .ok()
+                    .map(|d| self.game.describe_draw(&d)),
+                _ => None,
             }
-            Entry::Draw { .. } => self
-                .notation(entry)
-                .unwrap_or_else(|| "(unreadable draw)".to_string()),
-            Entry::Undo => "undo".to_string(),
-            Entry::Reveal => "seed revealed".to_string(),
-            Entry::Table(_) => String::new(),
+        }
+
+        /// The audit records of the setup's draws (without the message that keyed them).
+        fn setup_records(&self) -> Vec<DrawRecord> {
+            self.game.setup_records(&self.setup)
+        }
+
+        /// The audit record of an audited draw entry.
+        fn draw_record(&self, entry: &Entry) -> Option<DrawRecord> {
+            match entry {
+                Entry::Draw {
+                    manual: false,
+                    index,
+                    draw,
+                    key,
+                } => Self::draw_from_map(draw).ok().map(|d| {
+                    let mut record = self.game.draw_record(*index, &d);
+                    if let Some(key) = key {
+                        record
+                            .inputs
+                            .insert("message_id".into(), Value::from(key.clone()));
+                    }
+                    record
+                }),
+                _ => None,
+            }
+        }
+
+        /// Legal values for an argument being typed, for a seat (or an onlooker).
+        fn suggest(&self, seat: Option<usize>, query: &Query<'_>) -> Vec<Suggestion> {
+            self.game.suggest(&self.state, seat, query)
+        }
+
+        /// One-click moves of the player to act.
+        fn quick_moves(&self) -> Vec<QuickMove> {
+            self.game.quick_moves(&self.state)
+        }
+
+        /// Reads a preset of `seat`; `None` if the game has none.
+        fn read_preset(&self, seat: usize, text: &str) -> Option<Result<Preset, Refusal>> {
+            self.game
+                .read_preset(&self.state, seat, text)
+                .map(|read| read.map_err(|r| self.refusal(r)))
+        }
+
+        /// Which of `seat`'s presets can never answer again.
+        fn spent_presets(&self, seat: usize, presets: &[Value]) -> Vec<usize> {
+            self.game.preset_answer(&self.state, seat, presets).spent
+        }
+
+        /// Gives a seat to another player.
+        fn substitute(&mut self, seat: usize, player: PlayerInfo) {
+            self.game.rename(&mut self.state, seat, &player.name);
+            if let Some(slot) = self.seated.get_mut(seat) {
+                *slot = player;
+            }
+        }
+
+        /// Whether the game has an automa.
+        fn has_automa(&self) -> bool {
+            self.automa.is_some()
+        }
+
+        /// The automa's choice for `seat` (`None` without an automa, or when `seat` is not to
+        /// act). Pure and possibly slow (seconds): the table calls it on a blocking pool.
+        fn automa_choose(&self, seat: usize, level: AutomaLevel, seed: u64) -> Option<AutomaPick> {
+            let automa = self.automa.as_ref()?;
+            let choice = automa.choose(&self.game, &self.state, seat, level, seed)?;
+            let notation = choice.action.to_string();
+            Some(AutomaPick {
+                action: Read::of(ReadMove::canonical(choice.action), &notation),
+                notation,
+                reason: choice.reason,
+            })
+        }
+
+        /// Reads and applies a move in notation by `seat`.
+        fn play(
+            &mut self,
+            seat: usize,
+            text: &str,
+            render: &Render<'_>,
+        ) -> Result<Played, Refusal> {
+            let read = self.read(text)?;
+            self.play_read(seat, read, render)
+        }
+
+        /// The announcement of the new game.
+        fn announce(&self, render: &Render<'_>) -> String {
+            self.text(Show::Setup, render).unwrap_or_default()
+        }
+
+        /// The full report.
+        fn status(&self, render: &Render<'_>) -> String {
+            self.text(Show::Status, render).unwrap_or_default()
+        }
+
+        /// Who acts next.
+        fn prompt(&self, render: &Render<'_>) -> String {
+            self.text(Show::Prompt, render).unwrap_or_default()
+        }
+
+        /// The legal moves.
+        fn moves(&self, render: &Render<'_>) -> String {
+            self.text(Show::Moves, render).unwrap_or_default()
+        }
+
+        /// The answer to one of the game's informational commands, if `command` is one.
+        fn answer(&self, command: &str, args: &str, render: &Render<'_>) -> Option<String> {
+            self.text(Show::Answer { command, args }, render)
+        }
+
+        /// Why the automa chose its move, in one short line.
+        fn reason(&self, reason: &Value, render: &Render<'_>) -> String {
+            self.text(Show::Reason(reason), render).unwrap_or_default()
+        }
+
+        /// A stored preset in words (for its owner).
+        fn render_preset(&self, order: &Value, render: &Render<'_>) -> String {
+            self.text(Show::Preset(order), render).unwrap_or_default()
+        }
+
+        /// Makes and applies the audited draw, if one is pending.
+        fn audited_draw(
+            &mut self,
+            dice: DrawSource<'_>,
+            history_index: u64,
+            render: &Render<'_>,
+        ) -> Result<Option<Drawn>, Refusal> {
+            self.draw(DrawFrom::Audited(dice), history_index, render)
+        }
+
+        /// Reads and applies a moderator's manual draw (`None` only if the game made none).
+        fn manual_draw(
+            &mut self,
+            command: &str,
+            args: &str,
+            history_index: u64,
+            render: &Render<'_>,
+        ) -> Result<Option<Drawn>, Refusal> {
+            self.draw(DrawFrom::Manual { command, args }, history_index, render)
+        }
+
+        /// A stored move in canonical notation, if it reads.
+        fn canonical(&self, action: &Value) -> Option<String> {
+            self.notation(&Entry::Action {
+                seat: 0,
+                action: action.clone(),
+            })
+        }
+
+        /// A stored move or draw in words: `ann: **bid 7**` (or `ann's **bid 7**` when
+        /// `possessive`), or the draw (`pink black black`).
+        fn describe(&self, entry: &Entry, possessive: bool) -> String {
+            match entry {
+                Entry::Action { seat, action } => {
+                    let name = self
+                        .seated()
+                        .get(*seat)
+                        .map(|p| p.name.as_str())
+                        .unwrap_or("?");
+                    let sep = if possessive { "'s" } else { ":" };
+                    match self.notation(entry) {
+                        Some(action) => format!("{name}{sep} **{action}**"),
+                        None => format!("{name}{sep} (unreadable move {action})"),
+                    }
+                }
+                Entry::Draw { .. } => self
+                    .notation(entry)
+                    .unwrap_or_else(|| "(unreadable draw)".to_string()),
+                Entry::Undo => "undo".to_string(),
+                Entry::Reveal => "seed revealed".to_string(),
+                Entry::Table(_) => String::new(),
+            }
         }
     }
 }
 
-/// A registered game: makes sessions. Implemented once for every [`TableGame`] by
-/// [`PluginOf`].
-pub trait Plugin: Send + Sync {
-    /// Kind, title, players, templates.
-    fn info(&self) -> GameInfo;
-    /// The game's commands.
-    fn commands(&self) -> Vec<CommandSpec>;
-    /// Whether bold text is chat for this game (no game running needed).
-    fn is_chat(&self, text: &str) -> bool;
-    /// Whether bold text that does not read is an attempt at a move ([`TableGame::is_attempt`]).
-    fn is_attempt(&self, text: &str) -> bool;
-    /// Whether bold text starts as a move ([`TableGame::starts_as_move`]).
-    fn starts_as_move(&self, text: &str) -> bool;
-    /// Sets up a new game; returns the stored setup and the session.
-    fn create(
-        &self,
-        players: Vec<PlayerInfo>,
-        options: &SetupOptions,
-        dice: SetupDice<'_>,
-    ) -> Result<(Value, Box<dyn Session>), Refusal>;
-    /// Loads a stored setup (before replaying its log).
-    fn load(
-        &self,
-        setup: &Value,
-        players: Vec<PlayerInfo>,
-    ) -> Result<Box<dyn Session>, ReplayError>;
-    /// Recomputes a draw record of one of its purposes.
-    fn recompute(
-        &self,
-        record: &DrawRecord,
-        source: DrawSource<'_>,
-    ) -> Option<Result<Value, DiceError>>;
-    /// The game's example refusals with the ruling each must cite (see
-    /// [`TableGame::example_refusals`]), for the suite over every registered game.
-    fn example_refusals(&self) -> Vec<(Refusal, String)>;
-    /// The reference the table's own refusals cite ([`TableGame::table_ruling`]).
-    fn table_ruling(&self) -> &'static str;
-    /// The table's commands the game has no use for ([`TableGame::unused_table_commands`]).
-    fn unused_table_commands(&self) -> &'static [&'static str];
-    /// Whether the game has an automa (seats `!setup … automa` may fill).
-    fn has_automa(&self) -> bool;
-}
+erased! {
+    /// A registered game: makes sessions. Derived from `PluginOf<G>`'s methods by `erased!`.
+    pub trait Plugin for PluginOf<G: TableGame> {
+        /// Kind, title, players, templates.
+        fn info(&self) -> GameInfo {
+            self.game.info()
+        }
 
-impl dyn Plugin + '_ {
-    /// The game's templates: (file name, text), filed under `<kind>/`.
-    pub fn templates(&self) -> &'static [(&'static str, &'static str)] {
-        self.info().templates
+        /// The game's commands.
+        fn commands(&self) -> Vec<CommandSpec> {
+            self.game.commands()
+        }
+
+        /// Whether bold text is chat for this game (no game running needed).
+        fn is_chat(&self, text: &str) -> bool {
+            self.game.is_chat(text)
+        }
+
+        /// Whether bold text that does not read is an attempt at a move ([`TableGame::is_attempt`]).
+        fn is_attempt(&self, text: &str) -> bool {
+            self.game.is_attempt(text)
+        }
+
+        /// Whether bold text starts as a move ([`TableGame::starts_as_move`]).
+        fn starts_as_move(&self, text: &str) -> bool {
+            self.game.starts_as_move(text)
+        }
+
+        /// Sets up a new game; returns the stored setup and the session.
+        fn create(
+            &self,
+            players: Vec<PlayerInfo>,
+            options: &SetupOptions,
+            dice: SetupDice<'_>,
+        ) -> Result<(Value, Box<dyn Session>), Refusal> {
+            let names = players.iter().map(|p| p.name.clone()).collect();
+            let refused = |refusal| Refusal::of(self.game.clone(), refusal, players.clone());
+            let setup = self.game.setup(names, options, dice).map_err(refused)?;
+            let value = serde_json::to_value(&setup).map_err(Refusal::unstorable)?;
+            let session = self
+                .session(setup, players.clone())
+                .map_err(|(seated, r)| Refusal::of(self.game.clone(), r, seated))?;
+            Ok((value, Box::new(session)))
+        }
+
+        /// Loads a stored setup (before replaying its log).
+        fn load(
+            &self,
+            setup: &Value,
+            players: Vec<PlayerInfo>,
+        ) -> Result<Box<dyn Session>, ReplayError> {
+            let setup: G::Setup = serde_json::from_value(setup.clone())
+                .map_err(|error| ReplayError::unreadable(Stored::Setup, error))?;
+            match self.session(setup, players) {
+                Ok(session) => Ok(Box::new(session)),
+                Err((seated, r)) => Err(ReplayError::Refused(Refusal::of(
+                    self.game.clone(),
+                    r,
+                    seated,
+                ))),
+            }
+        }
+
+        /// Recomputes a draw record of one of its purposes.
+        fn recompute(
+            &self,
+            record: &DrawRecord,
+            source: DrawSource<'_>,
+        ) -> Option<Result<Value, DiceError>> {
+            self.game.recompute(record, source)
+        }
+
+        /// The reference the table's own refusals cite ([`TableGame::table_ruling`]).
+        fn table_ruling(&self) -> &'static str {
+            self.game.table_ruling()
+        }
+
+        /// The table's commands the game has no use for ([`TableGame::unused_table_commands`]).
+        fn unused_table_commands(&self) -> &'static [&'static str] {
+            self.game.unused_table_commands()
+        }
+
+        /// The game's example refusals with the ruling each must cite (see
+        /// [`TableGame::example_refusals`]), for the suite over every registered game.
+        fn example_refusals(&self) -> Vec<(Refusal, String)> {
+            self.game
+                .example_refusals()
+                .into_iter()
+                .map(|(r, ruling)| (Refusal::of(self.game.clone(), r, Vec::new()), ruling))
+                .collect()
+        }
+
+        /// Whether the game has an automa (seats `!setup … automa` may fill).
+        fn has_automa(&self) -> bool {
+            self.automa.is_some()
+        }
+
+        /// The game's templates: (file name, text), filed under `<kind>/`.
+        fn templates(&self) -> &'static [(&'static str, &'static str)] {
+            self.info().templates
+        }
     }
 }
 
@@ -459,7 +731,9 @@ pub fn plugin_with_automa<G: TableGame>(game: G, automa: impl TableAutoma<G>) ->
     })
 }
 
-struct GameSession<G: TableGame> {
+/// One game in progress, of the game `G`: its setup, position, seats and notes. Its methods
+/// are typed; [`Session`] is the same methods with the game erased.
+pub struct GameSession<G: TableGame> {
     game: Arc<G>,
     automa: Option<Arc<dyn TableAutoma<G>>>,
     setup: G::Setup,
@@ -486,6 +760,36 @@ impl<G: TableGame> Clone for GameSession<G> {
 }
 
 impl<G: TableGame> GameSession<G> {
+    /// The position.
+    pub fn position(&self) -> &G::State {
+        &self.state
+    }
+
+    /// Reads a move in notation in the position, as the game's own move.
+    pub fn read_move(&self, text: &str) -> Result<ReadMove<G::Move>, Refusal> {
+        self.game
+            .parse_move(&self.state, text)
+            .map_err(|r| self.refusal(r))
+    }
+
+    /// Applies the game's own move by `seat`, as read ([`GameSession::read_move`]).
+    pub fn play_move(
+        &mut self,
+        seat: usize,
+        read: ReadMove<G::Move>,
+        render: &Render<'_>,
+    ) -> Result<Played, Refusal> {
+        self.apply(seat, read.action, read.canonical, None, render)
+    }
+
+    /// The game's own move behind a [`Read`] (one read by another game is read here again).
+    fn typed(&self, read: Read) -> Result<ReadMove<G::Move>, Refusal> {
+        match read.read.downcast::<ReadMove<G::Move>>() {
+            Ok(read) => Ok(*read),
+            Err(_) => self.read_move(&read.text),
+        }
+    }
+
     /// Applies a stored entry again; with `summarize`, says what it came to.
     fn replay_summaries_of(
         &mut self,
@@ -589,348 +893,6 @@ impl<G: TableGame> GameSession<G> {
             text: self.game.render(&self.ctx(render), text),
             ends_turn: self.game.marks(&events).ends_turn,
         })
-    }
-}
-
-impl<G: TableGame> Session for GameSession<G> {
-    fn info(&self) -> GameInfo {
-        self.game.info()
-    }
-
-    fn box_clone(&self) -> Box<dyn Session> {
-        Box::new(self.clone())
-    }
-
-    fn seated(&self) -> &[PlayerInfo] {
-        &self.seated
-    }
-
-    fn state(&self) -> &dyn std::any::Any {
-        &self.state
-    }
-
-    fn to_act(&self) -> ToAct {
-        self.game.to_act(&self.state)
-    }
-
-    fn is_finished(&self) -> bool {
-        self.game.is_finished(&self.state)
-    }
-
-    fn is_chat_in(&self, text: &str) -> bool {
-        self.game.is_chat_in(&self.state, text)
-    }
-
-    fn read(&self, text: &str) -> Result<Read, Refusal> {
-        let read = self
-            .game
-            .parse_move(&self.state, text)
-            .map_err(|r| self.refusal(r))?;
-        Ok(Read {
-            read: Box::new(read),
-            text: text.to_string(),
-        })
-    }
-
-    fn play_read(
-        &mut self,
-        seat: usize,
-        read: Read,
-        render: &Render<'_>,
-    ) -> Result<Played, Refusal> {
-        let read = match read.read.downcast::<ReadMove<G::Move>>() {
-            Ok(read) => *read,
-            // Read by another game: read here.
-            Err(_) => self
-                .game
-                .parse_move(&self.state, &read.text)
-                .map_err(|r| self.refusal(r))?,
-        };
-        self.apply(seat, read.action, read.canonical, None, render)
-    }
-
-    fn play_proxy(
-        &mut self,
-        seat: usize,
-        source: ProxySource<'_>,
-        proxy: &Proxy,
-        render: &Render<'_>,
-    ) -> Result<ProxyPlayed, Refusal> {
-        let (action, spent) = match source {
-            ProxySource::Auto => (self.game.auto_move(&self.state, seat), Vec::new()),
-            ProxySource::Presets(presets) => {
-                let answer = self.game.preset_answer(&self.state, seat, presets);
-                (answer.action, answer.spent)
-            }
-            ProxySource::Text(text) => {
-                let read = self.game.parse_move(&self.state, text);
-                (Some(read.map_err(|r| self.refusal(r))?.action), Vec::new())
-            }
-            ProxySource::Stored(action) => {
-                let action: G::Move =
-                    serde_json::from_value(action.clone()).map_err(Refusal::unstorable)?;
-                (Some(action), Vec::new())
-            }
-        };
-        let played = match action {
-            Some(action) => Some(self.apply(seat, action, true, Some(proxy), render)?),
-            None => None,
-        };
-        Ok(ProxyPlayed { played, spent })
-    }
-
-    fn draw(
-        &mut self,
-        dice: DrawFrom<'_>,
-        index: u64,
-        render: &Render<'_>,
-    ) -> Result<Option<Drawn>, Refusal> {
-        let (index, draw) = match dice {
-            DrawFrom::Audited(dice) => match self.game.audited_draw(&self.state, dice, index) {
-                Some(drawn) => drawn,
-                None => return Ok(None),
-            },
-            // Manual draws are indexed by their place in the history, like audited dividend
-            // draws.
-            DrawFrom::Manual { command, args } => {
-                let draw = self.game.manual_draw(&self.state, command, args);
-                (index, draw.map_err(|r| self.refusal(r))?)
-            }
-        };
-        self.drawn(index, draw, render).map(Some)
-    }
-
-    fn replay(&mut self, entry: &Entry) -> Result<(), ReplayError> {
-        self.replay_summaries_of(entry, false).map(|_| ())
-    }
-
-    fn replay_summaries(&mut self, entry: &Entry) -> Result<Vec<Summary>, ReplayError> {
-        self.replay_summaries_of(entry, true)
-    }
-
-    fn worth(&self, seat: usize) -> Option<Worth> {
-        self.game.worth(&self.state, seat)
-    }
-
-    fn pressure(&self) -> Option<Summary> {
-        self.game.pressure(&self.state)
-    }
-
-    fn text(&self, show: Show<'_>, render: &Render<'_>) -> Option<String> {
-        let ctx = self.ctx(render);
-        let state = &self.state;
-        let text = match show {
-            Show::Setup => Text::Setup {
-                setup: &self.setup,
-                state,
-            },
-            Show::Status => {
-                let view = self.game.view(state, &self.recent, render.moderator);
-                let status = self.game.render(&ctx, Text::Status { state, view: &view });
-                let notes = Text::Notes {
-                    state,
-                    notes: &self.notes,
-                };
-                let notes = self.game.render(&ctx, notes);
-                let mut text = if notes.is_empty() {
-                    status
-                } else {
-                    format!("{status}\n{notes}")
-                };
-                // Seats an automa holds are marked under every report.
-                let automa: Vec<String> = self
-                    .seated
-                    .iter()
-                    .filter(|p| p.is_automa())
-                    .map(|p| p.name.clone())
-                    .collect();
-                if !automa.is_empty() {
-                    let line = crate::messages::AutomaSeats { names: automa };
-                    text.push('\n');
-                    text.push_str(render.templates.say(&line, render.prefix).trim_end());
-                }
-                return Some(with_head(text, render));
-            }
-            Show::Prompt => {
-                return Some(with_head(
-                    self.game.render(&ctx, Text::Prompt { state }),
-                    render,
-                ))
-            }
-            Show::Moves => Text::Moves { state },
-            Show::Preset(order) => Text::Preset(order),
-            Show::Reason(reason) => Text::Reason(reason),
-            Show::Answer { command, args } => return self.game.answer(&ctx, state, command, args),
-        };
-        Some(self.game.render(&ctx, text))
-    }
-
-    fn dump(&self, moderator: &str) -> Value {
-        let view = self.game.view(&self.state, &self.recent, moderator);
-        self.game.dump(&view)
-    }
-
-    fn picture(&self) -> Option<Result<Vec<u8>, PictureError>> {
-        let view = self.game.view(&self.state, &self.recent, "");
-        self.game.picture(&view)
-    }
-
-    fn notation(&self, entry: &Entry) -> Option<String> {
-        match entry {
-            Entry::Action { action, .. } => serde_json::from_value::<G::Move>(action.clone())
-                .ok()
-                .map(|a| a.to_string()),
-            Entry::Draw { draw, .. } => Self::draw_from_map(draw)
-                .ok()
-                .map(|d| self.game.describe_draw(&d)),
-            _ => None,
-        }
-    }
-
-    fn setup_records(&self) -> Vec<DrawRecord> {
-        self.game.setup_records(&self.setup)
-    }
-
-    fn draw_record(&self, entry: &Entry) -> Option<DrawRecord> {
-        match entry {
-            Entry::Draw {
-                manual: false,
-                index,
-                draw,
-                key,
-            } => Self::draw_from_map(draw).ok().map(|d| {
-                let mut record = self.game.draw_record(*index, &d);
-                if let Some(key) = key {
-                    record
-                        .inputs
-                        .insert("message_id".into(), Value::from(key.clone()));
-                }
-                record
-            }),
-            _ => None,
-        }
-    }
-
-    fn suggest(&self, seat: Option<usize>, query: &Query<'_>) -> Vec<Suggestion> {
-        self.game.suggest(&self.state, seat, query)
-    }
-
-    fn quick_moves(&self) -> Vec<QuickMove> {
-        self.game.quick_moves(&self.state)
-    }
-
-    fn read_preset(&self, seat: usize, text: &str) -> Option<Result<Preset, Refusal>> {
-        self.game
-            .read_preset(&self.state, seat, text)
-            .map(|read| read.map_err(|r| self.refusal(r)))
-    }
-
-    fn spent_presets(&self, seat: usize, presets: &[Value]) -> Vec<usize> {
-        self.game.preset_answer(&self.state, seat, presets).spent
-    }
-
-    fn substitute(&mut self, seat: usize, player: PlayerInfo) {
-        self.game.rename(&mut self.state, seat, &player.name);
-        if let Some(slot) = self.seated.get_mut(seat) {
-            *slot = player;
-        }
-    }
-
-    fn has_automa(&self) -> bool {
-        self.automa.is_some()
-    }
-
-    fn automa_choose(&self, seat: usize, level: AutomaLevel, seed: u64) -> Option<AutomaPick> {
-        let automa = self.automa.as_ref()?;
-        let choice = automa.choose(&self.game, &self.state, seat, level, seed)?;
-        Some(AutomaPick {
-            action: serde_json::to_value(&choice.action).ok()?,
-            notation: choice.action.to_string(),
-            reason: choice.reason,
-        })
-    }
-}
-
-impl<G: TableGame> Plugin for PluginOf<G> {
-    fn info(&self) -> GameInfo {
-        self.game.info()
-    }
-
-    fn commands(&self) -> Vec<CommandSpec> {
-        self.game.commands()
-    }
-
-    fn is_chat(&self, text: &str) -> bool {
-        self.game.is_chat(text)
-    }
-
-    fn is_attempt(&self, text: &str) -> bool {
-        self.game.is_attempt(text)
-    }
-
-    fn starts_as_move(&self, text: &str) -> bool {
-        self.game.starts_as_move(text)
-    }
-
-    fn create(
-        &self,
-        players: Vec<PlayerInfo>,
-        options: &SetupOptions,
-        dice: SetupDice<'_>,
-    ) -> Result<(Value, Box<dyn Session>), Refusal> {
-        let names = players.iter().map(|p| p.name.clone()).collect();
-        let refused = |refusal| Refusal::of(self.game.clone(), refusal, players.clone());
-        let setup = self.game.setup(names, options, dice).map_err(refused)?;
-        let value = serde_json::to_value(&setup).map_err(Refusal::unstorable)?;
-        let session = self
-            .session(setup, players.clone())
-            .map_err(|(seated, r)| Refusal::of(self.game.clone(), r, seated))?;
-        Ok((value, Box::new(session)))
-    }
-
-    fn load(
-        &self,
-        setup: &Value,
-        players: Vec<PlayerInfo>,
-    ) -> Result<Box<dyn Session>, ReplayError> {
-        let setup: G::Setup = serde_json::from_value(setup.clone())
-            .map_err(|error| ReplayError::unreadable(Stored::Setup, error))?;
-        match self.session(setup, players) {
-            Ok(session) => Ok(Box::new(session)),
-            Err((seated, r)) => Err(ReplayError::Refused(Refusal::of(
-                self.game.clone(),
-                r,
-                seated,
-            ))),
-        }
-    }
-
-    fn recompute(
-        &self,
-        record: &DrawRecord,
-        source: DrawSource<'_>,
-    ) -> Option<Result<Value, DiceError>> {
-        self.game.recompute(record, source)
-    }
-
-    fn table_ruling(&self) -> &'static str {
-        self.game.table_ruling()
-    }
-
-    fn unused_table_commands(&self) -> &'static [&'static str] {
-        self.game.unused_table_commands()
-    }
-
-    fn example_refusals(&self) -> Vec<(Refusal, String)> {
-        self.game
-            .example_refusals()
-            .into_iter()
-            .map(|(r, ruling)| (Refusal::of(self.game.clone(), r, Vec::new()), ruling))
-            .collect()
-    }
-
-    fn has_automa(&self) -> bool {
-        self.automa.is_some()
     }
 }
 

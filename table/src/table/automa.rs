@@ -61,7 +61,7 @@ impl Cx {
         let made = match Mover::of(self, current).proxy_move(
             &mut draft,
             seat,
-            ProxySource::Stored(&pick.action),
+            ProxySource::Chosen(pick.action),
             ProxyWhy::Automa,
             None,
             &msg.message_id,

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::Render;
+use crate::game::erased::erased;
 use crate::game::{PlayerInfo, TableGame, Text};
 
 /// A game's refusal, erased: the game's typed refusal with the names it speaks of, rendered by
@@ -20,15 +21,6 @@ enum Inner {
     Unstorable(serde_json::Error),
 }
 
-/// A typed refusal with its game, erased.
-trait GameRefusal: Send + Sync {
-    fn kind(&self) -> &'static str;
-    fn data(&self) -> Value;
-    fn render(&self, render: &Render<'_>) -> String;
-    fn plain(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
-    fn debug(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
-}
-
 struct Typed<G: TableGame> {
     game: Arc<G>,
     refusal: G::Refusal,
@@ -36,26 +28,34 @@ struct Typed<G: TableGame> {
     seated: Vec<PlayerInfo>,
 }
 
-impl<G: TableGame> GameRefusal for Typed<G> {
-    fn kind(&self) -> &'static str {
-        self.game.info().kind
-    }
+erased! {
+    /// A typed refusal with its game, erased: derived from `Typed<G>`'s methods.
+    trait GameRefusal for Typed<G: TableGame> {
+        /// The kind of the game that refused.
+        fn kind(&self) -> &'static str {
+            self.game.info().kind
+        }
 
-    fn data(&self) -> Value {
-        serde_json::to_value(&self.refusal).unwrap_or(Value::Null)
-    }
+        /// The refusal as data.
+        fn data(&self) -> Value {
+            serde_json::to_value(&self.refusal).unwrap_or(Value::Null)
+        }
 
-    fn render(&self, render: &Render<'_>) -> String {
-        let ctx = render.ctx(&self.seated);
-        self.game.render(&ctx, Text::Refusal(&self.refusal))
-    }
+        /// The refusal in words, by the game's refusal template.
+        fn render(&self, render: &Render<'_>) -> String {
+            let ctx = render.ctx(&self.seated);
+            self.game.render(&ctx, Text::Refusal(&self.refusal))
+        }
 
-    fn plain(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.refusal, f)
-    }
+        /// The refusal in plain words (its `Display`).
+        fn plain(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            fmt::Display::fmt(&self.refusal, f)
+        }
 
-    fn debug(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {:?}", self.kind(), self.refusal)
+        /// The refusal for logs.
+        fn debug(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "{}: {:?}", self.kind(), self.refusal)
+        }
     }
 }
 
