@@ -25,6 +25,7 @@ trait GameRefusal: Send + Sync {
     fn kind(&self) -> &'static str;
     fn data(&self) -> Value;
     fn render(&self, render: &Render<'_>) -> String;
+    fn offered(&self) -> Vec<String>;
     fn plain(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
     fn debug(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
 }
@@ -48,6 +49,14 @@ impl<G: TableGame> GameRefusal for Typed<G> {
     fn render(&self, render: &Render<'_>) -> String {
         let ctx = render.ctx(&self.seated);
         self.game.render(&ctx, Text::Refusal(&self.refusal))
+    }
+
+    fn offered(&self) -> Vec<String> {
+        self.game
+            .offered_moves(&self.refusal)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
     }
 
     fn plain(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -87,6 +96,15 @@ impl Refusal {
         match &self.0 {
             Inner::Game(r) => r.data(),
             Inner::Unstorable(e) => Value::from(e.to_string()),
+        }
+    }
+
+    /// The moves it offers the player to act instead, in notation
+    /// ([`TableGame::offered_moves`]).
+    pub fn offered(&self) -> Vec<String> {
+        match &self.0 {
+            Inner::Game(r) => r.offered(),
+            Inner::Unstorable(_) => Vec::new(),
         }
     }
 
