@@ -30,7 +30,7 @@ impl Command for Undo {
             &[],
             Access::Moderator,
             &[],
-            "take back the last move, with the draw it called for (and the automa's and the forced moves after it)",
+            "take back the last move, with its draw (and the automa's and forced moves after it)",
         )
     }
 
