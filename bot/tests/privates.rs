@@ -326,6 +326,17 @@ async fn an_audited_game_to_the_end_verifies_with_both_verifiers_and_survives_re
         );
         id += 1;
         let after = table.state::<Game>().expect("a game").clone();
+        // Nobody is left facing a move without an alternative: the table played it for them.
+        assert_eq!(
+            gaugebot_table::game::TableGame::forced_move(&privates::table::Privates, &after),
+            None,
+            "{action}: {}",
+            response.text()
+        );
+        assert_eq!(
+            prompts_without_a_choice(&response.text()),
+            Vec::<&str>::new()
+        );
         if !undone && after.round() == 3 && game.round() == 2 {
             // The move that ended round 2 drew round 3's chips: an undo takes both back, and
             // the same move again draws the same chips (index = the round).
