@@ -123,3 +123,87 @@ fn an_amount_alone_from_the_bidder_to_act_is_a_bid_and_chat_from_anyone_else() {
     );
     assert!(!out.contains("❌ cat"), "{out}");
 }
+
+/// The console's answer to each input line, split by the end marker `@@`.
+fn answers(input: &str) -> Vec<String> {
+    let out = play(input.as_bytes(), &["--no-map", "--end-marker", "@@"]);
+    out.split("@@\n").map(str::to_string).collect()
+}
+
+const SETUP_IG: &str = "mod: !setup ann bob cat dice:manual order:1,2,3 cities:5,2,3,11,4,7,9,12";
+
+#[test]
+fn the_player_to_act_is_always_answered_and_anyone_else_s_chat_is_not() {
+    let lines = [
+        SETUP_IG,
+        "ann: **nice track**",
+        "bob: **nice track**",
+        "ann: I'll **go 8** then",
+        "ann: ~~**bid 7**~~",
+        "bob: **bid 5.5**",
+        "ann: **wow** **bid 7**",
+    ];
+    let out = answers(&lines.join("\n"));
+    // ann is asked to bid: her chat in bold is answered shortly, with her prompt.
+    assert!(
+        out[1].contains("🤔 ann: I could not read **nice track** as a move."),
+        "{}",
+        out[1]
+    );
+    assert!(
+        out[1].contains("**bid 7** or more (you have £20), or **pass**"),
+        "{}",
+        out[1]
+    );
+    assert!(
+        !out[1].contains("commands are"),
+        "short, not a wall: {}",
+        out[1]
+    );
+    // bob's is chat: no reply at all.
+    assert_eq!(out[2].trim(), "", "bob is not to act: {}", out[2]);
+    // The nearest legal move when the game finds one.
+    assert!(out[3].contains("did you mean **bid 8**?"), "{}", out[3]);
+    // Struck out: withdrawn, silent.
+    assert_eq!(out[4].trim(), "", "{}", out[4]);
+    // bob's attempt that does not read: whose bid it is, not ann's nearest move.
+    assert!(
+        out[5].contains("❌ bob: **bid 5.5** — it is ann's bid, not yours"),
+        "{}",
+        out[5]
+    );
+    assert!(!out[5].contains("nearest"), "{}", out[5]);
+    // A move beside the chat: the move is the answer.
+    assert!(out[6].contains("ann bids £7."), "{}", out[6]);
+    assert!(!out[6].contains("could not read"), "{}", out[6]);
+}
+
+#[test]
+fn irish_gauge_never_asks_for_a_bid_nobody_can_afford_and_forced_ask_is_an_option() {
+    let lines = [
+        &format!("{SETUP_IG} forced:maybe"),
+        &format!("{SETUP_IG} forced:ask"),
+        "ann: **bid 20**",
+    ];
+    let out = answers(&lines.join("\n"));
+    assert!(
+        out[0].contains("❌ unknown choice forced:maybe (forced:ask asks every move"),
+        "{}",
+        out[0]
+    );
+    assert!(out[1].contains("Irish Gauge for 3 players"), "{}", out[1]);
+    // ann bids all her money: bob and cat cannot beat it and are not asked (ruling 11); ann,
+    // now with £0, is not asked to open the WLW auction either.
+    let after = &out[2];
+    assert!(
+        after.contains("bob is passed automatically: £20 cannot beat the high bid of £20."),
+        "{after}"
+    );
+    assert!(after.contains("cat is passed automatically"), "{after}");
+    assert!(
+        after.contains("ann is passed automatically: £0 is less than the £5 face value."),
+        "{after}"
+    );
+    assert!(!after.contains("@cat: the CBSC"), "{after}");
+    assert!(after.contains("@bob: the WLW £5 share"), "{after}");
+}

@@ -348,7 +348,7 @@ async fn a_missing_hex_is_answered_with_a_hex_nearby_or_none() {
 }
 
 #[tokio::test]
-async fn bold_chat_with_a_move_word_gets_no_answer_from_anyone() {
+async fn bold_chat_with_a_move_word_is_answered_for_the_player_to_act_only() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut at = At::new(dir.path(), "chat").await;
     // No game: chat.
@@ -358,31 +358,65 @@ async fn bold_chat_with_a_move_word_gets_no_answer_from_anyone() {
         "!setup ann bob cat dice:manual order:1,2,3 cities:5,2,3,11,4,7,9,12",
     )
     .await;
-    // ann is asked to bid: neither she nor anyone else is answered for chat.
-    for who in ["ann", "bob", "dan"] {
+    // ann is asked to bid: she is answered, shortly (issue 32: the player to act never meets
+    // silence); nobody else is answered for chat.
+    at.refused(
+        "ann",
+        "**Nice build!**",
+        &[
+            "I could not read **Nice build!** as a move",
+            "**bid 7** or more",
+        ],
+    )
+    .await;
+    at.refused(
+        "ann",
+        "I agree, **that was a good bid**",
+        &[
+            "I could not read **that was a good bid**",
+            "did you mean **bid 7**?",
+        ],
+    )
+    .await;
+    for who in ["bob", "dan"] {
         at.silent(who, "**Nice build!**").await;
         at.silent(who, "**the opening bidder may pass**").await;
         at.silent(who, "I agree, **that was a good bid**").await;
     }
     // The player to act's near miss stays a refusal with its suggestion; another player's
-    // near miss is chat; a whole move by someone else is refused as before.
+    // near miss is chat; a whole move by someone else is refused as before, and so is an
+    // attempt at one that does not read: whose bid it is comes first, not ann's nearest move.
     at.refused("ann", "**bdi 8**", &["did you mean **bid 8**"])
         .await;
     at.silent("bob", "**bdi 8**").await;
     at.refused("bob", "**bid 8**", &["ann"]).await;
+    at.refused("bob", "**bid 5.5**", &["it is ann's bid, not yours"])
+        .await;
+    let r = at.send("bob", "**bid 5.5**").await;
+    assert!(!r.text().contains("nearest"), "{}", r.text());
     at.refused("ann", "**bid x**", &["'x'"]).await;
+    // A bold chat beside a move in the same message is not answered: the move is.
+    let both = at.ok("ann", "**wow** **bid 7**").await;
+    assert!(!both.contains("could not read"), "{both}");
+    at.ok("mod", "!undo").await;
 
     // Privates: the same.
     let mut p = At::new(dir.path(), "chat-privates").await;
     p.ok("mod", "!setup privates ann bob cat dice:manual dealer:1")
         .await;
     p.ok("mod", PRIVATES_DEAL).await;
-    for who in ["ann", "bob"] {
-        p.silent(who, "**Nice bid!**").await;
-        p.silent(who, "**the opening bidder may pass**").await;
-    }
+    p.refused("ann", "**Nice bid!**", &["I could not read **Nice bid!**"])
+        .await;
+    p.silent("bob", "**Nice bid!**").await;
+    p.silent("bob", "**the opening bidder may pass**").await;
     p.refused("ann", "**byu**", &["did you mean **buy**"]).await;
     p.silent("bob", "**byu**").await;
+    p.refused(
+        "bob",
+        "**bid 5.5 on C**",
+        &["it is ann's turn, not yours (P17)"],
+    )
+    .await;
 }
 
 /// The lines of README's fenced block after `marker`, without abridged ones (`...`, `…`).

@@ -1,7 +1,8 @@
 //! The phrasing corpus (`engine/tests/phrasing/corpus.txt`) against the real table: every line
 //! is posted in bold by the player asked to act, and the table's answer must be the expected
-//! reading — accepted (with the "read as" echo when not written canonically), silently ignored
-//! as chat, refused with the suggestion, refused with the options, or refused with the reason.
+//! reading — accepted (with the "read as" echo when not written canonically), answered shortly
+//! as chat (and silently ignored from another player), refused with the suggestion, refused
+//! with the options, or refused with the reason.
 //! The engine runs the same file against the reader alone (`engine/tests/phrasing.rs`).
 
 use gaugebot::table::{Response, Table, Verdict};
@@ -71,6 +72,16 @@ impl Probe {
         self.table.player_to_act().expect("a player to act").name
     }
 
+    /// A seated player who is not asked to act.
+    fn not_to_act(&self) -> String {
+        let who = self.to_act();
+        ["ann", "bob", "cat"]
+            .into_iter()
+            .find(|p| *p != who)
+            .unwrap_or("ann")
+            .to_string()
+    }
+
     async fn send(&mut self, author: &str, text: &str, moderator: bool) -> Response {
         self.next_id += 1;
         let message = common::message(self.next_id, author, text, moderator);
@@ -114,10 +125,19 @@ impl Probe {
                 }
             }
             // `aside`: the reader alone refuses it, but it does not start as a move, so at the
-            // table it is chat.
+            // table it is chat: the player to act is answered (issue 32), anyone else is not.
             "chat" | "aside" => {
-                if response.verdict != Verdict::Ignored || !response.replies.is_empty() {
-                    return fail("chat got an answer");
+                let answered = format!("I could not read **{phrasing}** as a move");
+                if response.verdict != Verdict::Refused || !text.contains(&answered) {
+                    return fail("the player to act was not answered");
+                }
+                let other = self.not_to_act();
+                let aside = self.send(&other, &format!("**{phrasing}**"), false).await;
+                if aside.verdict != Verdict::Ignored || !aside.replies.is_empty() {
+                    return Err(format!(
+                        "{line}\n  chat from {other}, not to act, got an answer: {}",
+                        aside.text()
+                    ));
                 }
             }
             "suggest" => {

@@ -117,6 +117,111 @@ fn a_complete_manual_game_through_the_binary_reaches_the_hand_computed_scores() 
     }
 }
 
+/// The prompts of `out` that offer one move only (`your turn ($2): **pass** — you cannot afford
+/// G …`, `you cannot raise: **drop**`, `must be taken: **buy**`).
+fn prompts_without_a_choice(out: &str) -> Vec<&str> {
+    out.lines()
+        .filter(|line| {
+            if line.contains("you cannot raise: **drop**")
+                || line.contains("must be taken: **buy**")
+            {
+                return true;
+            }
+            let Some((_, options)) = line
+                .split_once("your turn (")
+                .and_then(|(_, r)| r.split_once("): "))
+            else {
+                return false;
+            };
+            let options = options
+                .split(" — ")
+                .next()
+                .and_then(|o| o.split(" (`").next())
+                .unwrap_or(options);
+            options.split(", ").count() == 1
+        })
+        .collect()
+}
+
+/// The move lines (`name: **move**`) of a script.
+fn move_lines(script: &str) -> usize {
+    script
+        .lines()
+        .filter(|l| !l.starts_with("mod:") && l.contains(": **"))
+        .count()
+}
+
+#[test]
+fn nobody_is_asked_for_a_move_that_has_no_alternative_and_forced_ask_asks_them() {
+    // The hand-computed game: the table plays every move a player has no choice in.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let auto_script = format!("{}\nmod: !log 60\n", transcript("privates_manual.txt"));
+    let (auto, auto_state) = play(&dir.path().join("auto.db"), &auto_script);
+    assert!(!auto.contains('❌'), "{auto}");
+    assert_eq!(
+        prompts_without_a_choice(&auto),
+        Vec::<&str>::new(),
+        "somebody was asked for a move without an alternative"
+    );
+    // The same game with `forced:ask`: those moves are asked, and written in its script.
+    let ask_script = transcript("privates_manual_ask.txt");
+    let (ask, ask_state) = play(&dir.path().join("ask.db"), &ask_script);
+    assert!(!ask.contains('❌'), "{ask}");
+    assert!(!ask.contains("automatically"), "{ask}");
+    let asked = prompts_without_a_choice(&ask);
+    assert!(
+        asked
+            .iter()
+            .any(|p| p.contains("**pass** — you cannot afford")),
+        "{asked:?}"
+    );
+    // Every move the forced:ask script writes beyond the other was played by the table, marked
+    // as automatic in the channel; the game ends the same.
+    let forced = move_lines(&ask_script) - move_lines(&auto_script);
+    assert!(forced > 0);
+    assert_eq!(
+        auto.matches("automatically: the only legal move").count(),
+        forced
+    );
+    assert!(
+        auto.contains("passes automatically: the only legal move ("),
+        "{auto}"
+    );
+    assert!(
+        auto.contains("for free, automatically: the only legal move."),
+        "{auto}"
+    );
+    assert_eq!(auto_state, ask_state);
+    // The log marks them too.
+    assert!(auto.contains("(automatic: the only legal move)"), "{auto}");
+}
+
+#[test]
+fn a_forced_move_goes_back_with_the_move_before_it() {
+    let script = transcript("privates_manual.txt");
+    let lines: Vec<&str> = script
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .collect();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let marked = binary::play_bytes(script.as_bytes(), &["--no-map", "--end-marker", "@@END"]);
+    let replies: Vec<&str> = marked.split("@@END\n").collect();
+    let first = replies
+        .iter()
+        .position(|r| r.contains("passes automatically"))
+        .expect("a forced pass in the game");
+    let (_, before) = play(&dir.path().join("before.db"), &lines[..first].join("\n"));
+    let undo = format!("{}\nmod: !undo\n", lines[..=first].join("\n"));
+    let (out, after_undo) = play(&dir.path().join("undo.db"), &undo);
+    assert_eq!(after_undo, before, "{out}");
+    let undone = out
+        .lines()
+        .rev()
+        .find(|l| l.contains("Undone") || l.contains("undone"))
+        .unwrap_or("");
+    assert!(undone.contains("**pass**"), "{undone}\n{out}");
+}
+
 #[test]
 fn the_manual_game_survives_restarts_mid_round_and_mid_bid_off() {
     let script = transcript("privates_manual.txt");
@@ -221,6 +326,17 @@ async fn an_audited_game_to_the_end_verifies_with_both_verifiers_and_survives_re
         );
         id += 1;
         let after = table.state::<Game>().expect("a game").clone();
+        // Nobody is left facing a move without an alternative: the table played it for them.
+        assert_eq!(
+            gaugebot_table::game::TableGame::forced_move(&privates::table::Privates, &after),
+            None,
+            "{action}: {}",
+            response.text()
+        );
+        assert_eq!(
+            prompts_without_a_choice(&response.text()),
+            Vec::<&str>::new()
+        );
         if !undone && after.round() == 3 && game.round() == 2 {
             // The move that ended round 2 drew round 3's chips: an undo takes both back, and
             // the same move again draws the same chips (index = the round).
@@ -545,9 +661,20 @@ async fn refusals_at_the_table_name_their_ruling_and_change_nothing() {
     )
     .await;
     refused(&mut table, 16, "dan", "**buy**", &["you are not seated"]).await;
-    // Chat in bold gets no reply at all; a near miss gets a suggestion.
+    // Chat in bold from the player to act is answered shortly (issue 32), from anyone else
+    // not at all; a near miss gets a suggestion.
     let chat = table.handle(&message(17, "ann", "**really**", false)).await;
-    assert_eq!(chat.verdict, Verdict::Ignored);
+    assert_eq!(chat.verdict, Verdict::Refused);
+    assert!(
+        chat.text()
+            .contains("I could not read **really** as a move"),
+        "{}",
+        chat.text()
+    );
+    let aside = table
+        .handle(&message(117, "bob", "**really**", false))
+        .await;
+    assert_eq!(aside.verdict, Verdict::Ignored, "{}", aside.text());
     refused(
         &mut table,
         18,

@@ -179,6 +179,11 @@ catalogue! {
     GameOver = "game_over" { ruling: String }
     /// The author has no seat.
     NotSeated = "not_seated" { players: Vec<String>, ruling: String }
+    /// A bold text from someone not to act that reads as no move: whose move it is.
+    NotYourTurn = "not_your_turn" { player: String, auction: bool, ruling: String }
+    /// Bold text from the player to act that reads as no move: what was written, the nearest
+    /// legal moves, and what they may do.
+    NotRead = "not_read" { author: String, segments: Vec<String>, offered: Vec<String>, prompt: String }
     /// Storage failed; nothing changed.
     Storage = "storage" { error: String }
     /// A command only moderators may run.

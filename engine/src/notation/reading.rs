@@ -869,7 +869,7 @@ Write your move in **bold**, the way you would write it to a moderator:
 - Special interest: `interest Sligo pink`, `special interest in Sligo (pink)`, `place a pink cube in Sligo`.
 - Dividends: `dividends`, `call dividends`, `I call for dividends`.
 When you write a move another way, the bot says how it read it (read as `bid 8`), so you can learn the short form.
-Bold that does not read as a whole move is chat and gets no reply: **really**, **Nice build!**, and also a bare **8** (write `bid 8`).
+Bold that does not read as a whole move is chat: from the player to act it gets a short answer (what could not be read, the nearest legal moves, what you may do), from anyone else no reply: **really**, **Nice build!**, and also a bare **8** on a turn (write `bid 8`).
 Bold that starts as a move (`bid x`, `build WLW N7`) is refused with the reason, and so is a near miss (`bdi 8`, `pas`) or a text that reads two ways (`bid 8 or 9`, `build WLW` with no hex, `bid 8?`) from the player to act, with a suggestion or the options: the bot never guesses.";
 
 #[cfg(test)]

@@ -508,8 +508,24 @@ impl TableGame for IrishGauge {
         suggest::quick_moves(state)
     }
 
+    fn offered_moves(&self, refusal: &Refusal) -> Vec<Action> {
+        suggest::offered_moves(refusal)
+    }
+
     fn auto_move(&self, state: &Game, seat: usize) -> Option<Action> {
         presets::auto_move(state, seat)
+    }
+
+    /// A pass in an auction whose least bid is more than the bidder's cash (ruling 2). The
+    /// engine already passes for such a bidder itself (an automatic pass, ruling 11), so this
+    /// is `None` in every position it leaves; it is the hook's answer should that change.
+    fn forced_move(&self, state: &Game) -> Option<Action> {
+        match state.legal_actions() {
+            crate::game::LegalActions::Bidding {
+                player, min, max, ..
+            } if min > max && state.is_legal(player, &Action::Pass) => Some(Action::Pass),
+            _ => None,
+        }
     }
 
     fn read_preset(
@@ -606,20 +622,6 @@ impl TableGame for IrishGauge {
 }
 
 impl IrishGauge {
-    /// The one move the player to act can make, when they have no choice (issue 32, point 6,
-    /// for the table core to play it for them): a pass in an auction whose least bid is more
-    /// than their cash (ruling 2). The engine already passes for such a bidder itself (an
-    /// automatic pass), so this is `None` in every position it leaves; it is the hook's answer
-    /// should that change.
-    pub fn forced_move(&self, state: &Game) -> Option<Action> {
-        match state.legal_actions() {
-            crate::game::LegalActions::Bidding {
-                player, min, max, ..
-            } if min > max && state.is_legal(player, &Action::Pass) => Some(Action::Pass),
-            _ => None,
-        }
-    }
-
     /// Whether bold text is chat in this position: [`TableGame::is_chat`], except that what only
     /// the position makes a move is one (an amount alone, `£9`, while an auction runs). For the
     /// table core to ask about the player to act (issue 32, point 1).

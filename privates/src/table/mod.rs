@@ -505,6 +505,12 @@ impl TableGame for Privates {
                 events,
                 proxy: None,
             } => report::narrate(ctx, state, events),
+            // A move the seat had no choice in, played for it: marked as automatic.
+            Text::Events {
+                state,
+                events,
+                proxy: Some(proxy),
+            } if proxy.automatic => report::narrate_with(ctx, state, events, Some(proxy)),
             Text::Status { state, view } => report::status(ctx, state, view),
             Text::Prompt { state } => report::prompt(ctx, state),
             Text::Moves { state } => report::moves(ctx, state),
@@ -597,6 +603,37 @@ impl TableGame for Privates {
         })
     }
 
+    /// The one move the player to act can make, when they have no choice (the table plays it for
+    /// them): a pass when they can neither buy nor afford
+    /// any bid (P7, P8), taking a free card at $0 (P9), dropping out of a bid-off they cannot
+    /// raise in (P11). `None` when there is a choice or nobody is to act.
+    fn forced_move(&self, state: &Game) -> Option<Action> {
+        let forced = match state.legal_actions() {
+            crate::LegalActions::Turn {
+                buy, bids, pass, ..
+            } => {
+                let can_bid = bids.iter().any(|b| b.minimum <= b.maximum);
+                match (buy, can_bid, pass) {
+                    (None, false, true) => Action::Pass,
+                    (Some(b), false, false) => Action::Buy {
+                        letter: Some(b.letter),
+                    },
+                    _ => return None,
+                }
+            }
+            crate::LegalActions::BidOff { raise: None, .. } => Action::Drop,
+            _ => return None,
+        };
+        let Actor::Player { seat } = state.to_act() else {
+            return None;
+        };
+        state.is_legal(seat, &forced).then_some(forced)
+    }
+
+    fn offered_moves(&self, refusal: &Refusal) -> Vec<Action> {
+        refusal::offered_moves(refusal)
+    }
+
     fn unused_table_commands(&self) -> &'static [&'static str] {
         // No board to draw, no secret auction orders.
         &["map", "preset"]
@@ -621,33 +658,6 @@ impl TableGame for Privates {
 }
 
 impl Privates {
-    /// The one move the player to act can make, when they have no choice (issue 32, point 6,
-    /// for the table core to play it for them): a pass when they can neither buy nor afford
-    /// any bid (P7, P8), taking a free card at $0 (P9), dropping out of a bid-off they cannot
-    /// raise in (P11). `None` when there is a choice or nobody is to act.
-    pub fn forced_move(&self, state: &Game) -> Option<Action> {
-        let forced = match state.legal_actions() {
-            crate::LegalActions::Turn {
-                buy, bids, pass, ..
-            } => {
-                let can_bid = bids.iter().any(|b| b.minimum <= b.maximum);
-                match (buy, can_bid, pass) {
-                    (None, false, true) => Action::Pass,
-                    (Some(b), false, false) => Action::Buy {
-                        letter: Some(b.letter),
-                    },
-                    _ => return None,
-                }
-            }
-            crate::LegalActions::BidOff { raise: None, .. } => Action::Drop,
-            _ => return None,
-        };
-        let Actor::Player { seat } = state.to_act() else {
-            return None;
-        };
-        state.is_legal(seat, &forced).then_some(forced)
-    }
-
     /// Whether bold text is chat in this position: [`TableGame::is_chat`], except that what only
     /// the position makes a move is one (an amount alone, `$19`, in a bid-off). For the table
     /// core to ask about the player to act (issue 32, point 1).

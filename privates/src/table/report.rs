@@ -308,6 +308,17 @@ pub fn setup(ctx: &Ctx<'_>, setup: &TableSetup, game: &Game) -> String {
 
 /// The narration of events.
 pub fn narrate(ctx: &Ctx<'_>, game: &Game, events: &[Event]) -> String {
+    narrate_with(ctx, game, events, None)
+}
+
+/// The narration of events; `proxy` notes the first one when the table made the move for the
+/// seat (`automatic`: the seat had no other move).
+pub fn narrate_with(
+    ctx: &Ctx<'_>,
+    game: &Game,
+    events: &[Event],
+    proxy: Option<&gaugebot_table::game::Proxy>,
+) -> String {
     let name = |seat: usize| ctx.names.name(seat).to_string();
     let players = game.players().len();
     let views: Vec<Value> = events
@@ -424,6 +435,16 @@ pub fn narrate(ctx: &Ctx<'_>, game: &Game, events: &[Event]) -> String {
                     winners => winners.iter().map(|&s| name(s)).collect::<Vec<_>>(), best,
                 }
             }
+        })
+        .collect();
+    let views: Vec<Value> = views
+        .into_iter()
+        .enumerate()
+        .map(|(i, view)| match proxy {
+            Some(proxy) if i == 0 => context! {
+                note => proxy.note, automatic => proxy.automatic, ..view
+            },
+            _ => view,
         })
         .collect();
     ctx.templates.text(EVENTS, context! { events => views })

@@ -9,6 +9,7 @@ use crate::game::log::Entry;
 use crate::game::ToAct;
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
+use crate::table::mover::{Mover, Proxied};
 use crate::table::{Cx, Draft, Loaded};
 
 /// A game's `!`-command: the game answers it, or it is a manual draw.
@@ -63,6 +64,24 @@ impl Command for GameCommand {
             draw: drawn.draw,
             key: None,
         });
-        cx.commit_turn(draft, msg, drawn.text).await
+        // The first player of a new round may have no choice: played for them at once.
+        let now = crate::weeks::pace::time_of(msg);
+        let mut meta = current.meta();
+        for (i, entry) in draft.entries.iter().enumerate() {
+            meta.add(draft.next_seq + i as i64, entry, Some(now));
+        }
+        let mut proxied = Proxied::default();
+        Mover::of(cx, current)
+            .auto_proxies(&mut draft, &meta, now, &mut proxied)
+            .await;
+        let game_id = current.row.id.clone();
+        let mut text = drawn.text;
+        for made in &proxied.texts {
+            text.push('\n');
+            text.push_str(made);
+        }
+        let response = cx.commit_turn(draft, msg, text).await;
+        proxied.stage_spent(&mut cx.ledger, &game_id);
+        response
     }
 }

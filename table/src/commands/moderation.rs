@@ -30,7 +30,7 @@ impl Command for Undo {
             &[],
             Access::Moderator,
             &[],
-            "take back the last move, with the draw it called for (and the automa's moves after it)",
+            "take back the last move, with its draw (and the automa's and forced moves after it)",
         )
     }
 
@@ -42,12 +42,18 @@ impl Command for Undo {
             return cx.refuse(cx.say(messages::UndoClosed {}));
         }
         let mut stack = current.stack.clone();
-        // The last human move goes back together with every automa move after it.
+        // The last human move goes back together with every automa move after it, and every
+        // move the table played for a seat that had no other.
         let mut units = Vec::new();
         while let Some(unit) = pop_unit(&mut stack) {
             let automa = unit.entries.first().is_some_and(|e| {
                 matches!(e.entry, Entry::Action { .. })
-                    && crate::weeks::automa::made_by_automa(&current.log, e.seq)
+                    && (crate::weeks::automa::made_by_automa(&current.log, e.seq)
+                        || crate::weeks::automa::made_as(
+                            &current.log,
+                            e.seq,
+                            crate::game::events::ProxyWhy::Forced,
+                        ))
             });
             units.push(unit);
             if !automa {

@@ -20,6 +20,9 @@ pub enum SetupError {
     /// `dice:` names no dice mode.
     #[error("unknown dice mode '{0}' (manual or audited)")]
     DiceMode(String),
+    /// `forced:` is neither `ask` nor `auto`.
+    #[error("unknown choice forced:{0} (forced:ask asks every move, even one without a choice; forced:auto, the default, plays those for the player)")]
+    Forced(String),
     /// A word that is not a player name.
     #[error("'{0}' is not a player name (letters, digits, _ - .)")]
     NotAName(String),
@@ -75,6 +78,7 @@ impl SetupArgs {
         let mut players = Vec::new();
         let mut dice = DiceMode::Audited;
         let mut force = false;
+        let mut ask_forced = false;
         let mut options = SetupOptions::default();
         for token in tokens {
             let lower = token.to_ascii_lowercase();
@@ -89,6 +93,12 @@ impl SetupArgs {
                     "manual" => DiceMode::Manual,
                     "audited" => DiceMode::Audited,
                     other => return Err(SetupError::DiceMode(other.to_string())),
+                };
+            } else if let Some(choice) = lower.strip_prefix("forced:") {
+                ask_forced = match choice {
+                    "ask" => true,
+                    "auto" => false,
+                    other => return Err(SetupError::Forced(other.to_string())),
                 };
             } else if lower == "force" {
                 force = true;
@@ -156,6 +166,7 @@ impl SetupArgs {
             dice,
             force,
             options,
+            ask_forced,
         })
     }
 }
@@ -173,7 +184,12 @@ const SETUP_ARGS: &[ArgSpec] = &[
         true,
         "the players, in sign-up order (automa: a computer player)",
     ),
-    arg("options", ArgKind::Text, false, "dice:manual, rolls, force"),
+    arg(
+        "options",
+        ArgKind::Text,
+        false,
+        "dice:manual, rolls, forced:ask, force",
+    ),
 ];
 /// `!setup …`: starts a game in this channel.
 pub(crate) struct Setup;
@@ -182,7 +198,7 @@ pub(crate) struct Setup;
 impl Command for Setup {
     fn spec(&self) -> CommandSpec {
         CommandSpec {
-            example: "setup @a @b @c … [game] [dice:manual] [force]",
+            example: "setup @a @b @c … [game] [dice:manual] [forced:ask] [force]",
             ..table_command(
                 "setup",
                 &[],

@@ -26,12 +26,15 @@ pub enum ProxyWhy {
     Moderator,
     /// The automa holding the seat chose the move (docs/AUTOMA.md).
     Automa,
+    /// The seat had no other legal move (a pass it cannot avoid): played at once, unless the
+    /// game was set up with `forced:ask`.
+    Forced,
 }
 
 impl ProxyWhy {
     /// Whether the move is the game's automatic move (a pass), not one chosen for the player.
     pub fn automatic(self) -> bool {
-        matches!(self, ProxyWhy::Clock | ProxyWhy::Away)
+        matches!(self, ProxyWhy::Clock | ProxyWhy::Away | ProxyWhy::Forced)
     }
 
     /// The name templates use.
@@ -42,6 +45,7 @@ impl ProxyWhy {
             ProxyWhy::Away => "away",
             ProxyWhy::Moderator => "moderator",
             ProxyWhy::Automa => "automa",
+            ProxyWhy::Forced => "forced",
         }
     }
 }

@@ -704,6 +704,14 @@ pub trait TableGame: Send + Sync + Sized + 'static {
         let _ = state;
         Vec::new()
     }
+    /// The moves a refusal of a text offers the player to act instead (a near miss's
+    /// correction, the legal move nearest to what was written): named in the short answer to
+    /// bold text from the player to act that reads as no move (docs/PHRASING.md). None by
+    /// default.
+    fn offered_moves(&self, refusal: &Self::Refusal) -> Vec<Self::Move> {
+        let _ = refusal;
+        Vec::new()
+    }
 
     // ----- play over weeks (every method has a default: a game opts in) -----
 
@@ -712,6 +720,14 @@ pub trait TableGame: Send + Sync + Sized + 'static {
     /// auction). `None` (the default): nothing is automatic; moderators are told instead.
     fn auto_move(&self, state: &Self::State, seat: usize) -> Option<Self::Move> {
         let _ = (state, seat);
+        None
+    }
+    /// The one move the player to act can make when they have no choice (Privates: a pass
+    /// when they can neither buy nor bid): the table plays it for them at once, marked as
+    /// automatic (`ProxyWhy::Forced`), unless the game was set up with `forced:ask`. `None`
+    /// (the default): every decision is asked.
+    fn forced_move(&self, state: &Self::State) -> Option<Self::Move> {
+        let _ = state;
         None
     }
     /// Reads a secret preset of `seat` (the text after `!preset`), checking it against the

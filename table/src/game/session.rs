@@ -90,6 +90,9 @@ pub enum ProxySource<'a> {
     Text(&'a str),
     /// A move the game made itself (the automa's choice), typed.
     Chosen(Read),
+    /// The game's forced move for the seat to act, when it has no other
+    /// ([`TableGame::forced_move`]).
+    Forced,
 }
 
 /// The automa's choice for a seat, as it crosses the erased layer: the game's own move, typed.
@@ -271,6 +274,12 @@ erased! {
         ) -> Result<ProxyPlayed, Refusal> {
             let (action, spent) = match source {
                 ProxySource::Auto => (self.game.auto_move(&self.state, seat), Vec::new()),
+                ProxySource::Forced => match self.game.to_act(&self.state) {
+                    ToAct::Player { seat: to_act, .. } if to_act == seat => {
+                        (self.game.forced_move(&self.state), Vec::new())
+                    }
+                    _ => (None, Vec::new()),
+                },
                 ProxySource::Presets(presets) => {
                     let answer = self.game.preset_answer(&self.state, seat, presets);
                     (answer.action, answer.spent)

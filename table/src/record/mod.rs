@@ -43,6 +43,10 @@ pub struct StoredSetup {
     /// The audited draw that picked the players among the signups, if one did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signup: Option<DrawRecord>,
+    /// `!setup … forced:ask`: a move the player has no choice in is asked of them all the
+    /// same (by default the table plays it for them, marked as automatic).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ask_forced: bool,
 }
 
 /// The first record format's name (no hash chain; such records still verify).

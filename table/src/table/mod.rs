@@ -209,6 +209,9 @@ pub(crate) enum Refusal {
     GameOver,
     /// The author has no seat; the players are these.
     NotSeated { players: Vec<String> },
+    /// The author is not to act and wrote no move that reads: it is this player's turn (their
+    /// bid, in an auction).
+    NotYourTurn { player: String, auction: bool },
     /// A v2 draw without a message id to key it.
     NoMessageKey,
     /// The game refused it: its typed refusal, rendered by the game's refusal template.

@@ -158,8 +158,9 @@ impl<'a> Mover<'a> {
         ))
     }
 
-    /// The moves the table makes at once on the draft: in auctions, a player's presets answer
-    /// for them, and an absent player passes automatically (unless a preset answers).
+    /// The moves the table makes at once on the draft: a move the player to act has no choice
+    /// in (unless the game was set up with `forced:ask`); in auctions, a player's presets
+    /// answer for them, and an absent player passes automatically (unless a preset answers).
     pub(crate) async fn auto_proxies(
         &self,
         draft: &mut Draft,
@@ -192,13 +193,16 @@ impl<'a> Mover<'a> {
         done: &mut Proxied,
     ) {
         for _ in 0..MAX_PROXY_MOVES {
-            let ToAct::Player {
-                seat,
-                decision: Decision::Auction,
-            } = draft.session.to_act()
-            else {
+            let ToAct::Player { seat, decision } = draft.session.to_act() else {
                 return;
             };
+            if let Some(made) = self.forced(draft, seat) {
+                done.add(made);
+                continue;
+            }
+            if decision != Decision::Auction {
+                return;
+            }
             let Some(player) = draft.session.seated().get(seat).cloned() else {
                 return;
             };
@@ -252,6 +256,22 @@ impl<'a> Mover<'a> {
         }
     }
 
+    /// The move `seat`, to act, has no choice in, made for it on the draft
+    /// ([`ProxyWhy::Forced`]); `None` when it has a choice or the game asks every move
+    /// (`forced:ask`).
+    pub(crate) fn forced(&self, draft: &mut Draft, seat: usize) -> Option<MadeMove> {
+        if self.current.stored.ask_forced {
+            return None;
+        }
+        match self.proxy_move(draft, seat, ProxySource::Forced, ProxyWhy::Forced, None, "") {
+            Ok((made, _)) => made,
+            Err(reason) => {
+                tracing::warn!(game = %self.current.row.id, seat, ?reason, "a forced move was refused");
+                None
+            }
+        }
+    }
+
     /// Applies one bold command to the draft: (narration, ends a turn, changes the picture,
     /// canonical notation); the error is the refusal's reason. `read`: the segment as read in
     /// the running game's position, played as it is while the draft is still there (a segment
@@ -271,12 +291,35 @@ impl<'a> Mover<'a> {
             return Err(Refusal::NotSeated { players });
         };
         let render = self.host.view(self.current).render(false, None);
-        let played = if draft.entries.is_empty() {
-            read.and_then(|read| draft.session.play_read(seat, read, &render))
+        // A segment after a move is read again in the position the move left.
+        let read = if draft.entries.is_empty() {
+            read
         } else {
-            draft.session.play(seat, segment, &render)
-        }
-        .map_err(Refusal::Game)?;
+            draft.session.read(segment)
+        };
+        let read = match (read, draft.session.to_act()) {
+            (Ok(read), _) => read,
+            // Someone not to act wrote no move that reads: whose move it is comes first, not the
+            // moves nearest to it for the player to act.
+            (
+                Err(_),
+                ToAct::Player {
+                    seat: to_act,
+                    decision,
+                },
+            ) if to_act != seat => {
+                let player = draft.session.seated().get(to_act).map(|p| p.name.clone());
+                return Err(Refusal::NotYourTurn {
+                    player: player.unwrap_or_default(),
+                    auction: decision == Decision::Auction,
+                });
+            }
+            (Err(refusal), _) => return Err(Refusal::Game(refusal)),
+        };
+        let played = draft
+            .session
+            .play_read(seat, read, &render)
+            .map_err(Refusal::Game)?;
         draft.push(Entry::Action {
             seat,
             action: played.action,
@@ -406,6 +449,11 @@ impl<'a> Mover<'a> {
             }),
             Refusal::NotSeated { players } => self.host.say(messages::NotSeated {
                 players: players.clone(),
+                ruling: self.host.table_ruling(Some(&self.current.row.kind)),
+            }),
+            Refusal::NotYourTurn { player, auction } => self.host.say(messages::NotYourTurn {
+                player: player.clone(),
+                auction: *auction,
                 ruling: self.host.table_ruling(Some(&self.current.row.kind)),
             }),
             Refusal::NoMessageKey => self.host.say(messages::NoMessageKey {}),

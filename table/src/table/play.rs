@@ -40,26 +40,40 @@ impl Cx {
         };
         // Each segment is read once, here, in the position it is played in if it comes first;
         // one after a move is read again in the position that move left.
+        let mut unread = Vec::new();
         let segments: Vec<(&String, Result<Read, GameRefusal>)> = segments
             .iter()
             .filter(|s| {
                 // The player to act is read in the position (an amount alone is a bid in an
                 // auction); anyone else's bold text is chat when it would be anywhere.
-                if acting {
-                    !current.session.is_chat_in(s)
-                } else {
-                    !current.plugin.is_chat(s)
-                }
+                acting || !current.plugin.is_chat(s)
             })
             .map(|s| (s, current.session.read(s)))
-            .filter(|(s, read)| {
-                read.is_ok()
-                    || current.plugin.starts_as_move(s)
-                    || (acting && current.plugin.is_attempt(s))
+            .filter_map(|(s, read)| {
+                let a_move = if acting {
+                    !current.session.is_chat_in(s)
+                        && (read.is_ok()
+                            || current.plugin.starts_as_move(s)
+                            || current.plugin.is_attempt(s))
+                } else {
+                    read.is_ok() || current.plugin.starts_as_move(s)
+                };
+                if a_move {
+                    return Some((s, read));
+                }
+                // What the player to act wrote that reads as no move is answered, unless
+                // another segment of the message is a move.
+                if acting {
+                    unread.push((s, read));
+                }
+                None
             })
             .collect();
         if segments.is_empty() {
-            return Response::new(Verdict::Ignored);
+            if unread.is_empty() {
+                return Response::new(Verdict::Ignored);
+            }
+            return self.not_read(&unread, msg);
         }
         let mut draft = Draft::of(current);
         let mut narration = Vec::new();
@@ -163,4 +177,41 @@ impl Cx {
         response.moves = canonical;
         response
     }
+
+    /// The short answer to bold text from the player to act that reads as no move: what could
+    /// not be read, the legal moves nearest to it (if the game finds any), and what they may do.
+    fn not_read(
+        &mut self,
+        unread: &[(&String, Result<Read, GameRefusal>)],
+        msg: &Incoming,
+    ) -> Response {
+        let Loaded::Running(current) = &self.loaded else {
+            return self.no_game();
+        };
+        let mut offered: Vec<String> = Vec::new();
+        for refusal in unread.iter().filter_map(|(_, read)| read.as_ref().err()) {
+            for legal in refusal.offered() {
+                if !offered.contains(&legal) {
+                    offered.push(legal);
+                }
+            }
+        }
+        offered.truncate(MAX_OFFERED);
+        let mut render = self.host.view(current).render(false, None);
+        render.head = None;
+        let text = self.say(crate::messages::NotRead {
+            author: msg.author.name.clone(),
+            segments: unread.iter().map(|(s, _)| s.to_string()).collect(),
+            offered,
+            prompt: current.session.prompt(&render).trim().to_string(),
+        });
+        self.ledger.stage(Write::MarkSeen {
+            channel: self.ledger.channel.clone(),
+            message_id: msg.message_id.clone(),
+        });
+        self.refuse(text)
+    }
 }
+
+/// The most moves the short answer to an unread text names.
+const MAX_OFFERED: usize = 3;

@@ -304,6 +304,7 @@ async fn start_from_signups(
         dice: DiceMode::Audited,
         force: false,
         options: SetupOptions::default(),
+        ask_forced: false,
     };
     let response = start_game(
         cx,

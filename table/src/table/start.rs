@@ -28,6 +28,9 @@ pub struct SetupArgs {
     pub force: bool,
     /// The game's own options.
     pub options: SetupOptions,
+    /// `forced:ask`: the player is asked even for a move they have no choice in (by default
+    /// the table plays it for them).
+    pub ask_forced: bool,
 }
 
 /// New games key their draws by the triggering message too (dice spec v2), where the message
@@ -97,6 +100,7 @@ pub(crate) async fn start_game(
         spec,
         setup_message: Some(message_id.to_string()),
         signup,
+        ask_forced: parsed.ask_forced,
     };
     let row = GameRow {
         id: game_id.clone(),

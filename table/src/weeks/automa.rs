@@ -34,17 +34,17 @@ pub(crate) fn held(log: &[(Entry, LogRow)]) -> bool {
 /// Whether the move stored at log position `seq` was the automa's (the entry before it is a
 /// `proxy` marker with [`ProxyWhy::Automa`]).
 pub(crate) fn made_by_automa(log: &[(Entry, LogRow)], seq: i64) -> bool {
+    made_as(log, seq, ProxyWhy::Automa)
+}
+
+/// Whether the log entry `seq` is a move the table made for its seat for this reason (the
+/// `proxy` marker just before it names it).
+pub(crate) fn made_as(log: &[(Entry, LogRow)], seq: i64, why: ProxyWhy) -> bool {
     log.iter()
         .position(|(_, row)| row.seq == seq)
         .and_then(|i| i.checked_sub(1))
         .and_then(|i| log.get(i))
         .is_some_and(|(entry, _)| {
-            matches!(
-                entry,
-                Entry::Table(TableEvent::Proxy {
-                    why: ProxyWhy::Automa,
-                    ..
-                })
-            )
+            matches!(entry, Entry::Table(TableEvent::Proxy { why: made, .. }) if *made == why)
         })
 }

@@ -47,6 +47,15 @@ erased! {
             self.game.render(&ctx, Text::Refusal(&self.refusal))
         }
 
+        /// The moves it offers the player to act instead, in notation.
+        fn offered(&self) -> Vec<String> {
+            self.game
+                .offered_moves(&self.refusal)
+                .iter()
+                .map(ToString::to_string)
+                .collect()
+        }
+
         /// The refusal in plain words (its `Display`).
         fn plain(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             fmt::Display::fmt(&self.refusal, f)
@@ -87,6 +96,15 @@ impl Refusal {
         match &self.0 {
             Inner::Game(r) => r.data(),
             Inner::Unstorable(e) => Value::from(e.to_string()),
+        }
+    }
+
+    /// The moves it offers the player to act instead, in notation
+    /// ([`TableGame::offered_moves`]).
+    pub fn offered(&self) -> Vec<String> {
+        match &self.0 {
+            Inner::Game(r) => r.offered(),
+            Inner::Unstorable(_) => Vec::new(),
         }
     }
 
