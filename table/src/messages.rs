@@ -113,6 +113,8 @@ pub struct GameRef {
 pub struct RecapLine {
     pub kind: String,
     pub who: Option<String>,
+    /// Whether `who` is the player the recap is for (said "you").
+    pub yours: bool,
     pub subject: String,
     pub amounts: Vec<String>,
     pub detail: Vec<String>,
@@ -332,9 +334,9 @@ catalogue! {
     ChartPosted = "chart_posted" { title: String, game_id: String, now: Vec<String> }
     /// A game that does not say what its players are worth.
     NoChart = "no_chart" { title: String }
-    /// What happened since a player's last move (or since a time): at most six lines.
-    /// `since` is a time stamp, `mine` whether it is since the player's own last move;
-    /// `more` lines left out; `money` the player's cash change (`+£6`) and cash now.
+    /// What happened since a player last posted (or since a time): at most six lines in a
+    /// turn ping, every line on demand. `since` is a time stamp, `mine` whether it is since the
+    /// player's own last post; `more` lines left out; `money` the player's cash change (`+£6`) and cash now.
     Recap = "recap" {
         player: Option<String>,
         since: String,
