@@ -207,7 +207,7 @@ async fn the_net_worth_chart_is_a_png_anytime_and_with_the_final_report() {
         &binary::transcript("privates_manual.txt"),
         &["--attachments", &folder],
     );
-    let over = out.find("**Game over.** bob wins.").expect("the game ends");
+    let over = out.find("**Game over.** bob wins").expect("the game ends");
     assert!(
         out[over..].contains("chart-console-1.png"),
         "{}",

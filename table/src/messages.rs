@@ -120,6 +120,42 @@ pub struct RecapLine {
     pub detail: Vec<String>,
 }
 
+/// One player in the standing: their rank (shared by equal worths), name and worth.
+#[derive(Debug, Clone, Default, Serialize)]
+#[allow(missing_docs)]
+pub struct RankLine {
+    pub rank: usize,
+    pub name: String,
+    pub worth: String,
+}
+
+/// A player away now, and until when.
+#[derive(Debug, Clone, Default, Serialize)]
+#[allow(missing_docs)]
+pub struct AwayLine {
+    pub name: String,
+    pub until: String,
+    pub until_full: String,
+}
+
+/// One person who held a seat: from which log entry (`None`: from the start, or the present
+/// holder named again).
+#[derive(Debug, Clone, Default, Serialize)]
+#[allow(missing_docs)]
+pub struct Holder {
+    pub name: String,
+    pub from: Option<i64>,
+}
+
+/// A seat that changed hands: its number, its present player, everyone who held it.
+#[derive(Debug, Clone, Default, Serialize)]
+#[allow(missing_docs)]
+pub struct SeatHeld {
+    pub seat: usize,
+    pub name: String,
+    pub holders: Vec<Holder>,
+}
+
 /// A game waiting for a player (`!waiting`).
 #[derive(Debug, Clone, Default, Serialize)]
 #[allow(missing_docs)]
@@ -347,6 +383,19 @@ catalogue! {
         cash: Option<String>,
         pressure: Option<RecapLine>,
     }
+    /// Where the players stand (`!status`): worth and rank, how near the end is, the player
+    /// to act with the deadline and the reminder, who is away.
+    Standing = "standing" {
+        finished: bool,
+        players: Vec<RankLine>,
+        pressure: Option<RecapLine>,
+        to_act: Option<DecisionData>,
+        reminder: Option<String>,
+        reminder_full: Option<String>,
+        away: Vec<AwayLine>,
+    }
+    /// With the final report: every person who held a seat that changed hands.
+    SeatsHeld = "seats_held" { seats: Vec<SeatHeld> }
     /// A table entry in `!log`: `event` is `clock`, `away`, `back`, `sub` or `reminded`.
     LogEvent = "log_event" {
         event: String,

@@ -41,10 +41,27 @@ impl Command for Status {
         table_command("status", &[], Access::Anyone, &[], "the status report")
     }
 
-    async fn run(&self, cx: &mut Cx, _args: &str, _msg: &Incoming) -> Response {
+    async fn run(&self, cx: &mut Cx, _args: &str, msg: &Incoming) -> Response {
         match &cx.loaded {
             Loaded::Running(current) => {
-                Response::new(Verdict::Answered).say(cx.host.view(current).report())
+                let view = cx.host.view(current);
+                let mut text = view.report().to_string();
+                // The score and the clock: the standing, the end, the player to act, who is
+                // away (and, once over, who held the seats that changed hands).
+                for part in [
+                    view.standing(crate::weeks::pace::time_of(msg)),
+                    if current.session.is_finished() {
+                        view.ending_notes()
+                    } else {
+                        String::new()
+                    },
+                ] {
+                    if !part.trim().is_empty() {
+                        text.push('\n');
+                        text.push_str(part.trim_end());
+                    }
+                }
+                Response::new(Verdict::Answered).say(text)
             }
             Loaded::Frozen(frozen) => {
                 Response::new(Verdict::Answered).say(cx.host.frozen_text(frozen))

@@ -111,10 +111,17 @@ impl Cx {
                 .and_then(Result::ok),
             _ => None,
         };
+        // The automa's last move ends the game: the net-worth chart comes with the final
+        // report, as after a player's.
+        let chart = match &self.loaded {
+            Loaded::Running(current) => crate::table::prompt::final_chart(current, &self.host),
+            _ => None,
+        };
         Some(
             Response::new(Verdict::Accepted)
                 .say(format!("{}\n{body}", head.trim_end()))
-                .attach(picture),
+                .attach(picture)
+                .attach(chart),
         )
     }
 }

@@ -17,6 +17,7 @@ pub(crate) mod posts;
 pub mod prompt;
 pub mod recap;
 pub(crate) mod signups;
+pub(crate) mod standing;
 pub(crate) mod start;
 pub(crate) mod view;
 

@@ -144,7 +144,7 @@ impl Cx {
         }
         if current.session.is_finished() {
             text.push('\n');
-            text.push_str(&self.host.view(current).reveal_text());
+            text.push_str(&self.host.view(current).ending_notes());
         }
         let picture = if picture_changed && self.host.settings.map_after_build {
             self.host
