@@ -248,7 +248,7 @@ catalogue! {
     /// The game without the undone entries does not replay.
     UndoDoesNotReplay = "undo_does_not_replay" { reason: String }
     /// What an undo took back.
-    Undone = "undone" { what: Vec<String> }
+    Undone = "undone" { what: Vec<String>, audited: bool }
     /// `!log`.
     Log = "log" { game_id: String, total: usize, lines: Vec<LogLine> }
     /// An undo in the log.
@@ -316,7 +316,8 @@ catalogue! {
     NotAPlayer = "not_a_player" { who: String, players: Vec<String> }
     /// `!away` without a duration.
     AwayUsage = "away_usage" {}
-    /// `!away`.
+    /// `!away`: `left` is the away cap left now (spent only as the absence runs, not at once),
+    /// `uses` how much of it this absence may spend.
     AwaySet = "away_set" {
         player: String,
         until: String,
@@ -325,6 +326,7 @@ catalogue! {
         paused_until: String,
         capped: bool,
         left: String,
+        uses: String,
     }
     /// `!back` of someone not away.
     NotAway = "not_away" { player: String }

@@ -169,7 +169,15 @@ impl Command for Log {
         let count: usize = args.trim().parse().unwrap_or(10).clamp(1, 50);
         let in_force: std::collections::HashSet<i64> =
             current.stack.iter().map(|e| e.seq).collect();
-        let start = current.log.len().saturating_sub(count);
+        // The last `count` entries shown: a proxy marker is shown with its move, not counted.
+        let mut shown = 0;
+        let mut start = current.log.len();
+        while start > 0 && shown < count {
+            start -= 1;
+            if !matches!(current.log[start].0, Entry::Table(TableEvent::Proxy { .. })) {
+                shown += 1;
+            }
+        }
         let meta = current.meta();
         let lines: Vec<messages::LogLine> = current.log[start..]
             .iter()
