@@ -300,4 +300,7 @@ mod: !undo
     // Manual dice: no promise of the same dice after an undo.
     let undone = block(&out, "↩️", 0);
     assert!(!undone[0].contains("same dice"), "{undone:#?}");
+    // `!moves` gives each hex's cost with its unit.
+    let out = play(&format!("{OPENING}ann: !moves\n"), &[]);
+    assert!(out.contains("next to its track: N3 2 BP, N4 2 BP"), "{out}");
 }

@@ -323,7 +323,8 @@ pub fn moves(ctx: &Ctx<'_>, game: &Game) -> String {
                 .map(|b| {
                     context! {
                         railway => b.railway.code(), unplaced => b.unplaced,
-                        hexes => b.hexes.iter().map(|(h, c)| format!("{} {}", describe(*h), format_half_points(*c))).collect::<Vec<_>>()
+                        // Each hex with what it costs, in build points (`N3 2 BP`).
+                        hexes => b.hexes.iter().map(|(h, c)| format!("{} {} BP", describe(*h), format_half_points(*c))).collect::<Vec<_>>()
                     }
                 })
                 .collect();
