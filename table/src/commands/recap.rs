@@ -59,7 +59,12 @@ impl Command for RecapCommand {
             },
         };
         match current.recap(seat, since, Length::Complete) {
-            Some(recap) => Response::new(Verdict::Answered).say(cx.say(recap)),
+            Some(recap) => {
+                let text = cx.say(recap);
+                // The player has caught up: their next recap starts here.
+                cx.note_post(msg);
+                Response::new(Verdict::Answered).say(text)
+            }
             None => cx.no_game(),
         }
     }

@@ -4,8 +4,10 @@
 //! did not post it.
 //!
 //! What a player posted that the log stores carries their id ([`crate::store::LogRow`]), so it
-//! survives a restart; a message that stored nothing (chat, `!status`) is remembered here, in
-//! memory, from the time the table was loaded.
+//! survives a restart; a message that stored nothing (chat, a refused move) is remembered here,
+//! in memory, from the time the table was loaded. A question the table only answered
+//! (`!status`, `/status`) is no post; `!recap` is one once it has answered (the next recap
+//! starts there).
 
 use std::collections::HashMap;
 
@@ -46,5 +48,16 @@ impl Posts {
         self.last
             .get(&(game.to_string(), player.to_string()))
             .copied()
+    }
+}
+
+impl crate::table::Cx {
+    /// Notes that the author of `msg` posted in the running game, once it was handled.
+    pub(crate) fn note_post(&mut self, msg: &crate::input::Incoming) {
+        if let Some(current) = self.loaded.running() {
+            let next_seq = current.log.len() as i64;
+            self.posts
+                .note(&current.row.id, &msg.author.id, next_seq, msg.stored_time());
+        }
     }
 }
