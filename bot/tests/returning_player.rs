@@ -208,7 +208,7 @@ fn an_honest_ending_names_every_holder_and_carries_the_chart_when_the_automa_end
     let folder = files.to_string_lossy().to_string();
     let (out, _) = binary::play(
         &dir.path().join("automa.db"),
-        "mod: !setup dan automa automa automa\nmod: !sub @dan automa\n",
+        "mod: !setup dan automa automa automa\nmod: !sub @dan automa\nzed: !status\n",
         &[
             "--seed",
             &"1".repeat(64),
@@ -230,11 +230,18 @@ fn an_honest_ending_names_every_holder_and_carries_the_chart_when_the_automa_end
     // The automa made the last move: the chart comes with the final report all the same.
     assert!(ending.contains("chart-console-1.png"), "{ending}");
     assert!(files.join("chart-console-1.png").exists());
-    // The seat notice lists the automa in order.
+    // The seat notice lists the automa in order, under the status; the automa's own posts,
+    // which name their seat, carry none.
     assert!(
-        ending.contains("Automa 1, Automa 2, Automa 3, Automa 4."),
+        out.contains("): Automa 1, Automa 2, Automa 3, Automa 4."),
         "{ending}"
     );
+    let mut automa_posts = 0;
+    for post in out.split("\n\n").filter(|p| p.starts_with("🤖 **Automa")) {
+        automa_posts += 1;
+        assert!(!post.contains("🤖 Automa seats"), "{post}");
+    }
+    assert!(automa_posts > 20, "{automa_posts} automa posts");
     // Privates says "Game over" once.
     let (out, _) = binary::play(
         &dir.path().join("privates.db"),
