@@ -38,7 +38,13 @@ pub(crate) struct Status;
 #[async_trait]
 impl Command for Status {
     fn spec(&self) -> CommandSpec {
-        table_command("status", &[], Access::Anyone, &[], "the status report")
+        table_command(
+            "status",
+            &[],
+            Access::Anyone,
+            &[],
+            "the status report, with the standing, the end, the clock and who is away",
+        )
     }
 
     async fn run(&self, cx: &mut Cx, _args: &str, msg: &Incoming) -> Response {
