@@ -1,5 +1,5 @@
-//! Catching up (issue 23 §1): the turn ping of a player back after a while carries what
-//! happened since their own last move, `!recap` says it on demand (privately on slash), and
+//! Catching up (issue 23 §1, issue 33 §1): the turn ping of a player back after a while carries
+//! what happened since they last posted, `!recap` says it on demand (privately on slash), and
 //! `!recap 2d` tells anyone, spectators too, what happened over that time — in both games.
 
 use gaugebot::table::{Response, Table, Verdict};
@@ -91,10 +91,9 @@ async fn irish_gauge_the_ping_and_recap_tell_what_happened_since_the_players_las
     assert_eq!(
         lines,
         [
-            "📜 ann, since your last move <t:1795342500:R>:",
+            "📜 ann, since you last posted <t:1795342500:R>:",
             "· dividends paid: WLW £6 a share",
             "· your cash: +£6 (now £26)",
-            "· end in sight: 19 cubes left in the supply",
         ],
         "{ping}"
     );
@@ -102,23 +101,21 @@ async fn irish_gauge_the_ping_and_recap_tell_what_happened_since_the_players_las
     // `!recap` says the same on demand, and answers privately on slash.
     let asked = at.say("ann", "!recap").await;
     assert_eq!(recap(&asked), lines, "{asked}");
-    // A spectator asks for the last three days: everything, grouped, in six lines.
+    // A spectator asks for the last three days: everything, grouped, complete (the end is
+    // not near: nothing said of it).
     let spectator = at.say("zed", "!recap 3d").await;
     let lines = recap(&spectator);
-    assert_eq!(lines.len(), 7, "a heading and six lines: {spectator}");
+    assert_eq!(lines.len(), 8, "a heading and every line: {spectator}");
     assert_eq!(lines[0], "📜 Since <t:1795256100:R>:", "{spectator}");
     assert_eq!(lines[1], "· ann won the CBSC £7 share for £0");
     assert_eq!(lines[4], "· ann won the GSW £4 share for £0");
-    assert_eq!(lines[5], "· and 3 more (`!log`)", "{spectator}");
-    assert_eq!(lines[6], "· end in sight: 19 cubes left in the supply");
+    assert_eq!(lines[6], "· WLW built to Shannon", "{spectator}");
+    assert_eq!(lines[7], "· dividends paid: WLW £6 a share", "{spectator}");
     // A day back from now: only bob's dividends.
     let day = at.say("zed", "!recap 1d12h").await;
     assert_eq!(
         recap(&day)[1..],
-        [
-            "· dividends paid: WLW £6 a share",
-            "· end in sight: 19 cubes left in the supply"
-        ],
+        ["· dividends paid: WLW £6 a share"],
         "{day}"
     );
     // A bad duration is refused.
@@ -149,9 +146,8 @@ async fn privates_the_ping_and_recap_tell_cards_taken_and_prices() {
     assert_eq!(
         recap(&ping),
         [
-            "📜 ann, since your last move <t:1795341600:R>:",
+            "📜 ann, since you last posted <t:1795341600:R>:",
             "· bob took B for $10",
-            "· end in sight: round 1 of 7",
         ],
         "{ping}"
     );
@@ -163,11 +159,7 @@ async fn privates_the_ping_and_recap_tell_cards_taken_and_prices() {
     let all = at.say("zed", "!recap 1d").await;
     assert_eq!(
         recap(&all)[1..],
-        [
-            "· ann took A for $5",
-            "· bob took B for $10",
-            "· end in sight: round 1 of 7"
-        ],
+        ["· ann took A for $5", "· bob took B for $10",],
         "{all}"
     );
 }
@@ -215,7 +207,7 @@ async fn the_net_worth_chart_is_a_png_anytime_and_with_the_final_report() {
         &binary::transcript("privates_manual.txt"),
         &["--attachments", &folder],
     );
-    let over = out.find("**Game over.** bob wins.").expect("the game ends");
+    let over = out.find("**Game over.** bob wins").expect("the game ends");
     assert!(
         out[over..].contains("chart-console-1.png"),
         "{}",

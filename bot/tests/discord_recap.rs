@@ -39,7 +39,7 @@ async fn the_turn_ping_of_a_player_back_after_hours_carries_a_recap() {
     let to_ann = reply_to(&fake, &cat(), "**bid 9**").await;
     assert!(to_ann.contains("<@1>"), "ann is pinged: {to_ann}");
     assert!(
-        to_ann.contains("📜 ann, since your last move"),
+        to_ann.contains("📜 ann, since you last posted"),
         "the ping carries the recap: {to_ann}"
     );
     assert!(

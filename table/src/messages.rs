@@ -113,9 +113,47 @@ pub struct GameRef {
 pub struct RecapLine {
     pub kind: String,
     pub who: Option<String>,
+    /// Whether `who` is the player the recap is for (said "you").
+    pub yours: bool,
     pub subject: String,
     pub amounts: Vec<String>,
     pub detail: Vec<String>,
+}
+
+/// One player in the standing: their rank (shared by equal worths), name and worth.
+#[derive(Debug, Clone, Default, Serialize)]
+#[allow(missing_docs)]
+pub struct RankLine {
+    pub rank: usize,
+    pub name: String,
+    pub worth: String,
+}
+
+/// A player away now, and until when.
+#[derive(Debug, Clone, Default, Serialize)]
+#[allow(missing_docs)]
+pub struct AwayLine {
+    pub name: String,
+    pub until: String,
+    pub until_full: String,
+}
+
+/// One person who held a seat: from which log entry (`None`: from the start, or the present
+/// holder named again).
+#[derive(Debug, Clone, Default, Serialize)]
+#[allow(missing_docs)]
+pub struct Holder {
+    pub name: String,
+    pub from: Option<i64>,
+}
+
+/// A seat that changed hands: its number, its present player, everyone who held it.
+#[derive(Debug, Clone, Default, Serialize)]
+#[allow(missing_docs)]
+pub struct SeatHeld {
+    pub seat: usize,
+    pub name: String,
+    pub holders: Vec<Holder>,
 }
 
 /// A game waiting for a player (`!waiting`).
@@ -215,7 +253,7 @@ catalogue! {
     /// The game without the undone entries does not replay.
     UndoDoesNotReplay = "undo_does_not_replay" { reason: String }
     /// What an undo took back.
-    Undone = "undone" { what: Vec<String> }
+    Undone = "undone" { what: Vec<String>, audited: bool }
     /// `!log`.
     Log = "log" { game_id: String, total: usize, lines: Vec<LogLine> }
     /// An undo in the log.
@@ -283,7 +321,8 @@ catalogue! {
     NotAPlayer = "not_a_player" { who: String, players: Vec<String> }
     /// `!away` without a duration.
     AwayUsage = "away_usage" {}
-    /// `!away`.
+    /// `!away`: `left` is the away cap left now (spent only as the absence runs, not at once),
+    /// `uses` how much of it this absence may spend.
     AwaySet = "away_set" {
         player: String,
         until: String,
@@ -292,6 +331,7 @@ catalogue! {
         paused_until: String,
         capped: bool,
         left: String,
+        uses: String,
     }
     /// `!back` of someone not away.
     NotAway = "not_away" { player: String }
@@ -337,9 +377,9 @@ catalogue! {
     ChartPosted = "chart_posted" { title: String, game_id: String, now: Vec<String> }
     /// A game that does not say what its players are worth.
     NoChart = "no_chart" { title: String }
-    /// What happened since a player's last move (or since a time): at most six lines.
-    /// `since` is a time stamp, `mine` whether it is since the player's own last move;
-    /// `more` lines left out; `money` the player's cash change (`+£6`) and cash now.
+    /// What happened since a player last posted (or since a time): at most six lines in a
+    /// turn ping, every line on demand. `since` is a time stamp, `mine` whether it is since the
+    /// player's own last post; `more` lines left out; `money` the player's cash change (`+£6`) and cash now.
     Recap = "recap" {
         player: Option<String>,
         since: String,
@@ -350,6 +390,19 @@ catalogue! {
         cash: Option<String>,
         pressure: Option<RecapLine>,
     }
+    /// Where the players stand (`!status`): worth and rank, how near the end is, the player
+    /// to act with the deadline and the reminder, who is away.
+    Standing = "standing" {
+        finished: bool,
+        players: Vec<RankLine>,
+        pressure: Option<RecapLine>,
+        to_act: Option<DecisionData>,
+        reminder: Option<String>,
+        reminder_full: Option<String>,
+        away: Vec<AwayLine>,
+    }
+    /// With the final report: every person who held a seat that changed hands.
+    SeatsHeld = "seats_held" { seats: Vec<SeatHeld> }
     /// A table entry in `!log`: `event` is `clock`, `away`, `back`, `sub` or `reminded`.
     LogEvent = "log_event" {
         event: String,

@@ -298,8 +298,3 @@ impl Outlook {
 
 /// How much the greedy player minds the others' gains (0: not at all, 1: as much as its own).
 pub(crate) const RIVALRY: f64 = 0.5;
-
-/// Whether a hex is urban.
-pub(crate) fn is_urban(hex: HexId) -> bool {
-    hex.hex().terrain.is_urban()
-}

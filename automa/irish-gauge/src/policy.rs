@@ -54,14 +54,25 @@ pub(crate) fn bid_options(game: &Game, seat: Seat, outlook: &Outlook, extra: usi
         .copied()
         .unwrap_or(min);
     let value = share_value(outlook, railway, seat, face);
-    let mut options = vec![Scored {
-        action: Action::Pass,
-        score: 0.0,
-        reason: Reason::PriceAboveValue {
+    // A pass says the share is worth less than the least bid only when it is.
+    let pass_reason = if pounds(value) < min {
+        Reason::PriceAboveValue {
             railway,
             price: min,
             value: pounds(value),
-        },
+        }
+    } else {
+        Reason::Simulated {
+            railway,
+            price: min,
+            value: pounds(value),
+            pass: true,
+        }
+    };
+    let mut options = vec![Scored {
+        action: Action::Pass,
+        score: 0.0,
+        reason: pass_reason,
     }];
     let top = (value.floor().max(0.0) as u32).min(max);
     let mut amounts = vec![min];
@@ -75,15 +86,49 @@ pub(crate) fn bid_options(game: &Game, seat: Seat, outlook: &Outlook, extra: usi
         options.push(Scored {
             action: Action::Bid { amount },
             score: value - amount as f64,
-            reason: Reason::ValueAbovePrice {
-                railway,
-                price: amount,
-                value: pounds(value),
-            },
+            reason: bid_reason(railway, amount, value),
         });
     }
     options.sort_by(|a, b| b.score.total_cmp(&a.score));
     options
+}
+
+/// Why a bid (or an auction opened) at `price` for a share worth `value`: worth more than the
+/// price only when it is.
+fn bid_reason(railway: Railway, price: u32, value: f64) -> Reason {
+    if pounds(value) >= price {
+        Reason::ValueAbovePrice {
+            railway,
+            price,
+            value: pounds(value),
+        }
+    } else {
+        Reason::Simulated {
+            railway,
+            price,
+            value: pounds(value),
+            pass: false,
+        }
+    }
+}
+
+/// Why a build: the railway's expected income per call, counting the cities its track nears,
+/// grows from `before` to `after` (a gain of at least a pound), or the track only approaches.
+fn build_reason(railway: Railway, locomotives: u8, before: f64, after: f64) -> Reason {
+    if pounds(after) > pounds(before) {
+        Reason::Extends {
+            railway,
+            locomotives,
+            income_before: pounds(before),
+            income_after: pounds(after),
+        }
+    } else {
+        Reason::Approaches {
+            railway,
+            locomotives,
+            gains: after > before,
+        }
+    }
 }
 
 /// The options on a turn, best first.
@@ -138,15 +183,9 @@ pub(crate) fn turn_options(
                 .collect(),
         };
         for build in found {
-            let (cities, towns) = counts_after(game, outlook, railway, &build);
             options.push(Scored {
                 score: score_of(&build),
-                reason: Reason::Extends {
-                    railway,
-                    locomotives: build.hexes.len() as u8,
-                    income_before: pounds(rail.income),
-                    income_after: pounds(outlook.income(cities, towns)),
-                },
+                reason: build_reason(railway, build.hexes.len() as u8, rail.worth, build.worth),
                 action: Action::Build {
                     railway,
                     hexes: build.hexes,
@@ -190,30 +229,11 @@ pub(crate) fn turn_options(
                 opening_bid: None,
             },
             score: value - auction.face as f64,
-            reason: Reason::ValueAbovePrice {
-                railway: auction.railway,
-                price: auction.face,
-                value: pounds(value),
-            },
+            reason: bid_reason(auction.railway, auction.face, value),
         });
     }
     options.sort_by(|a, b| b.score.total_cmp(&a.score));
     options
-}
-
-/// Cities by colour and towns on a railway's track after a build.
-fn counts_after(game: &Game, outlook: &Outlook, railway: Railway, build: &Build) -> ([u8; 3], u8) {
-    let rail = &outlook.rails[railway.index()];
-    let (mut cities, mut towns) = (rail.cities, rail.towns);
-    for &hex in &build.hexes {
-        if crate::outlook::is_urban(hex) {
-            match game.cube(hex) {
-                Some(colour) => cities[colour.index()] += 1,
-                None => towns += 1,
-            }
-        }
-    }
-    (cities, towns)
 }
 
 /// The greedy player's move: the best-scored option (builds: every one considered).

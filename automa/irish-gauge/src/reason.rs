@@ -18,6 +18,29 @@ pub enum Reason {
         /// The share's worth (face value plus expected dividends), as estimated.
         value: u32,
     },
+    /// A pass or a bid the estimate of the share's worth alone would not make (a pass though
+    /// the share looks worth the least bid, a bid above its worth): the simulated games went
+    /// better this way.
+    Simulated {
+        /// The railway.
+        railway: Railway,
+        /// The least legal bid (a pass) or the bid.
+        price: u32,
+        /// The share's worth, as estimated.
+        value: u32,
+        /// Whether the move is a pass.
+        pass: bool,
+    },
+    /// A build whose gain is less than a pound per dividend call, or none the estimate sees:
+    /// the track grows toward paying cities (`gains`), or the simulated games favoured it.
+    Approaches {
+        /// The railway.
+        railway: Railway,
+        /// Locomotives placed.
+        locomotives: u8,
+        /// Whether the estimate sees a gain (under a pound per call).
+        gains: bool,
+    },
     /// A pass: the least bid is above what the share is worth.
     PriceAboveValue {
         /// The railway.
@@ -27,7 +50,8 @@ pub enum Reason {
         /// The share's worth, as estimated.
         value: u32,
     },
-    /// A build: the railway's expected income per call (and what it nears) grows.
+    /// A build: the railway's expected income per call, counting the cities its track nears,
+    /// grows by at least a pound (`income_after` > `income_before`).
     Extends {
         /// The railway.
         railway: Railway,

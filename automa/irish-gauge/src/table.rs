@@ -51,6 +51,23 @@ pub fn reason_data(reason: &Reason, estimate: Option<Estimate>) -> Value {
             "kind": "extends", "railway": railway.to_string(), "locomotives": locomotives,
             "income_before": income_before, "income_after": income_after,
         }),
+        Reason::Simulated {
+            railway,
+            price,
+            value,
+            pass,
+        } => json!({
+            "kind": "simulated", "railway": railway.to_string(), "price": price, "value": value,
+            "pass": pass,
+        }),
+        Reason::Approaches {
+            railway,
+            locomotives,
+            gains,
+        } => json!({
+            "kind": "approaches", "railway": railway.to_string(), "locomotives": locomotives,
+            "gains": gains,
+        }),
         Reason::NewCity { town, colour } => json!({
             "kind": "new_city", "town": town.to_string(), "colour": colour.to_string(),
         }),

@@ -613,9 +613,17 @@ impl TableGame for IrishGauge {
     }
 
     fn pressure(&self, state: &Game) -> Option<Summary> {
+        if state.is_finished() {
+            return None;
+        }
+        // A dividend call draws three cubes (the last one what is left); the game ends when
+        // the supply is empty.
+        let cubes = state.supply().total();
+        let calls = cubes.div_ceil(3);
         Some(Summary {
             kind: "cubes_left".into(),
-            amounts: vec![state.supply().total().to_string()],
+            amounts: vec![cubes.to_string(), calls.to_string()],
+            near: calls < 3,
             ..Summary::default()
         })
     }

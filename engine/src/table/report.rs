@@ -47,6 +47,8 @@ struct PlayerLine {
     cash: i64,
     shares: String,
     score: i64,
+    /// The place in the final ranking: players with the same score share it (`1.`, `1.`, `3.`).
+    rank: usize,
 }
 
 #[derive(Serialize)]
@@ -106,7 +108,7 @@ pub fn cities_by_colour(view: &View) -> Vec<String> {
 
 /// The full status report, from the view model.
 pub fn status(ctx: &Ctx<'_>, view: &View, prompt: &str) -> String {
-    let players: Vec<PlayerLine> = view
+    let mut players: Vec<PlayerLine> = view
         .players
         .iter()
         .map(|p| PlayerLine {
@@ -119,8 +121,13 @@ pub fn status(ctx: &Ctx<'_>, view: &View, prompt: &str) -> String {
                 .collect::<Vec<_>>()
                 .join("; "),
             score: p.score.unwrap_or(p.cash),
+            rank: 0,
         })
         .collect();
+    let scores: Vec<i64> = players.iter().map(|p| p.score).collect();
+    for p in &mut players {
+        p.rank = 1 + scores.iter().filter(|&&s| s > p.score).count();
+    }
     let railways: Vec<RailwayLine> = Railway::ALL
         .iter()
         .filter_map(|&r| {
@@ -316,7 +323,8 @@ pub fn moves(ctx: &Ctx<'_>, game: &Game) -> String {
                 .map(|b| {
                     context! {
                         railway => b.railway.code(), unplaced => b.unplaced,
-                        hexes => b.hexes.iter().map(|(h, c)| format!("{} {}", describe(*h), format_half_points(*c))).collect::<Vec<_>>()
+                        // Each hex with what it costs, in build points (`N3 2 BP`).
+                        hexes => b.hexes.iter().map(|(h, c)| format!("{} {} BP", describe(*h), format_half_points(*c))).collect::<Vec<_>>()
                     }
                 })
                 .collect();

@@ -596,9 +596,16 @@ impl TableGame for Privates {
     }
 
     fn pressure(&self, state: &Game) -> Option<Summary> {
+        if state.is_finished() {
+            return None;
+        }
+        // The rounds still to play, this one included.
+        let left = state.rounds().saturating_sub(state.round()) + 1;
         Some(Summary {
             kind: "round".into(),
             subject: format!("{} of {}", state.round(), state.rounds()),
+            amounts: vec![left.to_string()],
+            near: left < 3,
             ..Summary::default()
         })
     }

@@ -91,6 +91,8 @@ struct RowLine {
 
 #[derive(Serialize)]
 struct ScoreLine {
+    /// The place in the final ranking: equal totals share it (`1.`, `1.`, `3.`).
+    rank: usize,
     name: String,
     total: u32,
     cash: u32,
@@ -105,6 +107,7 @@ fn score_lines(game: &Game, scores: &[Score], winners: &[usize]) -> Vec<ScoreLin
     let mut lines: Vec<ScoreLine> = scores
         .iter()
         .map(|s| ScoreLine {
+            rank: 1 + scores.iter().filter(|o| o.total > s.total).count(),
             name: game.name(s.player).to_string(),
             total: s.total,
             cash: s.cash,

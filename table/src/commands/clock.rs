@@ -1,5 +1,5 @@
 //! `!clock`: the turn and auction clocks of a game and its reminders (driven by the tick,
-//! [`crate::weeks::pace`]).
+//! [`crate::weeks::pace`]): anyone may read them, only a moderator may change them.
 
 use async_trait::async_trait;
 
@@ -19,7 +19,7 @@ const CLOCK_ARGS: &[ArgSpec] = &[arg(
     "turn:48h auction:24h remind:50% away-cap:7d (off to clear); none: show",
 )];
 
-/// `!clock [settings]`: shows or sets the clocks.
+/// `!clock [settings]`: shows the clocks (anyone) or sets them (moderators).
 pub(crate) struct Clock;
 
 #[async_trait]
@@ -30,9 +30,9 @@ impl Command for Clock {
             ..table_command(
                 "clock",
                 &["clocks"],
-                Access::Moderator,
+                Access::Anyone,
                 CLOCK_ARGS,
-                "set the turn and auction clocks and reminders",
+                "show the turn and auction clocks and reminders (moderators set them)",
             )
         }
     }
@@ -52,6 +52,13 @@ impl Command for Clock {
                 clock: clock_data(&meta.clock),
                 decision,
                 game_id: current.row.id.clone(),
+            }));
+        }
+        if !msg.author.is_moderator {
+            return cx.refuse(cx.say(messages::ModeratorOnly {
+                author: msg.author.name.to_string(),
+                command: format!("clock {}", args.trim()),
+                ruling: cx.table_ruling(),
             }));
         }
         let mut settings = meta.clock;

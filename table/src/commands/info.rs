@@ -38,13 +38,36 @@ pub(crate) struct Status;
 #[async_trait]
 impl Command for Status {
     fn spec(&self) -> CommandSpec {
-        table_command("status", &[], Access::Anyone, &[], "the status report")
+        table_command(
+            "status",
+            &[],
+            Access::Anyone,
+            &[],
+            "the status report, with the standing, the end, the clock and who is away",
+        )
     }
 
-    async fn run(&self, cx: &mut Cx, _args: &str, _msg: &Incoming) -> Response {
+    async fn run(&self, cx: &mut Cx, _args: &str, msg: &Incoming) -> Response {
         match &cx.loaded {
             Loaded::Running(current) => {
-                Response::new(Verdict::Answered).say(cx.host.view(current).report())
+                let view = cx.host.view(current);
+                let mut text = view.report().to_string();
+                // The score and the clock: the standing, the end, the player to act, who is
+                // away (and, once over, who held the seats that changed hands).
+                for part in [
+                    view.standing(crate::weeks::pace::time_of(msg)),
+                    if current.session.is_finished() {
+                        view.ending_notes()
+                    } else {
+                        String::new()
+                    },
+                ] {
+                    if !part.trim().is_empty() {
+                        text.push('\n');
+                        text.push_str(part.trim_end());
+                    }
+                }
+                Response::new(Verdict::Answered).say(text)
             }
             Loaded::Frozen(frozen) => {
                 Response::new(Verdict::Answered).say(cx.host.frozen_text(frozen))
@@ -152,7 +175,15 @@ impl Command for Log {
         let count: usize = args.trim().parse().unwrap_or(10).clamp(1, 50);
         let in_force: std::collections::HashSet<i64> =
             current.stack.iter().map(|e| e.seq).collect();
-        let start = current.log.len().saturating_sub(count);
+        // The last `count` entries shown: a proxy marker is shown with its move, not counted.
+        let mut shown = 0;
+        let mut start = current.log.len();
+        while start > 0 && shown < count {
+            start -= 1;
+            if !matches!(current.log[start].0, Entry::Table(TableEvent::Proxy { .. })) {
+                shown += 1;
+            }
+        }
         let meta = current.meta();
         let lines: Vec<messages::LogLine> = current.log[start..]
             .iter()

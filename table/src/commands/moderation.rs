@@ -97,7 +97,9 @@ impl Command for Undo {
         draft.session = session;
         draft.stack = stack;
         draft.entries.extend(units.iter().map(|_| Entry::Undo));
-        let undone = cx.say(messages::Undone { what });
+        // Only audited dice give the same draw again; a moderator's draw is theirs to make.
+        let audited = current.audited();
+        let undone = cx.say(messages::Undone { what, audited });
         cx.commit_turn(draft, msg, undone).await
     }
 }

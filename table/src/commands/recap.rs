@@ -1,5 +1,5 @@
-//! `!recap [2d]`: what happened since the caller's last move, or over the time given (for
-//! spectators too); answered privately on slash.
+//! `!recap [2d]`: what happened since the caller last posted in the game, or over the time
+//! given (for spectators too), complete; answered privately on slash.
 
 use async_trait::async_trait;
 
@@ -7,7 +7,7 @@ use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, Co
 use crate::commands::Command;
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
-use crate::table::recap::Since;
+use crate::table::recap::{Length, Since};
 use crate::table::{Cx, Loaded};
 use crate::weeks::duration::parse_duration;
 use crate::weeks::pace::{duration_error, time_of};
@@ -16,7 +16,7 @@ const RECAP_ARGS: &[ArgSpec] = &[arg(
     "since",
     ArgKind::Text,
     false,
-    "how far back, e.g. 2d (default: since your last move, or a day)",
+    "how far back, e.g. 2d (default: since you last posted here, or a day)",
 )];
 
 /// `!recap [2d]`.
@@ -30,7 +30,7 @@ impl Command for RecapCommand {
             &["catchup"],
             Access::Anyone,
             RECAP_ARGS,
-            "what happened since your last move, or over the time given",
+            "what happened since you last posted here, or over the time given",
         )
     }
 
@@ -45,7 +45,9 @@ impl Command for RecapCommand {
         let seat = current.seat_of(&msg.author);
         let now = time_of(msg);
         let since = match (args.trim(), seat) {
-            ("", Some(seat)) => Since::LastMoveOf(seat),
+            ("", Some(seat)) => {
+                Since::LastPostOf(seat, current.last_post(&cx.posts, &msg.author.id))
+            }
             ("", None) => Since::Time(now - chrono::Duration::days(1)),
             (text, _) => match parse_duration(text) {
                 Ok(back) => Since::Time(now - back),
@@ -56,8 +58,13 @@ impl Command for RecapCommand {
                 }
             },
         };
-        match current.recap(seat, since) {
-            Some(recap) => Response::new(Verdict::Answered).say(cx.say(recap)),
+        match current.recap(seat, since, Length::Complete) {
+            Some(recap) => {
+                let text = cx.say(recap);
+                // The player has caught up: their next recap starts here.
+                cx.note_post(msg);
+                Response::new(Verdict::Answered).say(text)
+            }
             None => cx.no_game(),
         }
     }

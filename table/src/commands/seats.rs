@@ -318,7 +318,8 @@ impl Command for Away {
             reason: (!reason.is_empty()).then_some(reason),
             paused_until: full(pause_until).to_string(),
             capped: pause_until < until,
-            left: format_duration((left - length).max(chrono::Duration::zero())).to_string(),
+            left: format_duration(left).to_string(),
+            uses: format_duration(length.min(left)).to_string(),
         });
         cx.commit(draft, msg);
         done.stage_spent(&mut cx.ledger, &game_id);

@@ -788,7 +788,9 @@ pub trait TableGame: Send + Sync + Sized + 'static {
         let _ = (state, seat);
         None
     }
-    /// How near the end is, for the recap (Irish Gauge: cubes left; Privates: the round).
+    /// How near the end is, for the status and the recap (Irish Gauge: cubes left and the
+    /// dividend calls they last; Privates: the round); [`Summary::near`] when the end is close
+    /// enough for the recap to say so. `None` once the game is over.
     fn pressure(&self, state: &Self::State) -> Option<Summary> {
         let _ = state;
         None
@@ -810,6 +812,10 @@ pub struct Summary {
     pub amounts: Vec<String>,
     /// Details: the towns a build reached, the cards taken, each railway's pay.
     pub detail: Vec<String>,
+    /// For [`TableGame::pressure`]: whether the end is near (fewer than three dividend calls
+    /// or rounds left), so that the recap says "end in sight".
+    #[serde(default)]
+    pub near: bool,
 }
 
 /// A seat's money: cash and net worth, written with the game's currency by [`Worth::money`].

@@ -363,12 +363,14 @@ erased! {
                         format!("{status}\n{notes}")
                     };
                     // Seats an automa holds are marked under every report.
-                    let automa: Vec<String> = self
+                    let mut automa: Vec<String> = self
                         .seated
                         .iter()
                         .filter(|p| p.is_automa())
                         .map(|p| p.name.clone())
                         .collect();
+                    // In the automa's own order (Automa 1, 2, 3), not the seats' shuffled one.
+                    automa.sort_by_key(|name| (name.len(), name.clone()));
                     if !automa.is_empty() {
                         let line = crate::messages::AutomaSeats { names: automa };
                         text.push('\n');

@@ -103,6 +103,12 @@ impl Cx {
             before,
             full,
         );
+        // The automa's own post names its seat already: no seat notice under it (the notice
+        // stays under the players' reports and `!status`).
+        let body = match &self.loaded {
+            Loaded::Running(current) => without_seat_notice(&self.host, current, &body),
+            _ => body,
+        };
         let picture = match (&self.loaded, done.changes_picture) {
             (Loaded::Running(current), true) if self.host.settings.map_after_build => self
                 .host
@@ -111,12 +117,40 @@ impl Cx {
                 .and_then(Result::ok),
             _ => None,
         };
+        // The automa's last move ends the game: the net-worth chart comes with the final
+        // report, as after a player's.
+        let chart = match &self.loaded {
+            Loaded::Running(current) => crate::table::prompt::final_chart(current, &self.host),
+            _ => None,
+        };
         Some(
             Response::new(Verdict::Accepted)
                 .say(format!("{}\n{body}", head.trim_end()))
-                .attach(picture),
+                .attach(picture)
+                .attach(chart),
         )
     }
+}
+
+/// `text` without the line that lists the automa seats.
+fn without_seat_notice(host: &crate::table::Host, current: &Current, text: &str) -> String {
+    let mut names: Vec<String> = current
+        .session
+        .seated()
+        .iter()
+        .filter(|p| p.is_automa())
+        .map(|p| p.name.clone())
+        .collect();
+    names.sort_by_key(|name| (name.len(), name.clone()));
+    let notice = host.say(messages::AutomaSeats { names });
+    let notice = notice.trim_end();
+    if notice.is_empty() {
+        return text.to_string();
+    }
+    text.lines()
+        .filter(|line| *line != notice)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The message an automa's move is stored under (`automa:<game>:<position>`).

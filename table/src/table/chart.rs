@@ -32,10 +32,46 @@ pub struct Series {
     pub values: Vec<i64>,
 }
 
-/// The chart as an SVG document.
+/// The labels' type size, and the least it shrinks to for a long name.
+const LABEL_SIZE: f64 = 26.0;
+/// The widest the column of names at the lines' ends may be.
+const MAX_LABEL_COLUMN: f64 = 360.0;
+
+/// How wide `text` is drawn in bold at `size` pixels, with the chart's font.
+fn text_width(text: &str, size: f64) -> f64 {
+    let svg = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="100" font-family="{FONT_FAMILY}"><text x="0" y="60" font-size="{size}" font-weight="bold">{}</text></svg>"#,
+        escape(text)
+    );
+    usvg::Tree::from_str(&svg, &options())
+        .map(|tree| f64::from(tree.root().abs_bounding_box().width()))
+        // Without the font, a generous guess: DejaVu Sans Bold is under 0.75 em a glyph.
+        .unwrap_or(text.chars().count() as f64 * size * 0.75)
+}
+
+/// The chart as an SVG document. Every name and sum at the lines' ends fits inside the
+/// picture: the column on the right is as wide as the widest label (a very long name is drawn
+/// smaller), and the labels, kept 30 pixels apart, stay between the top and the bottom.
 pub fn chart_svg(title: &str, currency: &str, series: &[Series]) -> String {
     let (w, h) = (f64::from(CHART_WIDTH), f64::from(CHART_HEIGHT));
-    let (left, right, top, bottom) = (90.0, 170.0, 70.0, 70.0);
+    let label_of = |s: &Series| {
+        format!(
+            "{} {currency}{}",
+            s.name,
+            s.values.last().copied().unwrap_or(0)
+        )
+    };
+    let widest = series
+        .iter()
+        .map(|s| text_width(&label_of(s), LABEL_SIZE))
+        .fold(0.0, f64::max);
+    let label_size = if widest > MAX_LABEL_COLUMN {
+        (LABEL_SIZE * MAX_LABEL_COLUMN / widest * 10.0).floor() / 10.0
+    } else {
+        LABEL_SIZE
+    };
+    let (left, top, bottom) = (90.0, 70.0, 70.0);
+    let right = (widest.min(MAX_LABEL_COLUMN) + 30.0).max(120.0);
     let points = series.iter().map(|s| s.values.len()).max().unwrap_or(0);
     let max = series
         .iter()
@@ -97,18 +133,26 @@ pub fn chart_svg(title: &str, currency: &str, series: &[Series]) -> String {
         }
     }
     labels.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // Apart downwards, then back up from the bottom if the last went below it.
+    let gap = 30.0;
     let mut previous = f64::MIN;
+    for label in &mut labels {
+        label.0 = label.0.max(previous + gap);
+        previous = label.0;
+    }
+    let mut next = h - 20.0 - label_size;
+    for label in labels.iter_mut().rev() {
+        label.0 = label.0.min(next);
+        next = label.0 - gap;
+    }
     for (yy, i) in labels {
-        let yy = yy.max(previous + 30.0);
-        previous = yy;
-        let s = &series[i];
+        let yy = yy.max(label_size);
         svg.push_str(&format!(
-            r#"<text x="{:.1}" y="{:.1}" font-size="26" font-weight="bold" fill="{}">{} {currency}{}</text>"#,
+            r#"<text x="{:.1}" y="{:.1}" font-size="{label_size}" font-weight="bold" fill="{}">{}</text>"#,
             w - right + 10.0,
             yy + 9.0,
             PALETTE[i % PALETTE.len()],
-            escape(&s.name),
-            s.values.last().copied().unwrap_or(0)
+            escape(&label_of(&series[i]))
         ));
     }
     svg.push_str("</svg>");
@@ -129,13 +173,18 @@ static FONTS: LazyLock<Arc<usvg::fontdb::Database>> = LazyLock::new(|| {
     Arc::new(db)
 });
 
-/// The chart as a PNG image, [`CHART_WIDTH`] × [`CHART_HEIGHT`] pixels.
-pub fn chart_png(title: &str, currency: &str, series: &[Series]) -> Result<Vec<u8>, PictureError> {
-    let options = usvg::Options {
+/// How the chart's SVG is read: with its embedded fonts.
+fn options() -> usvg::Options<'static> {
+    usvg::Options {
         font_family: FONT_FAMILY.to_string(),
         fontdb: Arc::clone(&FONTS),
         ..usvg::Options::default()
-    };
+    }
+}
+
+/// The chart as a PNG image, [`CHART_WIDTH`] × [`CHART_HEIGHT`] pixels.
+pub fn chart_png(title: &str, currency: &str, series: &[Series]) -> Result<Vec<u8>, PictureError> {
+    let options = options();
     let failed = |e: &dyn std::fmt::Display| PictureError(format!("the chart failed: {e}"));
     let tree = usvg::Tree::from_str(&chart_svg(title, currency, series), &options)
         .map_err(|e| failed(&e))?;
@@ -185,6 +234,77 @@ mod tests {
             .collect();
         assert_eq!(ys.len(), 2);
         assert!((ys[0] - ys[1]).abs() >= 30.0, "{ys:?}");
+    }
+
+    /// Every text node of the chart as drawn: its text's bounding box in the picture.
+    fn drawn_texts(svg: &str) -> Vec<usvg::Rect> {
+        fn walk(group: &usvg::Group, out: &mut Vec<usvg::Rect>) {
+            for node in group.children() {
+                match node {
+                    usvg::Node::Group(g) => walk(g, out),
+                    usvg::Node::Text(t) => out.push(t.abs_bounding_box()),
+                    _ => {}
+                }
+            }
+        }
+        let tree = usvg::Tree::from_str(svg, &options()).expect("the chart reads");
+        let mut out = Vec::new();
+        walk(tree.root(), &mut out);
+        out
+    }
+
+    #[test]
+    fn no_label_is_clipped_by_the_picture() {
+        // Privates' final chart of four automa seats (issue 33: `Automa 1 $` was clipped),
+        // a long name, many players close together at the top and the bottom.
+        let cases: Vec<(&str, Vec<Series>)> = vec![
+            (
+                "$",
+                (1..=4)
+                    .map(|n| Series {
+                        name: format!("Automa {n}"),
+                        values: vec![120, 300 + n, 440 + n],
+                    })
+                    .collect(),
+            ),
+            (
+                "£",
+                vec![
+                    Series {
+                        name: "Bartholomew-Featherstonehaugh the Third".into(),
+                        values: vec![20, 87],
+                    },
+                    Series {
+                        name: "ann".into(),
+                        values: vec![20, 87],
+                    },
+                ],
+            ),
+            (
+                "£",
+                (0..7)
+                    .map(|n| Series {
+                        name: format!("player {n}"),
+                        values: vec![20, 0],
+                    })
+                    .collect(),
+            ),
+        ];
+        let (w, h) = (CHART_WIDTH as f32, CHART_HEIGHT as f32);
+        for (currency, series) in cases {
+            let svg = chart_svg("Privates chart-1 — net worth", currency, &series);
+            let texts = drawn_texts(&svg);
+            assert!(texts.len() >= series.len() + 3, "{svg}");
+            for rect in texts {
+                assert!(
+                    rect.left() >= 0.0
+                        && rect.top() >= 0.0
+                        && rect.right() <= w
+                        && rect.bottom() <= h,
+                    "a text drawn at {rect:?} leaves the {w}×{h} picture: {svg}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -13,9 +13,11 @@ pub mod extract;
 pub(crate) mod ledger;
 pub(crate) mod mover;
 pub mod play;
+pub(crate) mod posts;
 pub mod prompt;
 pub mod recap;
 pub(crate) mod signups;
+pub(crate) mod standing;
 pub(crate) mod start;
 pub(crate) mod view;
 
@@ -326,6 +328,8 @@ pub(crate) struct Cx {
     pub(crate) loaded: Loaded,
     /// The channel, its store and what the command being handled writes.
     pub(crate) ledger: ledger::Ledger,
+    /// Who last posted in the channel, for recaps "since you last posted".
+    pub(crate) posts: posts::Posts,
 }
 
 impl Loaded {

@@ -147,10 +147,10 @@ impl Cx {
         };
         text.push('\n');
         text.push_str(&body);
-        // The player pinged back after a while is told what happened since their last move.
+        // The player pinged back after a while is told what happened since they last posted.
         if let (true, crate::game::ToAct::Player { seat, .. }) = (ping, current.session.to_act()) {
             if Some(seat) != author_seat {
-                if let Some(recap) = current.ping_recap(seat, now) {
+                if let Some(recap) = current.ping_recap(seat, &self.posts, now) {
                     text.push('\n');
                     text.push_str(&self.say(recap));
                 }
@@ -158,7 +158,7 @@ impl Cx {
         }
         if current.session.is_finished() {
             text.push('\n');
-            text.push_str(&self.host.view(current).reveal_text());
+            text.push_str(&self.host.view(current).ending_notes());
         }
         let picture = if picture_changed && self.host.settings.map_after_build {
             self.host

@@ -1,46 +1,83 @@
-//! Catching up: what happened since a player's last move (the turn ping, `!recap`) or since a
-//! time (`!recap 2d`, for spectators too). The game says what each move and draw came to
-//! ([`crate::game::TableGame::summarize`]); the table replays the log from the point asked
-//! for, groups the summaries by kind, seat and subject, and the template words them.
+//! Catching up: what happened since a player last posted in the game (the turn ping,
+//! `!recap`) or since a time (`!recap 2d`, for spectators too). The game says what each move
+//! and draw came to ([`crate::game::TableGame::summarize`]); the table replays the log from the
+//! point asked for, groups the summaries by kind, seat and subject (each draw's on a line of its
+//! own: a dividend call is one line), tells the moves made *for* the player as such (a
+//! moderator's `!act`, an automatic pass, the automa), and the template words them, speaking to
+//! the player about themselves in the second person.
 
 use chrono::{DateTime, Utc};
 
+use crate::game::events::{ProxyWhy, TableEvent};
 use crate::game::log::Entry;
 use crate::game::Summary;
 use crate::messages::{Recap, RecapLine};
+use crate::table::posts::{LastPost, Posts};
 use crate::table::{Current, Host};
 use crate::weeks::duration::relative;
 
-/// The most lines a recap shows, the money and the end-game lines included.
+/// The most lines a turn ping's recap shows, the money and the end-game lines included (an
+/// asked-for `!recap` shows every line).
 pub(crate) const RECAP_LINES: usize = 6;
 
-/// A player who moved less than this long ago is pinged without a recap.
+/// A player who posted less than this long ago is pinged without a recap.
 pub(crate) const RECAP_AFTER_MINUTES: i64 = 60;
 
 /// Where a recap starts.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Since {
-    /// After the seat's own last move (from the start if it has made none).
-    LastMoveOf(usize),
+    /// After the seat's player last posted in the game (`None`: from the start).
+    LastPostOf(usize, Option<LastPost>),
     /// After this time.
     Time(DateTime<Utc>),
 }
 
+/// How much of a recap to show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Length {
+    /// Every line (`!recap`: a long one is split into several posts by the adapter).
+    Complete,
+    /// At most [`RECAP_LINES`] (the turn ping), one line saying how many more.
+    Short,
+}
+
 impl Current {
+    /// The last time the player `player_id` posted in this game: the last log entry their
+    /// message stored, or a later message of theirs this process saw (`posts`).
+    pub(crate) fn last_post(&self, posts: &Posts, player_id: &str) -> Option<LastPost> {
+        let stored = self
+            .log
+            .iter()
+            .rev()
+            .find(|(_, row)| row.author_id == player_id)
+            .map(|(_, row)| LastPost {
+                next_seq: row.seq + 1,
+                at: row.at,
+            });
+        let seen = posts.last(&self.row.id, player_id);
+        match (stored, seen) {
+            (Some(a), Some(b)) => Some(if b.next_seq >= a.next_seq { b } else { a }),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Why the move at log entry `seq` was made for its seat, and by whom, if it was.
+    fn proxy_of(&self, seq: i64) -> Option<(ProxyWhy, Option<String>)> {
+        let index = self.log.iter().position(|(_, row)| row.seq == seq)?;
+        match self.log.get(index.checked_sub(1)?) {
+            Some((Entry::Table(TableEvent::Proxy { why, by, .. }), _)) => {
+                Some((*why, by.as_ref().map(|b| b.name.clone())))
+            }
+            _ => None,
+        }
+    }
+
     /// The recap for `seat` (`None`: a spectator), or `None` when the log does not replay.
-    pub(crate) fn recap(&self, seat: Option<usize>, since: Since) -> Option<Recap> {
+    pub(crate) fn recap(&self, seat: Option<usize>, since: Since, length: Length) -> Option<Recap> {
         // The first entry in force that the recap tells, and when it starts.
         let (first, from) = match since {
-            Since::LastMoveOf(me) => {
-                let last =
-                    self.stack.iter().rev().find(
-                        |item| matches!(item.entry, Entry::Action { seat, .. } if seat == me),
-                    );
-                match last {
-                    Some(item) => (item.seq + 1, self.time_of(item.seq)),
-                    None => (0, self.row.created_at),
-                }
-            }
+            Since::LastPostOf(_, Some(post)) => (post.next_seq, post.at),
+            Since::LastPostOf(_, None) => (0, self.row.created_at),
             Since::Time(at) => {
                 let first = self
                     .log
@@ -50,12 +87,17 @@ impl Current {
                 (first, at)
             }
         };
+        let me = match since {
+            Since::LastPostOf(me, _) => Some(me),
+            Since::Time(_) => seat,
+        };
         let mut session = self
             .plugin
             .load(&self.stored.setup, self.stored.players.clone())
             .ok()?;
         let mut cash_before = None;
-        let mut summaries: Vec<Summary> = Vec::new();
+        // Each summary with the draw it came from (a draw's summaries are grouped apart).
+        let mut summaries: Vec<(Summary, Option<i64>)> = Vec::new();
         for item in &self.stack {
             if item.seq < first {
                 session.replay(&item.entry).ok()?;
@@ -64,17 +106,43 @@ impl Current {
             if cash_before.is_none() {
                 cash_before = seat.and_then(|s| session.worth(s));
             }
-            let mine = matches!(
-                (&item.entry, seat, since),
-                (Entry::Action { seat: by, .. }, Some(me), Since::LastMoveOf(_)) if *by == me
-            );
             let said = session.replay_summaries(&item.entry).ok()?;
-            if !mine {
-                summaries.extend(said);
+            match &item.entry {
+                Entry::Action { seat: by, action }
+                    if Some(*by) == me && self.proxy_of(item.seq).is_some() =>
+                {
+                    // A move made for the player: said as such; what it did to the board
+                    // (a build) is in that line.
+                    let (why, moderator) = self
+                        .proxy_of(item.seq)
+                        .unwrap_or((ProxyWhy::Moderator, None));
+                    summaries.push((
+                        Summary {
+                            kind: "for_you".into(),
+                            seat: Some(*by),
+                            subject: session.canonical(action).unwrap_or_default(),
+                            amounts: Vec::new(),
+                            detail: std::iter::once(why.name().to_string())
+                                .chain(moderator)
+                                .collect(),
+                            near: false,
+                        },
+                        Some(item.seq),
+                    ));
+                    summaries.extend(
+                        said.into_iter()
+                            .filter(|s| s.seat.is_some())
+                            .map(|s| (s, None)),
+                    );
+                }
+                Entry::Draw { .. } => {
+                    summaries.extend(said.into_iter().map(|s| (s, Some(item.seq))));
+                }
+                _ => summaries.extend(said.into_iter().map(|s| (s, None))),
             }
         }
         let names = self.seat_names();
-        let mut lines = group(&summaries, &names);
+        let mut lines = group(&summaries, &names, me);
         let worth_now = seat.and_then(|s| self.session.worth(s));
         let (money, cash) = match (cash_before, worth_now) {
             (Some(before), Some(now)) if before.cash != now.cash => {
@@ -87,14 +155,16 @@ impl Current {
             }
             _ => (None, None),
         };
+        // "End in sight" only when it is: near, and the game not over.
         let pressure = self
             .session
             .pressure()
-            .map(|s| group(&[s], &names).remove(0));
-        // Six lines in all: the money and the end-game lines first, then the others' moves
-        // (one line says how many more there were).
+            .filter(|p| p.near && !self.session.is_finished())
+            .map(|s| group(&[(s, None)], &names, me).remove(0));
+        // A ping's recap: six lines in all, the money and the end-game lines first, then the
+        // others' moves (one line says how many more there were).
         let room = RECAP_LINES - usize::from(money.is_some()) - usize::from(pressure.is_some());
-        let more = if lines.len() > room {
+        let more = if length == Length::Short && lines.len() > room {
             let kept = room - 1;
             let more = lines.len() - kept;
             lines.truncate(kept);
@@ -105,7 +175,7 @@ impl Current {
         Some(Recap {
             player: seat.and_then(|s| names.get(s).cloned()),
             since: relative(from),
-            mine: matches!(since, Since::LastMoveOf(_)),
+            mine: matches!(since, Since::LastPostOf(..)),
             lines,
             more,
             money,
@@ -114,19 +184,21 @@ impl Current {
         })
     }
 
-    /// The recap a turn ping carries for `seat`: since its last move, unless that was less
-    /// than an hour before `now` or nothing happened since.
-    pub(crate) fn ping_recap(&self, seat: usize, now: DateTime<Utc>) -> Option<Recap> {
-        let last = self
-            .stack
-            .iter()
-            .rev()
-            .find(|item| matches!(item.entry, Entry::Action { seat: by, .. } if by == seat))
-            .map_or(self.row.created_at, |item| self.time_of(item.seq));
+    /// The recap a turn ping carries for `seat`: since its player last posted, unless that was
+    /// less than an hour before `now` or nothing happened since.
+    pub(crate) fn ping_recap(
+        &self,
+        seat: usize,
+        posts: &Posts,
+        now: DateTime<Utc>,
+    ) -> Option<Recap> {
+        let player = self.session.seated().get(seat)?.id.clone();
+        let post = self.last_post(posts, &player);
+        let last = post.map_or(self.row.created_at, |p| p.at);
         if now - last < chrono::Duration::minutes(RECAP_AFTER_MINUTES) {
             return None;
         }
-        self.recap(Some(seat), Since::LastMoveOf(seat))
+        self.recap(Some(seat), Since::LastPostOf(seat, post), Length::Short)
             .filter(|recap| !recap.lines.is_empty() || recap.money.is_some())
     }
 
@@ -214,23 +286,20 @@ impl Current {
             alt,
         })
     }
-
-    /// When the entry `seq` was stored.
-    fn time_of(&self, seq: i64) -> DateTime<Utc> {
-        self.log
-            .iter()
-            .find(|(_, row)| row.seq == seq)
-            .map_or(self.row.created_at, |(_, row)| row.at)
-    }
 }
 
-/// Groups summaries by kind, seat and subject, in the order each group first happened; the
-/// amounts and details of a group are kept in order, details once each.
-fn group(summaries: &[Summary], names: &[String]) -> Vec<RecapLine> {
-    let mut keys: Vec<(&str, Option<usize>, &str)> = Vec::new();
+/// Groups summaries by kind, seat, subject and draw, in the order each group first happened;
+/// the amounts and details of a group are kept in order, details once each. A line about
+/// `me` is marked `yours` (the template says "you").
+fn group(
+    summaries: &[(Summary, Option<i64>)],
+    names: &[String],
+    me: Option<usize>,
+) -> Vec<RecapLine> {
+    let mut keys: Vec<(&str, Option<usize>, &str, Option<i64>)> = Vec::new();
     let mut lines: Vec<RecapLine> = Vec::new();
-    for s in summaries {
-        let key = (s.kind.as_str(), s.seat, s.subject.as_str());
+    for (s, draw) in summaries {
+        let key = (s.kind.as_str(), s.seat, s.subject.as_str(), *draw);
         let index = match keys.iter().position(|k| *k == key) {
             Some(i) => i,
             None => {
@@ -238,6 +307,7 @@ fn group(summaries: &[Summary], names: &[String]) -> Vec<RecapLine> {
                 lines.push(RecapLine {
                     kind: s.kind.clone(),
                     who: s.seat.and_then(|seat| names.get(seat).cloned()),
+                    yours: s.seat.is_some() && s.seat == me,
                     subject: s.subject.clone(),
                     amounts: Vec::new(),
                     detail: Vec::new(),
@@ -260,14 +330,22 @@ fn group(summaries: &[Summary], names: &[String]) -> Vec<RecapLine> {
 mod tests {
     use super::*;
 
-    fn summary(kind: &str, seat: Option<usize>, subject: &str, detail: &[&str]) -> Summary {
-        Summary {
-            kind: kind.into(),
-            seat,
-            subject: subject.into(),
-            amounts: Vec::new(),
-            detail: detail.iter().map(|d| d.to_string()).collect(),
-        }
+    fn summary(
+        kind: &str,
+        seat: Option<usize>,
+        subject: &str,
+        detail: &[&str],
+    ) -> (Summary, Option<i64>) {
+        (
+            Summary {
+                kind: kind.into(),
+                seat,
+                subject: subject.into(),
+                detail: detail.iter().map(|d| d.to_string()).collect(),
+                ..Summary::default()
+            },
+            None,
+        )
     }
 
     #[test]
@@ -281,11 +359,25 @@ mod tests {
                 summary("build", Some(1), "WLW", &["Sligo"]),
             ],
             &names,
+            Some(1),
         );
         assert_eq!(lines.len(), 3);
         assert_eq!(lines[0].who.as_deref(), Some("ann"));
         assert_eq!(lines[0].detail, ["Shannon", "Ennis"]);
         assert_eq!(lines[1].kind, "card_taken");
         assert_eq!(lines[2].who.as_deref(), Some("bob"));
+        assert!(lines[2].yours && !lines[0].yours);
+    }
+
+    #[test]
+    fn each_draw_groups_apart() {
+        let names = vec!["ann".to_string()];
+        let paid = |draw| {
+            let (s, _) = summary("dividends", None, "", &["WLW £6 a share"]);
+            (s, Some(draw))
+        };
+        let lines = group(&[paid(4), paid(9)], &names, None);
+        assert_eq!(lines.len(), 2, "two calls, two lines");
+        assert_eq!(lines[1].detail, ["WLW £6 a share"]);
     }
 }

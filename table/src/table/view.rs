@@ -69,10 +69,21 @@ impl<'a> View<'a> {
 
     /// What follows a move that ended a turn, an undo or a draw: the full report, or with
     /// [`Report::Compact`] only who acts next.
+    /// Once the game is over, who held the seats that changed hands follows it.
     pub(crate) fn after_turn(&self, render: &Render<'_>) -> String {
-        match self.host.settings.report {
+        let text = match self.host.settings.report {
             Report::Full => self.current.session.status(render),
             Report::Compact => self.current.session.prompt(render),
+        };
+        let seats = self.seats_held();
+        if self.current.session.is_finished() && !seats.is_empty() {
+            format!(
+                "{}\n{}",
+                text.trim_end(),
+                self.host.say(messages::SeatsHeld { seats })
+            )
+        } else {
+            text
         }
     }
 
@@ -98,7 +109,7 @@ impl<'a> View<'a> {
         });
         if current.session.is_finished() {
             text.push('\n');
-            text.push_str(&self.reveal_text());
+            text.push_str(&self.ending_notes());
         }
         text
     }

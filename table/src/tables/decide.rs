@@ -50,7 +50,18 @@ impl Table {
             return Decided::answer(Cause::Message(msg.message_id.clone()), refusal);
         }
         let response = self.dispatch(msg).await;
+        // Chat, a move, a command that changed something: the author has posted in the game.
+        // A question answered (`!status`, `/status`) is not a post (`!recap` notes its own).
+        if response.verdict != Verdict::Answered {
+            self.note_post(msg);
+        }
         self.decided(Cause::Message(msg.message_id.clone()), response)
+    }
+
+    /// Notes that the author posted in the running game, after their message was handled (a
+    /// recap they ask for starts after their previous post).
+    fn note_post(&mut self, msg: &Incoming) {
+        self.cx.note_post(msg);
     }
 
     /// The decision of the command just handled: its answer and what it staged.

@@ -74,6 +74,7 @@ impl Table {
             host,
             loaded: Loaded::Empty,
             ledger: Ledger::new(channel, store),
+            posts: Default::default(),
         };
         cx.reload().await?;
         Ok(Table { cx, registry })
