@@ -120,3 +120,121 @@ fn readmes_sample_transcripts_are_the_bots_output_to_the_byte() {
         "the output of weeks.txt",
     );
 }
+
+/// The status reports in `out` by the record entry they end at (`-# Record #N: …`), each
+/// from its title line (`**Irish Gauge — …` / `**Privates — …`) to that line.
+fn reports_by_entry(out: &str, title: &str) -> Vec<(i64, String)> {
+    let mut reports = Vec::new();
+    let mut rest = out;
+    while let Some(start) = rest.find(title) {
+        let report = &rest[start..];
+        let Some(end) = report.find("-# Record #") else {
+            break;
+        };
+        let line_end = report[end..].find('\n').map_or(report.len(), |n| end + n);
+        let entry: i64 = report[end + "-# Record #".len()..]
+            .split(':')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .expect("an entry number");
+        reports.push((entry, report[..line_end].to_string()));
+        rest = &report[line_end..];
+    }
+    reports
+}
+
+/// Plays `transcript` asking `!status` after every line, then plays it again asking
+/// `!status N` for every entry at the end: each past report is the report of that time.
+fn past_reports_are_the_reports_of_their_time(transcript: &str, title: &str, args: &[&str]) {
+    let lines: Vec<&str> = transcript
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .collect();
+    let mut live = String::from("@2025-03-01T12:00:00Z\n");
+    for line in &lines {
+        live.push_str(line);
+        live.push_str("\nspy: !status\n");
+    }
+    let then: std::collections::BTreeMap<i64, String> =
+        reports_by_entry(&play(live.as_bytes(), args), title)
+            .into_iter()
+            .collect();
+    let last = *then.keys().last().expect("some entries");
+    assert!(last >= 6, "{then:?}");
+    // The same lines at the same line numbers (so the same message ids and record hashes),
+    // chat in place of `!status`.
+    let mut asked = String::from("@2025-03-01T12:00:00Z\n");
+    for line in &lines {
+        asked.push_str(line);
+        asked.push_str("\nspy: just watching\n");
+    }
+    for entry in 0..=last {
+        asked.push_str(&format!("spy: !status {entry}\n"));
+    }
+    asked.push_str(&format!("spy: !status {}\n", last + 1));
+    let out = play(asked.as_bytes(), args);
+    let tail = &out[out.find("📜").expect("a past position")..];
+    let past = reports_by_entry(tail, title);
+    assert_eq!(past.len() as i64, last + 1, "{tail}");
+    for (entry, report) in past {
+        if let Some(shown) = then.get(&entry) {
+            assert_eq!(&report, shown, "the report after entry #{entry}");
+        }
+    }
+    assert!(
+        out.contains(&format!(
+            "console-1 has no record entry #{}: its record has entries #0–#{last}",
+            last + 1
+        )),
+        "{tail}"
+    );
+}
+
+#[test]
+fn status_n_shows_the_irish_gauge_report_of_that_time() {
+    let manual = binary::transcript("complete_manual.txt");
+    let first_half: String = manual.lines().take(60).collect::<Vec<_>>().join("\n");
+    past_reports_are_the_reports_of_their_time(&first_half, "**Irish Gauge — ", &["--no-map"]);
+}
+
+#[test]
+fn status_n_shows_the_privates_report_of_that_time() {
+    let manual = binary::transcript("privates_manual.txt");
+    let first_half: String = manual.lines().take(40).collect::<Vec<_>>().join("\n");
+    past_reports_are_the_reports_of_their_time(&first_half, "**Privates — ", &["--no-map"]);
+}
+
+#[test]
+fn status_n_of_an_audited_game_draws_nothing_again() {
+    let game = "mod: !setup ann bob cat\ncat: **bid 7**\nann: **pass**\nbob: **pass**\n\
+        ann: **bid 5**\nbob: **pass**\ncat: **pass**\nbob: **bid 8**\ncat: **pass**\n\
+        ann: **pass**\ncat: **pass**\nann: **pass**\nbob: **pass**\ncat: **pass**\n\
+        ann: **bid 6**\nbob: **pass**\ncat: **pass**\n";
+    past_reports_are_the_reports_of_their_time(
+        game,
+        "**Irish Gauge — ",
+        &["--no-map", "--seed", SEED],
+    );
+}
+
+#[test]
+fn map_n_is_written_apart_from_the_map_now() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = dir.path().join("maps");
+    // The auctions and the three builds of the hand-computed game (entries #0–#17).
+    let manual = binary::transcript("complete_manual.txt");
+    let mut input: String = manual.lines().take(24).collect::<Vec<_>>().join("\n");
+    input.push_str("\nann: !map 14\nann: !map\nann: !map 18\n");
+    let out = play(
+        input.as_bytes(),
+        &["--attachments", &folder.to_string_lossy()],
+    );
+    assert!(out.contains("The board after record entry #14."), "{out}");
+    let now = std::fs::read(folder.join("console-1-18.png")).expect("the map now");
+    let past = std::fs::read(folder.join("console-1-after-14.png")).expect("the map then");
+    assert_ne!(now, past, "before the builds and after them, two pictures");
+    assert!(
+        out.contains("console-1 has no record entry #18: its record has entries #0–#17"),
+        "{out}"
+    );
+}

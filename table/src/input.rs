@@ -118,6 +118,37 @@ pub struct Response {
     pub verdict: Verdict,
     /// The moves applied, in canonical notation (`bid 7`), for transports that echo them.
     pub moves: Vec<String>,
+    /// For a status report: which position of the game it shows, so a transport can offer
+    /// the positions before and after it (Discord's ◀ ▶ buttons).
+    pub page: Option<Page>,
+}
+
+/// The position of a game a status report shows, among the positions after each record entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Page {
+    /// The game.
+    pub game_id: String,
+    /// The record entry the position is after; `None`: the position now.
+    pub entry: Option<i64>,
+    /// The game's first and last record entries (`None` before the first).
+    pub entries: Option<(i64, i64)>,
+}
+
+impl Page {
+    /// The entry of the position before this one, if there is one.
+    pub fn before(&self) -> Option<i64> {
+        let (first, last) = self.entries?;
+        let shown = self.entry.unwrap_or(last + 1);
+        (shown > first).then(|| (shown - 1).min(last))
+    }
+
+    /// The entry of the position after this one, if there is one (the last entry's position
+    /// is the position now, unless the game moves on).
+    pub fn after(&self) -> Option<i64> {
+        let (_, last) = self.entries?;
+        let shown = self.entry?;
+        (shown < last).then_some(shown + 1)
+    }
 }
 
 impl Response {
@@ -127,6 +158,7 @@ impl Response {
             replies: Vec::new(),
             verdict,
             moves: Vec::new(),
+            page: None,
         }
     }
 
@@ -154,6 +186,12 @@ impl Response {
                 }),
             }
         }
+        self
+    }
+
+    /// Marks a status report with the position it shows.
+    pub fn page(mut self, page: Page) -> Self {
+        self.page = Some(page);
         self
     }
 
