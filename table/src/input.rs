@@ -124,7 +124,7 @@ pub struct Response {
 }
 
 /// The position of a game a status report shows, among the positions after each record entry.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Page {
     /// The game.
     pub game_id: String,
@@ -135,15 +135,16 @@ pub struct Page {
 }
 
 impl Page {
-    /// The entry of the position before this one, if there is one.
+    /// The entry of the position before this one, if there is one (the position now is the
+    /// position after the last entry).
     pub fn before(&self) -> Option<i64> {
         let (first, last) = self.entries?;
-        let shown = self.entry.unwrap_or(last + 1);
-        (shown > first).then(|| (shown - 1).min(last))
+        let shown = self.entry.unwrap_or(last).min(last);
+        (shown > first).then(|| shown - 1)
     }
 
     /// The entry of the position after this one, if there is one (the last entry's position
-    /// is the position now, unless the game moves on).
+    /// is the position now).
     pub fn after(&self) -> Option<i64> {
         let (_, last) = self.entries?;
         let shown = self.entry?;
@@ -215,6 +216,33 @@ pub fn channel_ref(channel: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_page_leads_to_the_positions_before_and_after_it() {
+        let page = |entry| Page {
+            game_id: "g-1".into(),
+            entry,
+            entries: Some((0, 5)),
+        };
+        assert_eq!((page(None).before(), page(None).after()), (Some(4), None));
+        assert_eq!(
+            (page(Some(5)).before(), page(Some(5)).after()),
+            (Some(4), None)
+        );
+        assert_eq!(
+            (page(Some(3)).before(), page(Some(3)).after()),
+            (Some(2), Some(4))
+        );
+        assert_eq!(
+            (page(Some(0)).before(), page(Some(0)).after()),
+            (None, Some(1))
+        );
+        let empty = Page {
+            entries: None,
+            ..page(None)
+        };
+        assert_eq!((empty.before(), empty.after()), (None, None));
+    }
 
     #[test]
     fn attachments_ride_on_the_last_message() {

@@ -167,6 +167,8 @@ pub enum Show<'a> {
     Preset(&'a Value),
     /// Why the automa chose its move, in one short line.
     Reason(&'a Value),
+    /// What the picture shows, in words (its alt text); asked only of a game with a picture.
+    PictureAlt,
     /// The answer to one of the game's informational commands (`None` if `command` is not one).
     Answer {
         /// The command's name.
@@ -304,6 +306,10 @@ impl dyn Session + '_ {
     /// The answer to one of the game's informational commands, if `command` is one.
     pub fn answer(&self, command: &str, args: &str, render: &Render<'_>) -> Option<String> {
         self.text(Show::Answer { command, args }, render)
+    }
+    /// What the game's picture shows, in words (ask only a game that has a picture).
+    pub fn picture_alt(&self, render: &Render<'_>) -> String {
+        self.text(Show::PictureAlt, render).unwrap_or_default()
     }
     /// Why the automa chose its move, in one short line.
     pub fn reason(&self, reason: &Value, render: &Render<'_>) -> String {
@@ -756,6 +762,11 @@ impl<G: TableGame> Session for GameSession<G> {
                     self.game.render(&ctx, Text::Prompt { state }),
                     render,
                 ))
+            }
+            Show::PictureAlt => {
+                let view = self.game.view(state, &self.recent, render.moderator);
+                let alt = self.game.render(&ctx, Text::PictureAlt { view: &view });
+                return Some(alt.trim().to_string());
             }
             Show::Moves => Text::Moves { state },
             Show::Preset(order) => Text::Preset(order),

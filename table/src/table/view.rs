@@ -132,8 +132,8 @@ impl<'a> View<'a> {
                         kind: "map".into(),
                         title: current.session.info().title.to_string(),
                         game_id: current.row.id.clone(),
-                        entry: current.log.len().checked_sub(1).map(|n| n as i64),
-                        detail: Vec::new(),
+                        entry: current.log.last().map(|(_, row)| row.seq),
+                        detail: vec![current.session.picture_alt(&self.render(false, None))],
                     }),
                 }),
         )
