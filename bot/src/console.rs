@@ -48,7 +48,7 @@ pub struct PlayOptions {
     pub prefix: String,
     /// Template override directory.
     pub templates_dir: Option<PathBuf>,
-    /// Attach the map after builds.
+    /// Attach the map to the setup and after builds.
     pub map_after_build: bool,
     /// A line printed after the replies to every input line, for programs that drive the
     /// console (the reply to a line is complete, and stored, when its marker is printed).
@@ -413,7 +413,7 @@ fn relative(at: DateTime<Utc>, now: DateTime<Utc>) -> String {
 }
 
 /// Prints a response (instants relative to the console's clock `now`); attachments are
-/// written to `dir` (if given) and named in the output.
+/// written to `dir` (if given) and named in the output, each with its alt text (`[alt: …]`).
 pub async fn print_response(
     out: &mut (impl AsyncWrite + Unpin),
     response: &Response,
@@ -427,6 +427,12 @@ pub async fn print_response(
             out.write_all(b"\n").await?;
         }
         if let Some(attachment) = &reply.attachment {
+            // What the file shows, in words (its alt text), under its name.
+            let alt = if attachment.alt.is_empty() {
+                String::new()
+            } else {
+                format!("[alt: {}]\n", attachment.alt)
+            };
             let Some(dir) = dir else {
                 out.write_all(
                     format!(
@@ -436,12 +442,13 @@ pub async fn print_response(
                     .as_bytes(),
                 )
                 .await?;
+                out.write_all(alt.as_bytes()).await?;
                 continue;
             };
             let path = dir.join(safe_file_name(&attachment.filename));
             match tokio::fs::write(&path, &attachment.bytes).await {
                 Ok(()) => {
-                    out.write_all(format!("[attachment: {}]\n", path.display()).as_bytes())
+                    out.write_all(format!("[attachment: {}]\n{alt}", path.display()).as_bytes())
                         .await?
                 }
                 Err(e) => {

@@ -238,3 +238,48 @@ fn map_n_is_written_apart_from_the_map_now() {
         "{out}"
     );
 }
+
+#[test]
+fn the_setup_posts_the_map_unless_told_not_to() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = dir.path().join("maps");
+    let setup = b"mod: !setup ann bob cat dice:manual order:1,2,3 cities:5,2,3,11,4,7,9,12\n";
+    let out = play(setup, &["--attachments", &folder.to_string_lossy()]);
+    let start = out.find("**New game console-1**").expect("the setup");
+    let map = out.find("[attachment: ").expect("a map with the setup");
+    assert!(map > start, "{out}");
+    assert!(folder.join("console-1-0.png").exists(), "{out}");
+    let out = play(setup, &["--no-map"]);
+    assert!(!out.contains("[attachment"), "{out}");
+    // Privates has no map.
+    let out = play(
+        b"mod: !setup privates ann bob cat dice:manual dealer:1\n",
+        &[],
+    );
+    assert!(!out.contains("[attachment"), "{out}");
+}
+
+#[test]
+fn the_last_turns_highlight_goes_once_a_turn_builds_nothing() {
+    let manual = binary::transcript("complete_manual.txt");
+    // The three builds (the last GSW's, to Drogheda), then ann's dividend call and its draw.
+    let mut input: String = manual.lines().take(24).collect::<Vec<_>>().join("\n");
+    input.push_str("\nann: !map\n");
+    input.push_str(
+        &manual
+            .lines()
+            .skip(24)
+            .take(3)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    );
+    input.push_str("\nann: !map\n");
+    let out = play(input.as_bytes(), &[]);
+    let alts: Vec<&str> = out.lines().filter(|l| l.starts_with("[alt: Map")).collect();
+    let (after_build, after_dividends) = (alts[alts.len() - 2], alts[alts.len() - 1]);
+    assert!(
+        after_build.contains("Built last (highlighted): G11, Drogheda."),
+        "{after_build}"
+    );
+    assert!(!after_dividends.contains("Built last"), "{after_dividends}");
+}

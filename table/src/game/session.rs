@@ -529,8 +529,13 @@ impl<G: TableGame> GameSession<G> {
     }
 
     fn note(&mut self, events: &G::Events) {
-        if self.game.marks(events).changes_picture {
+        let marks = self.game.marks(events);
+        if marks.changes_picture {
             self.recent = vec![events.clone()];
+        } else if marks.ends_turn {
+            // The picture highlights the last turn's changes: a turn that changed nothing on it
+            // (an auction, a dividend call) leaves nothing highlighted.
+            self.recent.clear();
         }
         self.game.note(&mut self.notes, &self.state, events);
     }
