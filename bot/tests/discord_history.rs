@@ -179,6 +179,32 @@ async fn the_status_pages_through_positions_for_whoever_clicks() {
         "nothing posted in the channel but the two private answers"
     );
 
+    // The slash command takes the entry too, and its answer carries the buttons.
+    let slash = fake.slash_command(
+        CHANNEL,
+        &dan,
+        "status",
+        &[("entry", "1"), ("private", "true")],
+    );
+    let record = fake
+        .wait_for_interaction(slash.id, WAIT, "the answer", |f, r| {
+            r.original
+                .and_then(|m| f.message(m))
+                .is_some_and(|m| m.edit_count > 0)
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let answer = record
+        .original
+        .and_then(|m| fake.message(m))
+        .expect("the answer");
+    assert!(
+        answer.content.contains("501-1 after record entry #1"),
+        "{}",
+        answer.content
+    );
+    assert_eq!(buttons(&answer).len(), 2, "{:?}", answer.components);
+
     // An entry the record does not have is refused with the entries it has.
     let refused = ask(&fake, &dan, "!status 9").await;
     assert!(
