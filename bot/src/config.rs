@@ -134,7 +134,8 @@ impl From<ReportStyle> for gaugebot_table::Report {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct MapConfig {
-    /// Attach the map to the report after a build or special interest.
+    /// Attach the map to the setup's announcement and to the report after a build or special
+    /// interest.
     pub after_build: bool,
 }
 

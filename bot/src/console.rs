@@ -1,6 +1,9 @@
 //! The console table: `gaugebot play`. Each input line is `name: message` (blank lines and
 //! `#` lines are skipped), from a transcript file or standard input; replies go to stdout.
-//! A line may start with `[ID]` to give its message id (ids otherwise come from the clock).
+//! A line may start with `[ID]` to give its message id; ids otherwise come from the console's
+//! clock and the line's number ([`MessageIds`]), so a transcript played again with the same
+//! `--seed` draws the same. On a stored game the console's clock continues from its latest
+//! entry.
 //!
 //! Play over weeks in a transcript:
 //! - `dm:name: message` is a direct message to the bot (`dm:ann: !preset max WLW 12`); its
@@ -45,7 +48,7 @@ pub struct PlayOptions {
     pub prefix: String,
     /// Template override directory.
     pub templates_dir: Option<PathBuf>,
-    /// Attach the map after builds.
+    /// Attach the map to the setup and after builds.
     pub map_after_build: bool,
     /// A line printed after the replies to every input line, for programs that drive the
     /// console (the reply to a line is complete, and stored, when its marker is printed).
@@ -121,19 +124,29 @@ pub fn parse_line(line: &str) -> Option<Result<Line, String>> {
     }))
 }
 
-/// Message ids from the clock, strictly increasing.
-struct Clock {
-    last: u128,
+/// The console's message ids: from the console's clock and the line's number, so that a
+/// transcript played again (with the same `--seed`) gets the same ids, and with them the same
+/// draws. An id is the clock's second (0 while no clock is set) times a million plus the
+/// line's number, raised above every id given or stored before (strictly increasing).
+struct MessageIds {
+    /// The largest id used or stored so far.
+    last: u64,
 }
 
-impl Clock {
-    fn next(&mut self) -> String {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0);
-        self.last = now.max(self.last + 1);
+impl MessageIds {
+    /// The id of input line `line` read at the console's clock `clock`.
+    fn next(&mut self, clock: Option<DateTime<Utc>>, line: usize) -> String {
+        let second = clock.map_or(0, |at| u64::try_from(at.timestamp()).unwrap_or(0));
+        let candidate = second.saturating_mul(1_000_000).saturating_add(line as u64);
+        self.last = candidate.max(self.last.saturating_add(1));
         self.last.to_string()
+    }
+
+    /// An id given in the transcript (`[ID] …`): later ids are made above it.
+    fn given(&mut self, id: &str) {
+        if let Ok(id) = id.parse::<u64>() {
+            self.last = self.last.max(id);
+        }
     }
 }
 
@@ -166,6 +179,19 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
         },
     )?;
     let tables = Tables::new(store.clone(), host);
+    // A stored game goes on at its own time: the console's clock continues from its latest
+    // entry (`@+25h` is a day after it, not after today), and new ids follow its ids.
+    let mut ids = MessageIds {
+        last: store
+            .cursor(CONSOLE_CHANNEL)
+            .await
+            .context("reading the console's last message id")?
+            .and_then(|id| id.parse().ok())
+            .unwrap_or(0),
+    };
+    // The console's clock, once a transcript sets it or a stored game gives it; the wall
+    // clock until then.
+    let mut virtual_now: Option<DateTime<Utc>> = None;
     {
         let table = tables
             .table(CONSOLE_CHANNEL)
@@ -174,6 +200,10 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
         if let Some(frozen) = table.frozen() {
             // The table starts anyway: moderators can export the record or start a new game.
             eprintln!("{frozen}");
+        }
+        if let Some((at, id)) = table.latest() {
+            virtual_now = Some(at.trunc_subsecs(0));
+            ids.last = ids.last.max(id.unwrap_or(0));
         }
     }
     let mut out = tokio::io::stdout();
@@ -186,9 +216,6 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
         None => Box::new(tokio::io::stdin()),
     };
     let mut input = BufReader::new(input);
-    let mut clock = Clock { last: 0 };
-    // The console's clock, once a transcript sets it; the wall clock until then.
-    let mut virtual_now: Option<DateTime<Utc>> = None;
     let dir = options.attachments.as_deref();
     if let Some(dir) = dir {
         tokio::fs::create_dir_all(dir)
@@ -237,8 +264,15 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
             }
             Some(Ok(line)) => line,
         };
+        let message_id = match &line.id {
+            Some(id) => {
+                ids.given(id);
+                id.clone()
+            }
+            None => ids.next(virtual_now, number),
+        };
         let message = Incoming {
-            message_id: line.id.clone().unwrap_or_else(|| clock.next()),
+            message_id,
             author: Author {
                 id: line.author.to_lowercase(),
                 name: line.author.clone(),
@@ -286,6 +320,13 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
         tokio::fs::write(path, json)
             .await
             .with_context(|| format!("writing {}", path.display()))?;
+    }
+    // The next run on this database makes its ids above this run's.
+    if ids.last > 0 {
+        store
+            .advance_cursor(CONSOLE_CHANNEL, &ids.last.to_string())
+            .await
+            .context("storing the console's last message id")?;
     }
     store.close().await;
     Ok(())
@@ -372,7 +413,7 @@ fn relative(at: DateTime<Utc>, now: DateTime<Utc>) -> String {
 }
 
 /// Prints a response (instants relative to the console's clock `now`); attachments are
-/// written to `dir` (if given) and named in the output.
+/// written to `dir` (if given) and named in the output, each with its alt text (`[alt: …]`).
 pub async fn print_response(
     out: &mut (impl AsyncWrite + Unpin),
     response: &Response,
@@ -386,6 +427,12 @@ pub async fn print_response(
             out.write_all(b"\n").await?;
         }
         if let Some(attachment) = &reply.attachment {
+            // What the file shows, in words (its alt text), under its name.
+            let alt = if attachment.alt.is_empty() {
+                String::new()
+            } else {
+                format!("[alt: {}]\n", attachment.alt)
+            };
             let Some(dir) = dir else {
                 out.write_all(
                     format!(
@@ -395,12 +442,13 @@ pub async fn print_response(
                     .as_bytes(),
                 )
                 .await?;
+                out.write_all(alt.as_bytes()).await?;
                 continue;
             };
             let path = dir.join(safe_file_name(&attachment.filename));
             match tokio::fs::write(&path, &attachment.bytes).await {
                 Ok(()) => {
-                    out.write_all(format!("[attachment: {}]\n", path.display()).as_bytes())
+                    out.write_all(format!("[attachment: {}]\n{alt}", path.display()).as_bytes())
                         .await?
                 }
                 Err(e) => {

@@ -57,7 +57,7 @@ enum Command {
         /// Folder for images and files the bot attaches (none are written without it).
         #[arg(long)]
         attachments: Option<PathBuf>,
-        /// Don't attach the map after builds.
+        /// Don't attach the map to the setup or after builds.
         #[arg(long)]
         no_map: bool,
         /// Print this line after the replies to every input line (for driving programs).

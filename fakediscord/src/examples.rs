@@ -102,6 +102,7 @@ fn sample_state() -> (State, u64, u64, u64) {
             filename: "board.png".into(),
             content_type: Some("image/png".into()),
             data: vec![0x89, b'P', b'N', b'G'],
+            description: None,
         });
         m.embeds.push(
             json!({"title": "Turn 3", "description": "x", "color": 3447003,

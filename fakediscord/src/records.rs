@@ -43,6 +43,8 @@ pub struct RecordedAttachment {
     pub content_type: Option<String>,
     /// The uploaded bytes.
     pub data: Vec<u8>,
+    /// Its description (alt text), from the payload's `attachments` entry with its index.
+    pub description: Option<String>,
 }
 
 /// A message in the fake's history: posted by the bot over REST or by a test user.

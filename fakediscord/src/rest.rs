@@ -493,6 +493,7 @@ pub(crate) async fn read_body(req: Request) -> Result<Body, Response> {
                     filename,
                     content_type,
                     data,
+                    description: None,
                 },
             ));
         } else {
@@ -500,8 +501,29 @@ pub(crate) async fn read_body(req: Request) -> Result<Body, Response> {
             let _ = field.bytes().await;
         }
     }
+    // Each upload's description (alt text) is in the payload's `attachments`, by index.
+    for (index, file) in &mut files {
+        file.description = json_list(&json["attachments"])
+            .iter()
+            .find(|a| parse_id(&a["id"]) == Some(*index as u64))
+            .and_then(|a| a["description"].as_str().map(str::to_owned));
+        if file
+            .description
+            .as_ref()
+            .is_some_and(|d| d.chars().count() > MAX_DESCRIPTION_CHARS)
+        {
+            return Err(invalid_form(
+                "attachments",
+                "BASE_TYPE_MAX_LENGTH",
+                "Must be 1024 or fewer in length.",
+            ));
+        }
+    }
     Ok(Body { json, files })
 }
+
+/// Discord's limit on an attachment's description.
+const MAX_DESCRIPTION_CHARS: usize = 1024;
 
 pub(crate) fn json_list(v: &Value) -> Vec<Value> {
     v.as_array().cloned().unwrap_or_default()

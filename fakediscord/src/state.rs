@@ -597,14 +597,19 @@ impl State {
             "{}/attachments/{}/{}/{}",
             self.api_base, channel_id, a.id, a.filename
         );
-        json!({
+        let mut v = json!({
             "id": a.id.to_string(),
             "filename": a.filename,
             "size": a.data.len(),
             "url": url,
             "proxy_url": url,
             "content_type": a.content_type,
-        })
+        });
+        // Discord sends a description only when the upload had one.
+        if let Some(description) = &a.description {
+            v["description"] = json!(description);
+        }
+        v
     }
 
     /// A message object. `gateway` adds `guild_id` and `member` as MESSAGE_CREATE does (REST

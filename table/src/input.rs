@@ -118,6 +118,38 @@ pub struct Response {
     pub verdict: Verdict,
     /// The moves applied, in canonical notation (`bid 7`), for transports that echo them.
     pub moves: Vec<String>,
+    /// For a status report: which position of the game it shows, so a transport can offer
+    /// the positions before and after it (Discord's ◀ ▶ buttons).
+    pub page: Option<Page>,
+}
+
+/// The position of a game a status report shows, among the positions after each record entry.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Page {
+    /// The game.
+    pub game_id: String,
+    /// The record entry the position is after; `None`: the position now.
+    pub entry: Option<i64>,
+    /// The game's first and last record entries (`None` before the first).
+    pub entries: Option<(i64, i64)>,
+}
+
+impl Page {
+    /// The entry of the position before this one, if there is one (the position now is the
+    /// position after the last entry).
+    pub fn before(&self) -> Option<i64> {
+        let (first, last) = self.entries?;
+        let shown = self.entry.unwrap_or(last).min(last);
+        (shown > first).then(|| shown - 1)
+    }
+
+    /// The entry of the position after this one, if there is one (the last entry's position
+    /// is the position now).
+    pub fn after(&self) -> Option<i64> {
+        let (_, last) = self.entries?;
+        let shown = self.entry?;
+        (shown < last).then_some(shown + 1)
+    }
 }
 
 impl Response {
@@ -127,6 +159,7 @@ impl Response {
             replies: Vec::new(),
             verdict,
             moves: Vec::new(),
+            page: None,
         }
     }
 
@@ -157,6 +190,12 @@ impl Response {
         self
     }
 
+    /// Marks a status report with the position it shows.
+    pub fn page(mut self, page: Page) -> Self {
+        self.page = Some(page);
+        self
+    }
+
     /// All reply texts joined, as plain text (people by `@name`, times in UTC): for logs and
     /// tests. Transports present the spans themselves.
     pub fn text(&self) -> String {
@@ -177,6 +216,33 @@ pub fn channel_ref(channel: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_page_leads_to_the_positions_before_and_after_it() {
+        let page = |entry| Page {
+            game_id: "g-1".into(),
+            entry,
+            entries: Some((0, 5)),
+        };
+        assert_eq!((page(None).before(), page(None).after()), (Some(4), None));
+        assert_eq!(
+            (page(Some(5)).before(), page(Some(5)).after()),
+            (Some(4), None)
+        );
+        assert_eq!(
+            (page(Some(3)).before(), page(Some(3)).after()),
+            (Some(2), Some(4))
+        );
+        assert_eq!(
+            (page(Some(0)).before(), page(Some(0)).after()),
+            (None, Some(1))
+        );
+        let empty = Page {
+            entries: None,
+            ..page(None)
+        };
+        assert_eq!((empty.before(), empty.after()), (None, None));
+    }
 
     #[test]
     fn attachments_ride_on_the_last_message() {

@@ -292,6 +292,14 @@ catalogue! {
     NoDrawPending = "no_draw_pending" { command: String, ruling: String }
     /// `!map`.
     Map = "map" {}
+    /// `!map N`: the board after record entry `entry`.
+    MapPast = "map_past" { entry: i64 }
+    /// The head of `!status N`: the position after record entry `entry` (`what` it was, `at`
+    /// when), of the entries `first`–`last`.
+    PastPosition = "past_position" { game_id: String, entry: i64, first: i64, last: i64, what: String, at: String, command: String }
+    /// `!status N` / `!map N` with no entry N: the record's entries are `first`–`last`
+    /// (`None`: none yet).
+    NoSuchEntry = "no_such_entry" { game_id: String, asked: String, first: Option<i64>, last: Option<i64>, command: String }
     /// The map failed to draw.
     NoMap = "no_map" { reason: String }
     /// The game has no picture.

@@ -10,7 +10,7 @@ use gaugebot_table::{Outgoing, Rich, Table};
 
 use super::channel::ChannelState;
 use super::parcel::{After, Parcel, StoredPost};
-use super::posting::{buttons, pin, reply};
+use super::posting::{buttons, pages, pin, reply};
 use super::present::{self, Post};
 use super::retry::retry;
 use super::shared::Shared;
@@ -68,7 +68,8 @@ async fn post(
 ) -> Option<MessageId> {
     let rest = &*shared.discord.rest;
     let after = parcel.after();
-    let components = after.prompt.as_ref().map(buttons::rows).unwrap_or_default();
+    let mut components = after.prompt.as_ref().map(buttons::rows).unwrap_or_default();
+    components.extend(parcel.page.as_ref().map(pages::rows).unwrap_or_default());
     let posts: Vec<Post> = parcel.posts.iter().map(StoredPost::post).collect();
     let answers = parcel.answers.filter(|id| *id != 0).map(MessageId::new);
     let posted = reply::post(

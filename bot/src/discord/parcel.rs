@@ -10,7 +10,7 @@ use serenity::all::MessageId;
 use sha2::{Digest, Sha256};
 
 use gaugebot_table::input::{Attachment, Incoming, Response, Verdict};
-use gaugebot_table::{Outgoing, Prompt, Table};
+use gaugebot_table::{Outgoing, Page, Prompt, Table};
 
 use super::present::Post;
 use super::shared::Shared;
@@ -85,6 +85,9 @@ pub(crate) struct Parcel {
     /// The new turn prompt's buttons, on the last reply.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) prompt: Option<Prompt>,
+    /// For a status report: the position it shows, whose ◀ ▶ buttons go on the last reply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) page: Option<Page>,
     /// The game whose pinned status is to be updated: its text is rendered at delivery, from
     /// the table as it is then (read also from the `[game id, text]` pair of a parcel kept by
     /// an earlier version, whose text is not used).
@@ -143,6 +146,7 @@ impl Parcel {
             verdict: response.verdict,
             posts: posts.iter().map(StoredPost::of).collect(),
             prompt: after.prompt,
+            page: response.page.clone(),
             pin: after.pin,
         }
     }
@@ -251,6 +255,11 @@ mod tests {
                 }),
             ],
             prompt: None,
+            page: Some(Page {
+                game_id: "g-1".into(),
+                entry: Some(3),
+                entries: Some((0, 9)),
+            }),
             pin: Some("g-1".into()),
         };
         let kept = parcel.outgoing("c").expect("serialises");

@@ -74,6 +74,13 @@ const DIFFICULT_STROKE: &str = "#2f6427";
 const URBAN_FILL: &str = "#fffdf7";
 const URBAN_STROKE: &str = "#2462b3";
 const RECENT_STROKE: &str = "#e6007e";
+/// The last turn's ring: drawn this far inside a hex's border, this wide.
+const RECENT_INSET: f32 = 1.75;
+const RECENT_WIDTH: f32 = 3.5;
+/// The width of a locomotive's outline.
+const LOCO_STROKE: f32 = 1.4;
+/// How far a locomotive's corners reach from its centre, in its radius.
+const LOCO_REACH: f32 = 1.05;
 const CUBE_STROKE: &str = "#333333";
 
 /// Why a picture could not be made.
@@ -106,17 +113,24 @@ pub fn hex_centre_px(hex: HexId) -> (f32, f32) {
 fn loco_centres_px(hex: HexId, count: usize) -> Vec<(f32, f32)> {
     let (cx, cy) = hex_centre_px(hex);
     let rows = count.div_ceil(3).max(1);
-    let first_row_y = if hex.hex().terrain.is_urban() {
-        16.5
+    // Two rows sit closer together (rows touching, discs side by side a disc apart), the first
+    // row nearer the cube, so the second stays inside the last turn's ring.
+    let (spacing, row_spacing) = if rows > 1 {
+        (2.0 * LOCO_RADIUS + 0.5, 2.0 * LOCO_RADIUS)
     } else {
-        4.0 - (rows as f32 - 1.0) * LOCO_ROW_SPACING / 2.0
+        (LOCO_SPACING, LOCO_ROW_SPACING)
+    };
+    let first_row_y = match (hex.hex().terrain.is_urban(), rows) {
+        (true, 1) => 16.5,
+        (true, _) => 13.3,
+        (false, _) => 4.0 - (rows as f32 - 1.0) * row_spacing / 2.0,
     };
     (0..count)
         .map(|i| {
             let (row, column) = (i / 3, i % 3);
             let in_row = (count - row * 3).min(3);
-            let dx = (column as f32 - (in_row as f32 - 1.0) / 2.0) * LOCO_SPACING;
-            (cx + dx, cy + first_row_y + row as f32 * LOCO_ROW_SPACING)
+            let dx = (column as f32 - (in_row as f32 - 1.0) / 2.0) * spacing;
+            (cx + dx, cy + first_row_y + row as f32 * row_spacing)
         })
         .collect()
 }
@@ -135,6 +149,27 @@ fn railway_fill(railway: Railway) -> &'static str {
         Railway::Bcd => "#f47b16",
         Railway::Gsw => "#1f5cc8",
         Railway::Mgw => "#d42a2a",
+    }
+}
+
+/// The shape of a railway's locomotives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LocoShape {
+    Disc,
+    Square,
+    Triangle,
+    Diamond,
+    Hexagon,
+}
+
+/// Each railway's locomotives have a shape of their own, besides their colour.
+fn loco_shape(railway: Railway) -> LocoShape {
+    match railway {
+        Railway::Cbsc => LocoShape::Disc,
+        Railway::Wlw => LocoShape::Square,
+        Railway::Bcd => LocoShape::Triangle,
+        Railway::Gsw => LocoShape::Diamond,
+        Railway::Mgw => LocoShape::Hexagon,
     }
 }
 
@@ -318,14 +353,35 @@ impl Svg {
         let _ = write!(self.out, ">{}</text>", escape(text));
     }
 
-    /// A locomotive disc of a railway.
+    /// A locomotive of a railway: a piece in the railway's colour and of its own shape, so that
+    /// railways are told apart without their colours (CBSC a disc, WLW a square, BCD a
+    /// triangle, GSW a diamond, MGW a hexagon), its corners [`LOCO_REACH`] times `r` from its
+    /// centre.
     fn loco(&mut self, cx: f32, cy: f32, r: f32, railway: Railway) {
-        self.circle(
-            cx,
-            cy,
-            r,
-            railway_fill(railway),
-            r##"stroke="#1a1a1a" stroke-width="1.4""##,
+        let fill = railway_fill(railway);
+        let extra = format!(r##"stroke="#1a1a1a" stroke-width="{LOCO_STROKE}""##);
+        let corners = |count: usize, radius: f32, start_degrees: f32| -> Vec<(f32, f32)> {
+            (0..count)
+                .map(|k| {
+                    let angle = (start_degrees + 360.0 * k as f32 / count as f32).to_radians();
+                    (cx + radius * angle.cos(), cy + radius * angle.sin())
+                })
+                .collect()
+        };
+        let polygon = match loco_shape(railway) {
+            LocoShape::Disc => return self.circle(cx, cy, r, fill, &extra),
+            LocoShape::Square => corners(4, r * LOCO_REACH, 45.0),
+            LocoShape::Triangle => corners(3, r * LOCO_REACH, -90.0),
+            LocoShape::Diamond => corners(4, r * LOCO_REACH, 0.0),
+            LocoShape::Hexagon => corners(6, r * LOCO_REACH, 30.0),
+        };
+        self.out.push_str("<polygon points=\"");
+        for (x, y) in polygon {
+            let _ = write!(self.out, "{x:.1},{y:.1} ");
+        }
+        let _ = write!(
+            self.out,
+            r#"" fill="{fill}" stroke-linejoin="round" {extra}/>"#
         );
     }
 
@@ -461,9 +517,10 @@ fn draw_board(svg: &mut Svg) {
 fn draw_pieces(svg: &mut Svg, view: &MapView) {
     for &hex in &view.recent {
         let (cx, cy) = hex_centre_px(hex);
-        let extra =
-            format!(r#"stroke="{RECENT_STROKE}" stroke-width="4.5" stroke-linejoin="round""#);
-        svg.hexagon(cx, cy, R - 3.0, "none", &extra);
+        let extra = format!(
+            r#"stroke="{RECENT_STROKE}" stroke-width="{RECENT_WIDTH}" stroke-linejoin="round""#
+        );
+        svg.hexagon(cx, cy, R - RECENT_INSET, "none", &extra);
     }
     for (hex, colour) in cubes_by_hex(view) {
         let (x, y) = cube_centre_px(hex);
@@ -639,8 +696,9 @@ fn draw_players(svg: &mut Svg, view: &MapView, mut y: f32, bottom: f32) {
             break;
         }
         let is_next = !view.finished && view.next.as_deref() == Some(player.name.as_str());
+        // ★ marks a paid bonus (the key says so); a winner has the crown.
         let marker = if view.winners.contains(&player.name) {
-            "★ "
+            "♛ "
         } else if is_next {
             "▶ "
         } else {
@@ -1029,6 +1087,44 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn locomotives_with_their_outline_stay_inside_the_last_turns_ring() {
+        // The ring's inner edge, as a flat-topped hexagon's apothem.
+        let ring = (R - RECENT_INSET) * 3f32.sqrt() / 2.0 - RECENT_WIDTH / 2.0;
+        let reach = LOCO_RADIUS * LOCO_REACH + LOCO_STROKE / 2.0;
+        for label in ["H11", "E5", "H3"] {
+            let h = hex(label);
+            let (cx, cy) = hex_centre_px(h);
+            for n in 1..=5 {
+                for (x, y) in loco_centres_px(h, n) {
+                    let (dx, dy) = ((x - cx).abs(), (y - cy).abs());
+                    let out = dy.max((3f32.sqrt() * dx + dy) / 2.0);
+                    assert!(
+                        out + reach <= ring,
+                        "{label}, {n} locomotives: {out} + {reach} > {ring}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn railways_are_told_apart_without_colour_and_the_keys_symbols_mean_one_thing() {
+        let shapes: std::collections::BTreeSet<_> = Railway::ALL
+            .iter()
+            .map(|&r| format!("{:?}", loco_shape(r)))
+            .collect();
+        assert_eq!(shapes.len(), Railway::ALL.len());
+        // A finished game with one bonus paid: the star marks the bonus, in the key and on the
+        // railway; the winner has a mark of their own.
+        let mut view = mid_game();
+        view.finished = true;
+        view.winners = vec!["carol".to_string()];
+        let svg = render_svg(&view);
+        assert_eq!(svg.matches('★').count(), 2, "the key's and WLW's");
+        assert!(svg.contains("♛ carol"), "the winner's mark");
     }
 
     #[test]

@@ -55,6 +55,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../../templates/irish-gauge/status.md.j2"),
     ),
     (
+        "picture_alt.md.j2",
+        include_str!("../../../templates/irish-gauge/picture_alt.md.j2"),
+    ),
+    (
         "events.md.j2",
         include_str!("../../../templates/irish-gauge/events.md.j2"),
     ),
@@ -463,6 +467,7 @@ impl TableGame for IrishGauge {
             Text::Moves { state } => report::moves(ctx, state),
             Text::Refusal(refusal) => report::refusal(ctx, refusal),
             Text::Preset(order) => report::preset(ctx, order),
+            Text::PictureAlt { view } => report::picture_alt(ctx, view),
             other => render_template(self, ctx, other),
         }
     }

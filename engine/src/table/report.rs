@@ -24,6 +24,7 @@ const REFUSAL: &str = "irish-gauge/refusal.md.j2";
 const SETUP: &str = "irish-gauge/setup.md.j2";
 const ODDS: &str = "irish-gauge/odds.md.j2";
 const PRESET: &str = "irish-gauge/preset.md.j2";
+const PICTURE_ALT: &str = "irish-gauge/picture_alt.md.j2";
 
 fn pounds(values: &[u32]) -> String {
     values
@@ -104,6 +105,33 @@ pub fn cities_by_colour(view: &View) -> Vec<String> {
             }
         })
         .collect()
+}
+
+/// What the map shows, in words: the map's alt text (each railway's connections and the
+/// locomotives it has placed, the cities' cubes, the highlighted hexes).
+pub fn picture_alt(ctx: &Ctx<'_>, view: &View) -> String {
+    let railways: Vec<_> = Railway::ALL
+        .iter()
+        .filter_map(|&r| {
+            let state = view.railways.get(&r)?;
+            Some(context! {
+                code => r.code(),
+                placed => state.track.len(),
+                connections => connections(view, r),
+            })
+        })
+        .collect();
+    let recent: Vec<String> = view.recent.iter().map(|h| h.to_string()).collect();
+    ctx.templates
+        .text(
+            PICTURE_ALT,
+            context! {
+                game_id => ctx.game_id, turn => view.turn, railways,
+                cities => cities_by_colour(view), recent,
+            },
+        )
+        .trim()
+        .to_string()
 }
 
 /// The full status report, from the view model.

@@ -8,8 +8,9 @@ use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, Co
 use crate::commands::Command;
 use crate::game::log::Entry;
 use crate::game::ToAct;
-use crate::input::{Incoming, Response, Verdict};
+use crate::input::{Incoming, Page, Response, Verdict};
 use crate::messages;
+use crate::table::history::{self, Asked};
 use crate::table::{Current, Cx, Loaded};
 use crate::weeks::duration::full;
 use crate::weeks::meta::{Meta, ReminderKind, TableEvent};
@@ -32,8 +33,15 @@ struct MoveGroup {
     moves: Vec<HelpCommand>,
 }
 
-/// `!status`: the status report.
+/// `!status [N]`: the status report, now or after record entry N.
 pub(crate) struct Status;
+
+const ENTRY_ARGS: &[ArgSpec] = &[arg(
+    "entry",
+    ArgKind::Integer,
+    false,
+    "the position after this record entry (!log numbers them); now without it",
+)];
 
 #[async_trait]
 impl Command for Status {
@@ -42,39 +50,119 @@ impl Command for Status {
             "status",
             &[],
             Access::Anyone,
-            &[],
-            "the status report, with the standing, the end, the clock and who is away",
+            ENTRY_ARGS,
+            "the status report (now or after a record entry), with the standing and the clock",
         )
     }
 
-    async fn run(&self, cx: &mut Cx, _args: &str, msg: &Incoming) -> Response {
+    async fn run(&self, cx: &mut Cx, args: &str, msg: &Incoming) -> Response {
         match &cx.loaded {
-            Loaded::Running(current) => {
-                let view = cx.host.view(current);
-                let mut text = view.report().to_string();
-                // The score and the clock: the standing, the end, the player to act, who is
-                // away (and, once over, who held the seats that changed hands).
-                for part in [
-                    view.standing(crate::weeks::pace::time_of(msg)),
-                    if current.session.is_finished() {
-                        view.ending_notes()
-                    } else {
-                        String::new()
-                    },
-                ] {
-                    if !part.trim().is_empty() {
-                        text.push('\n');
-                        text.push_str(part.trim_end());
+            Loaded::Running(current) => match past_or_now(cx, current, args, "status") {
+                Err(refusal) => refusal,
+                Ok(None) => {
+                    let view = cx.host.view(current);
+                    let mut text = view.report().to_string();
+                    // The score and the clock: the standing, the end, the player to act, who is
+                    // away (and, once over, who held the seats that changed hands).
+                    for part in [
+                        view.standing(crate::weeks::pace::time_of(msg)),
+                        if current.session.is_finished() {
+                            view.ending_notes()
+                        } else {
+                            String::new()
+                        },
+                    ] {
+                        if !part.trim().is_empty() {
+                            text.push('\n');
+                            text.push_str(part.trim_end());
+                        }
                     }
+                    Response::new(Verdict::Answered)
+                        .say(text)
+                        .page(page(current, None))
                 }
-                Response::new(Verdict::Answered).say(text)
-            }
+                Ok(Some((entry, past))) => Response::new(Verdict::Answered)
+                    .say(format!(
+                        "{}\n{}",
+                        past_head(cx, current, entry, "status"),
+                        cx.host.view(&past).report()
+                    ))
+                    .page(page(current, Some(entry))),
+            },
             Loaded::Frozen(frozen) => {
                 Response::new(Verdict::Answered).say(cx.host.frozen_text(frozen))
             }
             Loaded::Empty => cx.no_game(),
         }
     }
+}
+
+/// Which position a command's `args` ask for: `None` for now, or the entry and the position
+/// after it; a refusal for an entry the record does not have.
+fn past_or_now(
+    cx: &Cx,
+    current: &Current,
+    args: &str,
+    command: &str,
+) -> Result<Option<(i64, Current)>, Response> {
+    let refuse = |asked: String| {
+        let entries = history::entries(current);
+        cx.refuse(cx.say(messages::NoSuchEntry {
+            game_id: current.row.id.clone(),
+            asked,
+            first: entries.map(|e| e.0),
+            last: entries.map(|e| e.1),
+            command: command.to_string(),
+        }))
+    };
+    match Asked::read(args) {
+        Err(asked) => Err(refuse(asked.trim_start_matches('#').to_string())),
+        Ok(Asked::Now) => Ok(None),
+        Ok(Asked::After(entry)) => match cx.host.past(current, entry) {
+            Some(past) => Ok(Some((entry, past))),
+            None => Err(refuse(entry.to_string())),
+        },
+    }
+}
+
+/// Which position a status report shows, for the transport's ◀ ▶.
+fn page(current: &Current, entry: Option<i64>) -> Page {
+    Page {
+        game_id: current.row.id.clone(),
+        entry,
+        entries: history::entries(current),
+    }
+}
+
+/// The head of a past position: which entry it follows, what that entry was and when.
+fn past_head(cx: &Cx, current: &Current, entry: i64, command: &str) -> String {
+    let (first, last) = history::entries(current).unwrap_or((entry, entry));
+    let index = current.log.iter().position(|(_, row)| row.seq == entry);
+    let (what, at) = match index.and_then(|i| current.log.get(i).map(|e| (i, e))) {
+        Some((i, (logged, row))) => {
+            let previous = i
+                .checked_sub(1)
+                .and_then(|p| current.log.get(p))
+                .map(|(e, _)| e);
+            let what = match logged {
+                Entry::Action { .. } => {
+                    describe_move(cx, current, &current.meta(), row.seq, logged, previous)
+                }
+                _ => describe_entry(cx, current, logged, &row.author_name),
+            };
+            (what, row.at.format("%Y-%m-%d %H:%M UTC").to_string())
+        }
+        None => (String::new(), String::new()),
+    };
+    cx.say(messages::PastPosition {
+        game_id: current.row.id.clone(),
+        entry,
+        first,
+        last,
+        what,
+        at,
+        command: command.to_string(),
+    })
 }
 
 /// `!moves`: the legal moves of the player to act.
@@ -119,22 +207,39 @@ impl Command for Moves {
     }
 }
 
-/// `!map`: the board as a picture.
+/// `!map [N]`: the board as a picture, now or after record entry N.
 pub(crate) struct Map;
 
 #[async_trait]
 impl Command for Map {
     fn spec(&self) -> CommandSpec {
-        table_command("map", &[], Access::Anyone, &[], "the board as a picture")
+        table_command(
+            "map",
+            &[],
+            Access::Anyone,
+            ENTRY_ARGS,
+            "the board as a picture, now or after a record entry",
+        )
     }
 
-    async fn run(&self, cx: &mut Cx, _args: &str, _msg: &Incoming) -> Response {
+    async fn run(&self, cx: &mut Cx, args: &str, _msg: &Incoming) -> Response {
         let Loaded::Running(current) = &cx.loaded else {
             return cx.no_game();
         };
-        match cx.host.view(current).picture_attachment() {
+        let (said, picture) = match past_or_now(cx, current, args, "map") {
+            Err(refusal) => return refusal,
+            Ok(None) => (
+                cx.say(messages::Map {}),
+                cx.host.view(current).picture_attachment(),
+            ),
+            Ok(Some((entry, past))) => (
+                cx.say(messages::MapPast { entry }),
+                cx.host.view(&past).picture_attachment_after(entry),
+            ),
+        };
+        match picture {
             Some(Ok(picture)) => Response::new(Verdict::Answered)
-                .say(cx.say(messages::Map {}))
+                .say(said)
                 .attach(Some(picture)),
             Some(Err(reason)) => cx.refuse(cx.say(messages::NoMap {
                 reason: reason.to_string(),

@@ -385,6 +385,12 @@ pub enum Text<'a, G: TableGame> {
     /// Why the automa chose its move, in one short line (`automa.md.j2`, with `reason`, the
     /// data its [`automa::TableAutoma`] gave).
     Reason(&'a Value),
+    /// What the game's picture shows, in words: its alt text (`picture_alt.md.j2`, with
+    /// `view`). Asked only of a game that has a picture.
+    PictureAlt {
+        /// The view model the picture is drawn from.
+        view: &'a G::View,
+    },
 }
 
 /// The templates-driven rendering every game gets by default: `<kind>/<text>.md.j2` rendered
@@ -460,6 +466,11 @@ pub fn render_template<G: TableGame>(game: &G, ctx: &Ctx<'_>, text: Text<'_, G>)
         Text::Reason(reason) => data("automa", context! { reason => V::from_serialize(reason) })
             .trim()
             .to_string(),
+        Text::PictureAlt { view } => {
+            data("picture_alt", context! { view => V::from_serialize(view) })
+                .trim()
+                .to_string()
+        }
     }
 }
 

@@ -183,6 +183,8 @@ pub enum Show<'a> {
     Preset(&'a Value),
     /// Why the automa chose its move, in one short line.
     Reason(&'a Value),
+    /// What the picture shows, in words (its alt text); asked only of a game with a picture.
+    PictureAlt,
     /// The answer to one of the game's informational commands (`None` if `command` is not one).
     Answer {
         /// The command's name.
@@ -384,6 +386,11 @@ erased! {
                         render,
                     ))
                 }
+                Show::PictureAlt => {
+                    let view = self.game.view(state, &self.recent, render.moderator);
+                    let alt = self.game.render(&ctx, Text::PictureAlt { view: &view });
+                    return Some(alt.trim().to_string());
+                }
                 Show::Moves => Text::Moves { state },
                 Show::Preset(order) => Text::Preset(order),
                 Show::Reason(reason) => Text::Reason(reason),
@@ -526,6 +533,11 @@ erased! {
         /// The answer to one of the game's informational commands, if `command` is one.
         fn answer(&self, command: &str, args: &str, render: &Render<'_>) -> Option<String> {
             self.text(Show::Answer { command, args }, render)
+        }
+
+        /// What the game's picture shows, in words (ask only a game that has a picture).
+        fn picture_alt(&self, render: &Render<'_>) -> String {
+            self.text(Show::PictureAlt, render).unwrap_or_default()
         }
 
         /// Why the automa chose its move, in one short line.
@@ -838,8 +850,13 @@ impl<G: TableGame> GameSession<G> {
     }
 
     fn note(&mut self, events: &G::Events) {
-        if self.game.marks(events).changes_picture {
+        let marks = self.game.marks(events);
+        if marks.changes_picture {
             self.recent = vec![events.clone()];
+        } else if marks.ends_turn {
+            // The picture highlights the last turn's changes: a turn that changed nothing on it
+            // (an auction, a dividend call) leaves nothing highlighted.
+            self.recent.clear();
         }
         self.game.note(&mut self.notes, &self.state, events);
     }

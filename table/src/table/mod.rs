@@ -10,6 +10,7 @@ pub(crate) mod automa;
 pub mod chart;
 pub(crate) mod clock;
 pub mod extract;
+pub(crate) mod history;
 pub(crate) mod ledger;
 pub(crate) mod mover;
 pub mod play;
@@ -46,7 +47,8 @@ use chrono::{DateTime, Utc};
 pub struct TableSettings {
     /// The `!`-command prefix.
     pub prefix: String,
-    /// Attach the picture to the report after a move that changes it.
+    /// Attach the picture to the setup's announcement and to the report after a move that
+    /// changes it.
     pub map_after_build: bool,
     /// A fixed dice seed for every new game (tests and `--seed`); drawn from the OS otherwise.
     pub fixed_seed: Option<Seed>,

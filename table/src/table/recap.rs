@@ -269,16 +269,17 @@ impl Current {
             title: self.plugin.info().title.to_string(),
             game_id: self.row.id.clone(),
             entry: None,
-            detail: series
-                .iter()
-                .map(|s| {
-                    format!(
-                        "{} {currency}{}",
-                        s.name,
-                        s.values.last().copied().unwrap_or(0)
-                    )
-                })
-                .collect(),
+            // Highest worth first: the alt text names the leader.
+            detail: {
+                let mut last: Vec<(&str, i64)> = series
+                    .iter()
+                    .map(|s| (s.name.as_str(), s.values.last().copied().unwrap_or(0)))
+                    .collect();
+                last.sort_by_key(|(_, worth)| std::cmp::Reverse(*worth));
+                last.iter()
+                    .map(|(name, worth)| format!("{name} {currency}{worth}"))
+                    .collect()
+            },
         });
         Some(crate::input::Attachment {
             filename: format!("chart-{}.png", self.row.id),

@@ -150,6 +150,16 @@ pub(crate) async fn start_game(
     text.push_str(&current.session.announce(&render));
     text.push('\n');
     text.push_str(&current.session.status(&render));
+    // The board at the start, as the forum moderator posts it with the setup (where maps are
+    // posted after builds).
+    let picture = if cx.host.settings.map_after_build {
+        cx.host
+            .view(&current)
+            .picture_attachment()
+            .and_then(Result::ok)
+    } else {
+        None
+    };
     cx.loaded = Loaded::Running(Box::new(current));
-    Response::new(Verdict::Accepted).say(text)
+    Response::new(Verdict::Accepted).say(text).attach(picture)
 }

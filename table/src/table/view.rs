@@ -117,19 +117,34 @@ impl<'a> View<'a> {
     /// The picture of the running game as an attachment; `None` if the game has none.
     pub(crate) fn picture_attachment(&self) -> Option<Result<Attachment, PictureFailed>> {
         let current = self.current;
+        self.picture_named(format!("{}-{}.png", current.row.id, current.log.len()))
+    }
+
+    /// The picture of a past position (the game after record entry `entry`), named apart
+    /// from the picture of the position now: `console-1-after-19.png`.
+    pub(crate) fn picture_attachment_after(
+        &self,
+        entry: i64,
+    ) -> Option<Result<Attachment, PictureFailed>> {
+        self.picture_named(format!("{}-after-{entry}.png", self.current.row.id))
+    }
+
+    /// The picture as an attachment named `filename`, with its alt text.
+    fn picture_named(&self, filename: String) -> Option<Result<Attachment, PictureFailed>> {
+        let current = self.current;
         let picture = current.session.picture()?;
         Some(
             picture
                 .map_err(|e| PictureFailed(e.to_string()))
                 .map(|bytes| Attachment {
-                    filename: format!("{}-{}.png", current.row.id, current.log.len()),
+                    filename,
                     bytes,
                     alt: self.host.say(messages::Alt {
                         kind: "map".into(),
                         title: current.session.info().title.to_string(),
                         game_id: current.row.id.clone(),
-                        entry: current.log.len().checked_sub(1).map(|n| n as i64),
-                        detail: Vec::new(),
+                        entry: current.log.last().map(|(_, row)| row.seq),
+                        detail: vec![current.session.picture_alt(&self.render(false, None))],
                     }),
                 }),
         )

@@ -148,6 +148,25 @@ impl Table {
         self.cx.loaded.decision_clock(now)
     }
 
+    /// The time of the current game's latest stored entry (its creation before any), and the
+    /// largest numeric message id among its entries: where a console run on a stored game
+    /// continues its clock and its message ids.
+    pub fn latest(&self) -> Option<(DateTime<Utc>, Option<u64>)> {
+        let (row, rows): (_, Vec<&crate::store::LogRow>) = match &self.cx.loaded {
+            Loaded::Running(c) => (&c.row, c.log.iter().map(|(_, r)| r).collect()),
+            Loaded::Frozen(f) => (&f.row, f.rows.iter().collect()),
+            Loaded::Empty => return None,
+        };
+        let at = rows
+            .iter()
+            .map(|r| r.at)
+            .chain([row.created_at])
+            .max()
+            .unwrap_or(row.created_at);
+        let id = rows.iter().filter_map(|r| r.message_id.parse().ok()).max();
+        Some((at, id))
+    }
+
     /// The running game's title.
     pub fn title(&self) -> Option<&'static str> {
         Some(self.cx.loaded.running()?.session.info().title)

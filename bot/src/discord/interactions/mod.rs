@@ -25,7 +25,7 @@ use gaugebot_table::input::{Incoming, Response, Verdict};
 use gaugebot_table::Templates;
 
 use super::job::{Echo, Invocation, Job, Outcome};
-use super::posting::reply;
+use super::posting::{pages, reply};
 use super::rest::Rest;
 use super::retry::retry;
 use super::shared::Shared;
@@ -76,17 +76,22 @@ pub(crate) async fn answer(
     outcome: Outcome,
     private: bool,
 ) {
-    let texts: Vec<(String, Option<CreateAttachment>)> = match outcome {
-        Outcome::Handled(response) => replies(templates, &response),
-        Outcome::Stale => vec![(Text::StaleButton.render(templates), None)],
-        Outcome::Failed => vec![(Text::NotLoaded.render(templates), None)],
+    let (texts, page): (Vec<(String, Option<CreateAttachment>)>, _) = match outcome {
+        Outcome::Handled(response) => (replies(templates, &response), response.page),
+        Outcome::Stale => (vec![(Text::StaleButton.render(templates), None)], None),
+        Outcome::Failed => (vec![(Text::NotLoaded.render(templates), None)], None),
     };
-    for (text, file) in texts {
+    let count = texts.len();
+    for (index, (text, file)) in texts.into_iter().enumerate() {
         let mut followup = CreateInteractionResponseFollowup::new()
             .ephemeral(private)
             .allowed_mentions(CreateAllowedMentions::new());
         if !text.is_empty() {
             followup = followup.content(text);
+        }
+        // A status report's ◀ ▶ go on its last message.
+        if let (true, Some(page)) = (index + 1 == count, &page) {
+            followup = followup.components(pages::rows(page));
         }
         let _ = retry("answer an interaction", channel, || {
             rest.follow_up(token, &followup, file.as_ref())

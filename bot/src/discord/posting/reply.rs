@@ -43,10 +43,23 @@ pub(crate) fn file(post: &Post) -> Option<CreateAttachment> {
     post.attachment.as_ref().map(|a| {
         let mut file = CreateAttachment::bytes(a.bytes.clone(), a.filename.clone());
         if !a.alt.is_empty() {
-            file = file.description(a.alt.clone());
+            file = file.description(description(&a.alt));
         }
         file
     })
+}
+
+/// Discord's limit on an attachment's description.
+const DESCRIPTION_LIMIT: usize = 1024;
+
+/// An alt text as an attachment's description: cut to Discord's limit, with `…`.
+fn description(alt: &str) -> String {
+    if alt.chars().count() <= DESCRIPTION_LIMIT {
+        return alt.to_string();
+    }
+    let mut cut: String = alt.chars().take(DESCRIPTION_LIMIT - 1).collect();
+    cut.push('…');
+    cut
 }
 
 /// Posts a table's replies to a message (the first as a reply to it, attachments uploaded, the
