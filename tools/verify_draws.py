@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent verifier for gaugebot's auditable dice (gaugebot-dice-v1 and -v2).
+"""Independent verifier for gaugebot's auditable dice (gaugebot-dice-v1, -v2 and -v3).
 
 This script uses the Python 3 standard library only and its own pure-Python
 ChaCha20 block function, so it shares no code with the bot. It implements the
@@ -25,7 +25,11 @@ import sys
 
 VERSION_V1 = "gaugebot-dice-v1"
 VERSION_V2 = "gaugebot-dice-v2"
-VERSIONS = (VERSION_V1, VERSION_V2)
+# v3: every draw keyed by its position and the game's client seed; valid only inside a game
+# record of format gaugebot-record-v3 (docs/DICE.md sections 3.3 and 8.6).
+VERSION_V3 = "gaugebot-dice-v3"
+VERSIONS = (VERSION_V1, VERSION_V2, VERSION_V3)
+SEALED_TAG = "gaugebot-sealed-v1"
 VERSION = VERSION_V1  # the original name of the v1 version string
 
 # Irish Gauge
@@ -175,7 +179,19 @@ def draw_key(seed, game_id, index, purpose, version=VERSION_V1, message_id=None)
     )
     if version == VERSION_V2:
         message += _message_id_bytes(message_id)
+    if version == VERSION_V3:
+        # Under v3 the last field is the game's client seed (any UTF-8 text).
+        if not isinstance(message_id, str):
+            raise ValueError("a v3 key needs the game's client seed")
+        message += _length_prefixed(message_id)
     return hashlib.sha256(message).digest()
+
+
+def sealed_hash(key, result):
+    """The sealed hash of a hidden draw (docs/DICE.md section 7.2): hex SHA-256 of
+    "gaugebot-sealed-v1" || 0x00 || the draw key || canonical(result)."""
+    return hashlib.sha256(SEALED_TAG.encode("ascii") + b"\x00" + key + canonical(result)) \
+        .hexdigest()
 
 
 # The self-test sets this to a list to collect every stream it reads (for the OpenSSL check).
@@ -245,7 +261,9 @@ def signup_pick(seed, game_id, signups, picks, version=VERSION_V1, message_id=No
 
 FORMAT_V1 = "gaugebot-record-v1"
 FORMAT_V2 = "gaugebot-record-v2"
+FORMAT_V3 = "gaugebot-record-v3"
 CHAIN = "gaugebot-chain-v1"
+CHAIN_V2 = "gaugebot-chain-v2"
 SHORT_HEAD = 12
 HEXDIGITS = re.compile(r"\A[0-9a-fA-F]+\Z")
 
@@ -257,20 +275,48 @@ def canonical(value):
         "utf-8")
 
 
-def chain_body(link):
-    """A link without the fields its hash leaves out (prev, undone)."""
+def chain_body(link, algorithm=CHAIN):
+    """A link without the fields its hash leaves out (prev, undone; under gaugebot-chain-v2
+    also the result of a hidden draw record)."""
     if not isinstance(link, dict):
         return link
-    return {k: v for k, v in link.items() if k not in ("prev", "undone")}
+    hidden = algorithm == CHAIN_V2 and link.get("hidden") is True
+    return {k: v for k, v in link.items()
+            if k not in ("prev", "undone") and not (hidden and k == "result")}
 
 
-def link_hash(prev, link):
-    """SHA-256("gaugebot-chain-v1" || 0x00 || prev (32 bytes) || canonical(body))."""
-    return hashlib.sha256(CHAIN.encode("ascii") + b"\x00" + prev + canonical(chain_body(link))) \
-        .digest()
+def link_hash(prev, link, algorithm=CHAIN):
+    """SHA-256(algorithm || 0x00 || prev (32 bytes) || canonical(body))."""
+    return hashlib.sha256(algorithm.encode("ascii") + b"\x00" + prev
+                          + canonical(chain_body(link, algorithm))).digest()
+
+
+def redacted_setup(setup, draws):
+    """The setup with the fields that hidden setup draws fill set to null (section 7.2)."""
+    if not isinstance(setup, dict):
+        return setup
+    setup = json.loads(json.dumps(setup))
+    game_setup = setup.get("setup")
+    for draw in draws if isinstance(draws, list) else []:
+        if isinstance(draw, dict) and draw.get("hidden") is True and draw.get("seq") is None \
+                and isinstance(draw.get("fills"), str) and isinstance(game_setup, dict) \
+                and draw["fills"] in game_setup:
+            game_setup[draw["fills"]] = None
+    return setup
 
 
 def chain_header(export):
+    if export.get("format") == FORMAT_V3:
+        return {
+            "chain": CHAIN_V2,
+            "format": FORMAT_V3,
+            "version": export.get("version"),
+            "game_id": export.get("game_id"),
+            "kind": export.get("kind"),
+            "commitment": export.get("commitment"),
+            "client_seed": export.get("client_seed"),
+            "setup": redacted_setup(export.get("setup"), export.get("draws")),
+        }
     return {
         "chain": CHAIN,
         "version": export.get("version"),
@@ -315,11 +361,13 @@ def check_chain(export, witnesses=()):
     summary = export.get("chain")
     if not isinstance(summary, dict):
         return ["the record has no chain summary"]
-    if summary.get("algorithm") != CHAIN:
-        return ["unknown chain algorithm %r" % (summary.get("algorithm"),)]
+    algorithm = CHAIN_V2 if export.get("format") == FORMAT_V3 else CHAIN
+    if summary.get("algorithm") != algorithm:
+        return ["the chain algorithm is %r, but a record of format %s has %s"
+                % (summary.get("algorithm"), export.get("format"), algorithm)]
     log = export.get("log") if isinstance(export.get("log"), list) else []
     draws = export.get("draws") if isinstance(export.get("draws"), list) else []
-    head = link_hash(b"\x00" * 32, chain_header(export))
+    head = link_hash(b"\x00" * 32, chain_header(export), algorithm)
     heads = []
 
     def link(item, name):
@@ -329,7 +377,7 @@ def check_chain(export, witnesses=()):
             return ["the chain breaks at %s: its prev is not the hash of the record before it "
                     "(a record before it was dropped, moved, added or changed, or this one was "
                     "moved)" % name]
-        head = link_hash(head, item)
+        head = link_hash(head, item, algorithm)
         return []
 
     cursor = 0
@@ -449,6 +497,76 @@ def check_keys(export):
     return []
 
 
+def check_v3(export):
+    """The rules of a gaugebot-record-v3 that need no seed and no witness (docs/DICE.md
+    section 8.6): return the problems, the first one found."""
+    setup = export.get("setup") if isinstance(export.get("setup"), dict) else {}
+    log = export.get("log") if isinstance(export.get("log"), list) else []
+    draws = export.get("draws") if isinstance(export.get("draws"), list) else []
+    revealed_seed = export.get("seed") is not None
+    if export.get("commitment") is not None:
+        if setup.get("dice") != "audited":
+            return ["the record has a commitment but its setup says dice %s: a game with a "
+                    "commitment has audited dice" % (setup.get("dice"),)]
+        if not isinstance(export.get("client_seed"), str) \
+                or export.get("client_seed") != setup.get("setup_message"):
+            return ["the record's client_seed is not its setup message (setup.setup_message)"]
+    elif setup.get("dice") != "manual" or revealed_seed or draws:
+        return ["a record without a commitment has manual dice, no seed and no draw records"]
+    for position, draw in enumerate(draws):
+        if not isinstance(draw, dict):
+            return ["draw record %d is not an object" % position]
+        name = _draw_name(position, draw)
+        if "message_id" in draw:
+            return ["%s carries a message_id: a v3 draw is keyed by its position and the game's "
+                    "client seed only" % name]
+        if draw.get("hidden") is True:
+            sealed = draw.get("sealed")
+            if not isinstance(sealed, str) or not HEX64.match(sealed):
+                return ["%s is hidden but has no sealed hash" % name]
+            if not revealed_seed and draw.get("result") is not None:
+                return ["%s is hidden, yet its result is shown before the reveal" % name]
+            field = draw.get("fills")
+            if isinstance(field, str):
+                game_setup = setup.get("setup") if isinstance(setup.get("setup"), dict) else {}
+                want = draw.get("result") if revealed_seed else None
+                if game_setup.get(field) != want:
+                    return ["the setup's %s is not %s" % (
+                        field, "the result of %s" % name if revealed_seed
+                        else "null before the reveal (it is hidden)")]
+    purposes = {d.get("seq"): d.get("purpose") for d in draws
+                if isinstance(d, dict) and d.get("seq") is not None}
+    stack = []
+    made_at = {}
+    revealed = False
+    for item in log:
+        entry = item.get("entry") if isinstance(item, dict) else None
+        if not isinstance(entry, dict):
+            continue
+        kind = entry.get("entry")
+        if kind == "reveal":
+            revealed = True
+        elif kind == "undo":
+            _pop_unit(stack)
+        elif kind == "action":
+            stack.append((item.get("seq"), entry))
+        elif kind == "draw":
+            manual = entry.get("manual") is not False
+            if manual and export.get("commitment") is not None and not revealed:
+                return ["entry #%s is a moderator's draw before the seed's reveal in a game with "
+                        "audited dice (audited draws relabelled as manual?)" % item.get("seq")]
+            if not manual:
+                where = (len(stack), purposes.get(item.get("seq")))
+                index = entry.get("index")
+                if where in made_at and made_at[where] != index:
+                    return ["entry #%s redoes the %s draw made at history position %d under "
+                            "index %s, not under the index %s of the draw it redoes (a re-roll)"
+                            % (item.get("seq"), where[1], where[0], index, made_at[where])]
+                made_at.setdefault(where, index)
+            stack.append((item.get("seq"), entry))
+    return []
+
+
 # --------------------------------------------------------------------------- verification
 
 
@@ -478,7 +596,7 @@ def _index_zero(index, purpose):
         raise BadRecord("%s must be drawn at index 0" % purpose)
 
 
-def _expected_for(record, seed, game_id, version=VERSION_V1):
+def _expected_for(record, seed, game_id, version=VERSION_V1, client_seed=None):
     """The draw a record should hold, recomputed; BadRecord if its inputs are malformed."""
     if not isinstance(record, dict):
         raise BadRecord("record is not an object")
@@ -491,6 +609,13 @@ def _expected_for(record, seed, game_id, version=VERSION_V1):
         message_id = record.get("message_id")
         if not isinstance(message_id, str) or not DECIMAL.match(message_id):
             raise BadRecord("a v2 record needs message_id, the message's id as decimal digits")
+    if version == VERSION_V3:
+        if "message_id" in record:
+            raise BadRecord("a v3 record has no message_id: its key is its position and the "
+                            "game's client seed")
+        if not isinstance(client_seed, str):
+            raise BadRecord("a v3 draw needs the game's client seed (client_seed)")
+        message_id = client_seed
     key = {"version": version, "message_id": message_id}
     if purpose == PURPOSE_PLAYER_ORDER:
         _index_zero(index, purpose)
@@ -559,16 +684,18 @@ def _described(record, seed, game_id, version, key_message):
     return stream.pick_without_replacement(population, count)
 
 
-def _expected(record, seed, game_id, version=VERSION_V1):
+def _expected(record, seed, game_id, version=VERSION_V1, client_seed=None):
     """What a record should hold: by its purpose when this script knows it (and then its
     population, if it describes one, must give the same draw), else from its own description."""
     try:
-        specific = _expected_for(record, seed, game_id, version)
+        specific = _expected_for(record, seed, game_id, version, client_seed)
     except BadRecord as err:
         if not str(err).startswith("unknown purpose") or not isinstance(record, dict):
             raise
         specific = None
     message_id = record.get("message_id") if version == VERSION_V2 else None
+    if version == VERSION_V3:
+        message_id = client_seed
     if specific is None:
         if not isinstance(record.get("purpose"), str):
             raise BadRecord("purpose is not a string")
@@ -698,9 +825,15 @@ def _record_checks(export, witnesses, out):
     gaugebot-record-v2, the hash chain. Prints and returns the problems."""
     problems = check_record(export)
     fmt = export.get("format")
-    if fmt == FORMAT_V2:
+    if (export.get("version") == VERSION_V3) != (fmt == FORMAT_V3):
+        problems = ["a record of format %s with dice %s: %s dice are recorded only in %s "
+                    "records, and those record only %s dice (the record was downgraded or "
+                    "relabelled)" % (fmt, export.get("version"), VERSION_V3, FORMAT_V3,
+                                     VERSION_V3)] + problems
+    if fmt in (FORMAT_V2, FORMAT_V3):
         chain = check_chain(export, witnesses)
-        problems = chain + check_keys(export) + problems
+        rules = check_keys(export) if fmt == FORMAT_V2 else check_v3(export)
+        problems = chain + rules + problems
         # The seed is revealed exactly when the log has a reveal entry.
         log = export.get("log") if isinstance(export.get("log"), list) else []
         reveals = [e.get("seq") for e in log if isinstance(e, dict)
@@ -719,8 +852,8 @@ def _record_checks(export, witnesses, out):
         if witnesses:
             problems = ["a gaugebot-record-v1 has no chain to check witnesses against"] + problems
     else:
-        raise CannotVerify("unknown record format %r (expected %s or %s)"
-                           % (fmt, FORMAT_V1, FORMAT_V2))
+        raise CannotVerify("unknown record format %r (expected %s, %s or %s)"
+                           % (fmt, FORMAT_V1, FORMAT_V2, FORMAT_V3))
     for problem in problems:
         print("INCOMPLETE %s" % problem, file=out)
     if not problems:
@@ -774,6 +907,15 @@ def verify_export(export, out=None, witnesses=()):
     commitment = export.get("commitment")
     seed_hex = export.get("seed")
     draws = export.get("draws")
+    client_seed = export.get("client_seed")
+    record_field = any(f in export for f in ("log", "setup", "kind", "chain", "format"))
+    whole = export.get("format") == FORMAT_V3 and export.get("chain") is not None
+    if version == VERSION_V3 and record_field and not whole:
+        # A v3 game record stripped of its format or chain is not whole.
+        print("INCOMPLETE a %s game record must have format %s and its chain (its format or "
+              "chain was stripped or changed)" % (VERSION_V3, FORMAT_V3), file=out)
+        print("VERIFICATION FAILED", file=out)
+        return EXIT_MISMATCH
     if not isinstance(game_id, str):
         raise CannotVerify("game_id is missing")
     if not isinstance(commitment, str) or not HEX64.match(commitment):
@@ -806,12 +948,21 @@ def verify_export(export, out=None, witnesses=()):
             if version == VERSION_V2:
                 label += " message=%s" % (record.get("message_id"),)
         try:
-            expected = _expected(record, seed, game_id, version)
+            expected = _expected(record, seed, game_id, version, client_seed)
         except BadRecord as err:
             malformed += 1
             print("ERROR    %s: %s" % (label, err), file=out)
             continue
         recorded = record.get("result")
+        if version == VERSION_V3 and record.get("hidden") is True:
+            # The sealed hash published before the reveal binds the hidden draw's result.
+            key = draw_key(seed, game_id, record["index"], record["purpose"], version,
+                           client_seed)
+            if record.get("sealed") != sealed_hash(key, expected):
+                mismatched += 1
+                print("MISMATCH %s sealed hash: expected %s recorded %s"
+                      % (label, sealed_hash(key, expected), record.get("sealed")), file=out)
+                continue
         if _same(expected, recorded):
             ok += 1
             print("OK       %s %s" % (label, _fmt(expected)), file=out)
@@ -1372,7 +1523,7 @@ def selftest(out=None):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(
-        description="Verify the draws of a gaugebot AuditExport (%s or %s):\n"
+        description="Verify the draws of a gaugebot AuditExport (%s, %s or %s):\n"
         "check that SHA-256 of the revealed seed is the commitment and recompute\n"
         "every draw (the specification is docs/DICE.md)." % VERSIONS,
         epilog=EXIT_STATUS,

@@ -63,7 +63,8 @@ pub fn dealer_record(players: usize, drawn: u32) -> DrawRecord {
     )
 }
 
-/// The audit record of the deck's shuffle.
+/// The audit record of the deck's shuffle: hidden until the reveal (the deck's order decides the
+/// game), filling the setup's `deck` (docs/DICE.md §7.2).
 pub fn deck_record(copies: u8, deck: &[u32]) -> DrawRecord {
     DrawRecord::new(
         0,
@@ -78,6 +79,7 @@ pub fn deck_record(copies: u8, deck: &[u32]) -> DrawRecord {
             .collect(),
         deck.len(),
     )
+    .hidden(Some("deck"))
 }
 
 /// The audit record of a round's chips: the bag they were drawn from (after that round's chips

@@ -13,6 +13,10 @@ use sha2::{Digest, Sha256};
 
 /// The chain's name: the domain tag of every link hash.
 pub const CHAIN: &str = "gaugebot-chain-v1";
+/// The chain of records of format `gaugebot-record-v3` (docs/DICE.md §8.6): its header also
+/// holds the record's format and the game's client seed, and a hidden draw record's `result` is
+/// left out of its hash (its `sealed` hash is in it), so the head does not change at the reveal.
+pub const CHAIN_V2: &str = "gaugebot-chain-v2";
 
 /// How many hex digits of the head a report shows.
 pub const SHORT_HEAD: usize = 12;
@@ -64,15 +68,49 @@ fn write_canonical(value: &Value, out: &mut String) {
 
 /// A link's body: its JSON object without the fields the hash leaves out.
 pub fn body(link: &Value) -> Value {
+    body_of(CHAIN, link)
+}
+
+/// A link's body in chain `algorithm`: under `gaugebot-chain-v2` a hidden draw record (one with
+/// `"hidden": true`) also leaves out its `result`.
+pub fn body_of(algorithm: &str, link: &Value) -> Value {
     match link {
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .filter(|(k, _)| !UNHASHED.contains(&k.as_str()))
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
-        ),
+        Value::Object(map) => {
+            let hidden = algorithm == CHAIN_V2 && map.get("hidden") == Some(&Value::Bool(true));
+            Value::Object(
+                map.iter()
+                    .filter(|(k, _)| !UNHASHED.contains(&k.as_str()))
+                    .filter(|(k, _)| !(hidden && k.as_str() == "result"))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            )
+        }
         other => other.clone(),
     }
+}
+
+/// The first link of a `gaugebot-chain-v2`: the v1 header with the chain's name, and also the
+/// record's `format` and the game's `client_seed`; `setup` is the setup with its hidden fields
+/// null (docs/DICE.md §8.6).
+pub fn header_v2(
+    format: &str,
+    version: &str,
+    game_id: &str,
+    kind: &str,
+    commitment: Option<&str>,
+    client_seed: Option<&str>,
+    setup: &Value,
+) -> Value {
+    let mut value = header(version, game_id, kind, commitment, setup);
+    if let Value::Object(map) = &mut value {
+        map.insert("chain".into(), Value::from(CHAIN_V2));
+        map.insert("format".into(), Value::from(format));
+        map.insert(
+            "client_seed".into(),
+            client_seed.map_or(Value::Null, Value::from),
+        );
+    }
+    value
 }
 
 /// The chain's first link: what the record is a record of.
@@ -98,8 +136,13 @@ pub fn header(
 
 /// The hash of a link whose predecessor hashed to `prev`.
 pub fn link_hash(prev: &[u8; 32], body: &Value) -> [u8; 32] {
+    link_hash_of(CHAIN, prev, body)
+}
+
+/// The hash of a link of chain `algorithm` (its domain tag) whose predecessor hashed to `prev`.
+pub fn link_hash_of(algorithm: &str, prev: &[u8; 32], body: &Value) -> [u8; 32] {
     let mut hasher = Sha256::new();
-    hasher.update(CHAIN.as_bytes());
+    hasher.update(algorithm.as_bytes());
     hasher.update([0u8]);
     hasher.update(prev);
     hasher.update(canonical(body).as_bytes());
@@ -109,6 +152,7 @@ pub fn link_hash(prev: &[u8; 32], body: &Value) -> [u8; 32] {
 /// A chain being built or checked: the hash of its last link.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Chain {
+    algorithm: &'static str,
     hash: [u8; 32],
     /// The last log entry linked, if any.
     pub seq: Option<i64>,
@@ -117,10 +161,21 @@ pub struct Chain {
 impl Chain {
     /// A chain holding only its header.
     pub fn start(header: &Value) -> Chain {
+        Chain::start_of(CHAIN, header)
+    }
+
+    /// A chain of `algorithm` ([`CHAIN`] or [`CHAIN_V2`]) holding only its header.
+    pub fn start_of(algorithm: &'static str, header: &Value) -> Chain {
         Chain {
-            hash: link_hash(&[0u8; 32], &body(header)),
+            algorithm,
+            hash: link_hash_of(algorithm, &[0u8; 32], &body_of(algorithm, header)),
             seq: None,
         }
+    }
+
+    /// The chain's algorithm.
+    pub fn algorithm(&self) -> &'static str {
+        self.algorithm
     }
 
     /// The hash of the last link, in hex.
@@ -137,7 +192,7 @@ impl Chain {
     /// `prev` it must carry: the hash of the link before it, in hex.
     pub fn link(&mut self, link: &Value) -> String {
         let prev = self.head();
-        self.hash = link_hash(&self.hash, &body(link));
+        self.hash = link_hash_of(self.algorithm, &self.hash, &body_of(self.algorithm, link));
         prev
     }
 }
