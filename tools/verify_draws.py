@@ -558,6 +558,17 @@ def check_v3(export):
             if not manual:
                 where = (len(stack), purposes.get(item.get("seq")))
                 index = entry.get("index")
+                # The index of the purposes the bot hosts is fixed by the position (section
+                # 8.6): a dividend draw's is its history position, a round's chips' the round.
+                wanted = None
+                if where[1] == PURPOSE_DIVIDEND_DRAW:
+                    wanted = len(stack)
+                elif where[1] == PURPOSE_PRIVATES_CHIPS:
+                    wanted = 2 + sum(1 for s, _ in stack
+                                     if purposes.get(s) == PURPOSE_PRIVATES_CHIPS)
+                if wanted is not None and (not _is_int(index) or index != wanted):
+                    return ["entry #%s draws %s at index %s, but its position makes the index %d"
+                            % (item.get("seq"), where[1], index, wanted)]
                 if where in made_at and made_at[where] != index:
                     return ["entry #%s redoes the %s draw made at history position %d under "
                             "index %s, not under the index %s of the draw it redoes (a re-roll)"

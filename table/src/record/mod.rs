@@ -975,6 +975,28 @@ pub fn check_v3(record: &GameRecord) -> Result<(), RecordError> {
                     let position = stack.len();
                     let index = item.entry.get("index").cloned().unwrap_or(Value::Null);
                     let purpose = purpose_of(item.seq).unwrap_or_default();
+                    // The index of the purposes the bot hosts is fixed by the position
+                    // (docs/DICE.md §8.6): a dividend draw's is its history position, a round's
+                    // chips' the round (round 1's are drawn at setup).
+                    let wanted = match purpose.as_str() {
+                        "dividend-draw" => Some(position as u64),
+                        "privates-chips" => Some(
+                            2 + stack
+                                .iter()
+                                .filter(|(s, _)| {
+                                    purpose_of(*s).as_deref() == Some("privates-chips")
+                                })
+                                .count() as u64,
+                        ),
+                        _ => None,
+                    };
+                    if let Some(wanted) = wanted.filter(|w| index.as_u64() != Some(*w)) {
+                        return bad(format!(
+                            "entry #{} draws {purpose} at index {index}, but its position makes \
+                             the index {wanted}",
+                            item.seq
+                        ));
+                    }
                     if let Some((_, _, first)) = made_at
                         .iter()
                         .find(|(p, what, _)| *p == position && *what == purpose)
