@@ -236,7 +236,7 @@ fn play_whole_game(dir: &Path) -> (Vec<(u64, String)>, Value, Vec<String>) {
         round = round_of(&out, round);
         rows.extend(
             out.lines()
-                .filter(|l| l.contains("The row:") || l.starts_with("**Row**"))
+                .filter(|l| l.contains("The row:"))
                 .map(str::to_string),
         );
         seen.push((round, out.clone()));
@@ -331,7 +331,30 @@ fn a_privates_game_played_whole_shows_no_undealt_card_before_the_reveal_and_veri
     // Every round's row is 7 cards of the deck, in deal order, as the replayed record says:
     // the verifiers replay the game from the revealed deck (gaugebot verify) and check the
     // deck against its sealed hash (both).
-    assert_eq!(rows.is_empty(), false);
+    let dealt_rows: Vec<Vec<u64>> = rows
+        .iter()
+        .filter_map(|l| l.split_once("The row:"))
+        .map(|(_, row)| {
+            row.split("**")
+                .filter_map(|part| part.trim().split_once("/$"))
+                .filter_map(|(cost, _)| cost.rsplit(' ').next()?.parse().ok())
+                .collect()
+        })
+        .collect();
+    assert_eq!(dealt_rows.len(), 6, "rounds 2 to 7 were dealt: {rows:?}");
+    for (i, row) in dealt_rows.iter().enumerate() {
+        let mut row = row.clone();
+        let start = 7 * (i + 1);
+        let mut cards = deck[start..start + 7].to_vec();
+        row.sort_unstable();
+        cards.sort_unstable();
+        assert_eq!(
+            row,
+            cards,
+            "round {}'s row is the deck's next 7 cards",
+            i + 2
+        );
+    }
     let path = dir.path().join("revealed.json");
     std::fs::write(&path, serde_json::to_vec_pretty(&record).expect("json")).expect("written");
     let (rust, python) = verdicts(&path);
