@@ -1081,6 +1081,30 @@ EXPECTED_SIGNUP_PICK = {(6, 4): [5, 3, 1, 2], (5, 3): [3, 5, 1], (7, 4): [5, 7, 
 EXPECTED_V2_KEY_SIGNUP_PICK = "b96385eb569272888dd7e49277a961bdcf442005bb9f3b2c77063aece63f264c"
 EXPECTED_V2_SIGNUP_PICK_6_4 = [4, 2, 3, 1]
 
+# gaugebot-dice-v3 (docs/DICE.md section 9.6): the same seed; the client seed is the setup
+# message's id.
+TEST_V3_CLIENT_IRISH = "1187654321098765435"
+TEST_V3_CLIENT_PRIVATES = "1190123456789012345"
+EXPECTED_V3_KEY_PLAYER_ORDER = "5df013b44fd7f48ac19c9a2d96dfa7a1aef4bb6b8b2cb3e0865b9fd2f16dac77"
+EXPECTED_V3_WORDS = [2063778766, 4028137347, 960946580, 2538185913]
+EXPECTED_V3_PLAYER_ORDER_4 = [3, 1, 2, 4]
+EXPECTED_V3_CITY_CUBES = [10, 11, 3, 2, 9, 4, 5, 6]
+EXPECTED_V3_KEY_DIVIDEND = "3781094f9c9f225dafb000a753e4de560a0eeca175c3d978b17acf9bcf3fd60a"
+EXPECTED_V3_DIVIDEND = ["white", "black", "pink"]
+EXPECTED_V3_KEY_PRIVATES_DEALER = "255fe67e4da307cfda3695e5a5396452079c7cfe2264f7e42a237eece1ca64f3"
+EXPECTED_V3_PRIVATES_DEALER_4 = [3]
+EXPECTED_V3_KEY_PRIVATES_DECK = "bddb191bd56c91fa84b2d19836d5bcc9cb3411042ae1543a01c59cc99a848892"
+EXPECTED_V3_PRIVATES_DECK = [
+    25, 40, 20, 40, 50, 30, 10, 40, 50, 35, 5, 20, 15, 15, 35, 15, 30, 35, 30, 10, 40, 10, 20,
+    35, 15, 5, 50, 5, 10, 25, 30, 10, 20, 35, 40, 5, 5, 15, 35, 10, 25, 50, 30, 5, 30, 25, 20,
+    50, 25, 40, 15, 50, 25, 20]
+EXPECTED_V3_SEALED_DECK = "b4e923c93499edd4ed5df3664f0962917b3b9045e6da90faa23301e769a2918c"
+EXPECTED_V3_KEY_PRIVATES_CHIPS_1 = \
+    "68e92a304de3d3a7b05d797de89a99cb228378fb2881dfb63a3ae0fa103b09c4"
+EXPECTED_V3_PRIVATES_CHIPS_1 = ["red", "black", "green", "black", "blue", "yellow", "red"]
+EXPECTED_V3_CHAIN_HEADER = "a316b81bcf78946ec437c4dfe4aa884dfafd7e5c1d74bf35d3b4449d6af978f3"
+EXPECTED_V3_CHAIN_DECK = "b2ca3c26525b2b1ab454822ceaec38cc70d94ab85cb0e86d7e38d2b96177f7cb"
+
 
 def openssl_keystream(key, length):
     """ChaCha20 keystream bytes from the openssl command (16-byte IV: 32-bit little-endian
@@ -1497,6 +1521,63 @@ def selftest(out=None):
             signup_pick(seed, game, 6, 4, v2, TEST_V2_SETUP_MESSAGE),
             EXPECTED_V2_SIGNUP_PICK_6_4,
         )
+
+        v3 = VERSION_V3
+        print("== %s (same seed; client seeds %s, %s)"
+              % (v3, TEST_V3_CLIENT_IRISH, TEST_V3_CLIENT_PRIVATES), file=out)
+        irish, client = TEST_GAME_ID, TEST_V3_CLIENT_IRISH
+        check("v3 draw key player-order index 0",
+              draw_key(seed, irish, 0, PURPOSE_PLAYER_ORDER, v3, client).hex(),
+              EXPECTED_V3_KEY_PLAYER_ORDER)
+        stream = draw_stream(seed, irish, 0, PURPOSE_PLAYER_ORDER, v3, client)
+        check("v3 player-order stream first 4 words", [stream.next_u32() for _ in range(4)],
+              EXPECTED_V3_WORDS)
+        check("v3 player-order players=4", player_order(seed, irish, 4, v3, client),
+              EXPECTED_V3_PLAYER_ORDER_4)
+        check("v3 city-cubes", city_cubes(seed, irish, v3, client), EXPECTED_V3_CITY_CUBES)
+        check("v3 draw key dividend-draw index 12",
+              draw_key(seed, irish, TEST_DIVIDEND_INDEX, PURPOSE_DIVIDEND_DRAW, v3, client).hex(),
+              EXPECTED_V3_KEY_DIVIDEND)
+        check("v3 dividend-draw index 12 supply 7/8/7",
+              dividend_draw(seed, irish, TEST_DIVIDEND_INDEX, TEST_SUPPLY, v3, client),
+              EXPECTED_V3_DIVIDEND)
+        privates, client = TEST_PRIVATES_GAME_ID, TEST_V3_CLIENT_PRIVATES
+        check("v3 draw key privates-dealer index 0",
+              draw_key(seed, privates, 0, PURPOSE_PRIVATES_DEALER, v3, client).hex(),
+              EXPECTED_V3_KEY_PRIVATES_DEALER)
+        check("v3 privates-dealer players=4", privates_dealer(seed, privates, 4, v3, client),
+              EXPECTED_V3_PRIVATES_DEALER_4)
+        deck_key = draw_key(seed, privates, 0, PURPOSE_PRIVATES_DECK, v3, client)
+        check("v3 draw key privates-deck index 0", deck_key.hex(),
+              EXPECTED_V3_KEY_PRIVATES_DECK)
+        check("v3 privates-deck copies=6", privates_deck(seed, privates, 6, v3, client),
+              EXPECTED_V3_PRIVATES_DECK)
+        check("v3 sealed hash of the deck", sealed_hash(deck_key, EXPECTED_V3_PRIVATES_DECK),
+              EXPECTED_V3_SEALED_DECK)
+        check("v3 draw key privates-chips index 1",
+              draw_key(seed, privates, 1, PURPOSE_PRIVATES_CHIPS, v3, client).hex(),
+              EXPECTED_V3_KEY_PRIVATES_CHIPS_1)
+        check("v3 privates-chips index 1 bag 2/2/2/2/2",
+              privates_chips(seed, privates, 1, TEST_BAG_ROUND_1, v3, client),
+              EXPECTED_V3_PRIVATES_CHIPS_1)
+        header = {
+            "chain": CHAIN_V2, "format": FORMAT_V3, "version": v3, "game_id": privates,
+            "kind": "privates", "commitment": EXPECTED_COMMITMENT, "client_seed": client,
+            "setup": redacted_setup(
+                {"players": [], "setup": {"deck": [5, 10]}, "dice": "audited", "spec": v3,
+                 "setup_message": client},
+                [{"hidden": True, "fills": "deck"}]),
+        }
+        head = link_hash(bytes(32), header, CHAIN_V2)
+        check("v3 chain-v2 header hash", head.hex(), EXPECTED_V3_CHAIN_HEADER)
+        deck_link = {"index": 0, "purpose": PURPOSE_PRIVATES_DECK, "copies": 6,
+                     "population": [], "count": 54, "hidden": True, "fills": "deck",
+                     "sealed": EXPECTED_V3_SEALED_DECK, "result": None, "prev": "ignored"}
+        check("v3 chain-v2 hidden deck link (result null)",
+              link_hash(head, deck_link, CHAIN_V2).hex(), EXPECTED_V3_CHAIN_DECK)
+        deck_link["result"] = EXPECTED_V3_PRIVATES_DECK
+        check("v3 chain-v2 hidden deck link (result revealed): the same",
+              link_hash(head, deck_link, CHAIN_V2).hex(), EXPECTED_V3_CHAIN_DECK)
 
         # Every stream read above, against OpenSSL's ChaCha20, over the blocks it used.
         streams = list(_STREAM_LOG)

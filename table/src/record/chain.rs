@@ -295,6 +295,40 @@ mod tests {
         assert_eq!(chain.short_head(), &VECTOR_ENTRY_0[..12]);
     }
 
+    /// The `gaugebot-chain-v2` vectors of docs/DICE.md §9.6: the header of a v3 record (its
+    /// setup's hidden `deck` null) and a hidden draw record, whose result is not hashed.
+    #[test]
+    fn chain_v2_test_vectors() {
+        let header = header_v2(
+            "gaugebot-record-v3",
+            "gaugebot-dice-v3",
+            "test-privates",
+            "privates",
+            Some("630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"),
+            Some("1190123456789012345"),
+            &json!({"players": [], "setup": {"deck": null}, "dice": "audited",
+                "spec": "gaugebot-dice-v3", "setup_message": "1190123456789012345"}),
+        );
+        let mut chain = Chain::start_of(CHAIN_V2, &header);
+        assert_eq!(
+            chain.head(),
+            "a316b81bcf78946ec437c4dfe4aa884dfafd7e5c1d74bf35d3b4449d6af978f3"
+        );
+        let mut deck = json!({"index": 0, "purpose": "privates-deck", "copies": 6,
+            "population": [], "count": 54, "hidden": true, "fills": "deck",
+            "sealed": "b4e923c93499edd4ed5df3664f0962917b3b9045e6da90faa23301e769a2918c",
+            "result": null, "prev": "ignored"});
+        let mut revealed = chain.clone();
+        chain.link(&deck);
+        deck["result"] = json!([25, 40, 20]);
+        revealed.link(&deck);
+        assert_eq!(chain.head(), revealed.head());
+        assert_eq!(
+            chain.head(),
+            "b2ca3c26525b2b1ab454822ceaec38cc70d94ab85cb0e86d7e38d2b96177f7cb"
+        );
+    }
+
     const VECTOR_HEADER: &str = "08ec27565372d7b3395c6f943c8fee0e644b938738a7541c3efe2172a17042db";
     const VECTOR_ENTRY_0: &str = "4cb463913a798df42a43b2a0c2c90fff931facda933502c434047db1203992ed";
 
