@@ -208,6 +208,13 @@ pub async fn import(path: &Path, db: &str, channel: &str) -> anyhow::Result<Exit
             record.game_id
         );
     }
+    if record.seed.is_none() && record.draws.iter().any(|d| d.is_hidden()) {
+        anyhow::bail!(
+            "the record's hidden draws (e.g. a deck) are sealed until the seed is revealed, so \
+             the game cannot be continued from it: import it after the reveal, or restore the \
+             database backup: nothing imported"
+        );
+    }
     let games = games::registry();
     record::check(&record, &games).context("the record is not complete")?;
     let shown = Database::parse(db).display();
