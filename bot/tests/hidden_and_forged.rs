@@ -178,9 +178,18 @@ fn number_lists(text: &str) -> Vec<Vec<u64>> {
 
 /// Both verifiers' exit statuses on `path` (Python's `None` without python3).
 fn verdicts(path: &Path) -> ((i32, String), Option<(i32, String)>) {
+    verdicts_with(path, &[])
+}
+
+/// Both verifiers' exit statuses on `path` with these witnesses (`SEQ:HEAD`).
+fn verdicts_with(path: &Path, witnesses: &[String]) -> ((i32, String), Option<(i32, String)>) {
+    let mut args = vec!["verify".to_string(), path.to_string_lossy().into_owned()];
+    for w in witnesses {
+        args.push("--witness".into());
+        args.push(w.clone());
+    }
     let out = Command::new(env!("CARGO_BIN_EXE_gaugebot"))
-        .arg("verify")
-        .arg(path)
+        .args(&args)
         .output()
         .expect("gaugebot runs");
     let rust = (
@@ -195,6 +204,11 @@ fn verdicts(path: &Path) -> ((i32, String), Option<(i32, String)>) {
     let python = Command::new("python3")
         .arg(script)
         .arg(path)
+        .args(
+            witnesses
+                .iter()
+                .flat_map(|w| ["--witness".to_string(), w.clone()]),
+        )
         .output()
         .ok()
         .map(|out| {
@@ -357,7 +371,25 @@ fn a_privates_game_played_whole_shows_no_undealt_card_before_the_reveal_and_veri
     }
     let path = dir.path().join("revealed.json");
     std::fs::write(&path, serde_json::to_vec_pretty(&record).expect("json")).expect("written");
-    let (rust, python) = verdicts(&path);
+    // The heads posted before the reveal (the deck sealed) are the heads of the revealed record:
+    // the first one, after the setup, and one from each round, as witnesses.
+    let heads: Vec<String> = seen
+        .iter()
+        .flat_map(|(_, t)| t.lines())
+        .filter_map(|l| {
+            let rest = l.strip_prefix("-# Record ")?;
+            let (seq, head) = rest.split_once(": `")?;
+            let seq = seq.trim_start_matches('#');
+            Some(format!("{seq}:{}", head.trim_end_matches('`')))
+        })
+        .collect();
+    assert!(
+        heads.first().is_some_and(|h| h.starts_with("setup:")),
+        "{heads:?}"
+    );
+    let witnesses: Vec<String> = heads.iter().step_by(20).cloned().collect();
+    assert!(witnesses.len() >= 3, "{witnesses:?}");
+    let (rust, python) = verdicts_with(&path, &witnesses);
     assert_eq!(rust.0, 0, "{}", rust.1);
     assert!(rust.1.contains("the game replays"), "{}", rust.1);
     if let Some(python) = python {
