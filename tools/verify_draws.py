@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent verifier for gaugebot's auditable dice (gaugebot-dice-v1 and -v2).
+"""Independent verifier for gaugebot's auditable dice (gaugebot-dice-v1, -v2 and -v3).
 
 This script uses the Python 3 standard library only and its own pure-Python
 ChaCha20 block function, so it shares no code with the bot. It implements the
@@ -25,7 +25,11 @@ import sys
 
 VERSION_V1 = "gaugebot-dice-v1"
 VERSION_V2 = "gaugebot-dice-v2"
-VERSIONS = (VERSION_V1, VERSION_V2)
+# v3: every draw keyed by its position and the game's client seed; valid only inside a game
+# record of format gaugebot-record-v3 (docs/DICE.md sections 3.3 and 8.6).
+VERSION_V3 = "gaugebot-dice-v3"
+VERSIONS = (VERSION_V1, VERSION_V2, VERSION_V3)
+SEALED_TAG = "gaugebot-sealed-v1"
 VERSION = VERSION_V1  # the original name of the v1 version string
 
 # Irish Gauge
@@ -175,7 +179,19 @@ def draw_key(seed, game_id, index, purpose, version=VERSION_V1, message_id=None)
     )
     if version == VERSION_V2:
         message += _message_id_bytes(message_id)
+    if version == VERSION_V3:
+        # Under v3 the last field is the game's client seed (any UTF-8 text).
+        if not isinstance(message_id, str):
+            raise ValueError("a v3 key needs the game's client seed")
+        message += _length_prefixed(message_id)
     return hashlib.sha256(message).digest()
+
+
+def sealed_hash(key, result):
+    """The sealed hash of a hidden draw (docs/DICE.md section 7.2): hex SHA-256 of
+    "gaugebot-sealed-v1" || 0x00 || the draw key || canonical(result)."""
+    return hashlib.sha256(SEALED_TAG.encode("ascii") + b"\x00" + key + canonical(result)) \
+        .hexdigest()
 
 
 # The self-test sets this to a list to collect every stream it reads (for the OpenSSL check).
@@ -245,7 +261,9 @@ def signup_pick(seed, game_id, signups, picks, version=VERSION_V1, message_id=No
 
 FORMAT_V1 = "gaugebot-record-v1"
 FORMAT_V2 = "gaugebot-record-v2"
+FORMAT_V3 = "gaugebot-record-v3"
 CHAIN = "gaugebot-chain-v1"
+CHAIN_V2 = "gaugebot-chain-v2"
 SHORT_HEAD = 12
 HEXDIGITS = re.compile(r"\A[0-9a-fA-F]+\Z")
 
@@ -257,20 +275,48 @@ def canonical(value):
         "utf-8")
 
 
-def chain_body(link):
-    """A link without the fields its hash leaves out (prev, undone)."""
+def chain_body(link, algorithm=CHAIN):
+    """A link without the fields its hash leaves out (prev, undone; under gaugebot-chain-v2
+    also the result of a hidden draw record)."""
     if not isinstance(link, dict):
         return link
-    return {k: v for k, v in link.items() if k not in ("prev", "undone")}
+    hidden = algorithm == CHAIN_V2 and link.get("hidden") is True
+    return {k: v for k, v in link.items()
+            if k not in ("prev", "undone") and not (hidden and k == "result")}
 
 
-def link_hash(prev, link):
-    """SHA-256("gaugebot-chain-v1" || 0x00 || prev (32 bytes) || canonical(body))."""
-    return hashlib.sha256(CHAIN.encode("ascii") + b"\x00" + prev + canonical(chain_body(link))) \
-        .digest()
+def link_hash(prev, link, algorithm=CHAIN):
+    """SHA-256(algorithm || 0x00 || prev (32 bytes) || canonical(body))."""
+    return hashlib.sha256(algorithm.encode("ascii") + b"\x00" + prev
+                          + canonical(chain_body(link, algorithm))).digest()
+
+
+def redacted_setup(setup, draws):
+    """The setup with the fields that hidden setup draws fill set to null (section 7.2)."""
+    if not isinstance(setup, dict):
+        return setup
+    setup = json.loads(json.dumps(setup))
+    game_setup = setup.get("setup")
+    for draw in draws if isinstance(draws, list) else []:
+        if isinstance(draw, dict) and draw.get("hidden") is True and draw.get("seq") is None \
+                and isinstance(draw.get("fills"), str) and isinstance(game_setup, dict) \
+                and draw["fills"] in game_setup:
+            game_setup[draw["fills"]] = None
+    return setup
 
 
 def chain_header(export):
+    if export.get("format") == FORMAT_V3:
+        return {
+            "chain": CHAIN_V2,
+            "format": FORMAT_V3,
+            "version": export.get("version"),
+            "game_id": export.get("game_id"),
+            "kind": export.get("kind"),
+            "commitment": export.get("commitment"),
+            "client_seed": export.get("client_seed"),
+            "setup": redacted_setup(export.get("setup"), export.get("draws")),
+        }
     return {
         "chain": CHAIN,
         "version": export.get("version"),
@@ -315,11 +361,13 @@ def check_chain(export, witnesses=()):
     summary = export.get("chain")
     if not isinstance(summary, dict):
         return ["the record has no chain summary"]
-    if summary.get("algorithm") != CHAIN:
-        return ["unknown chain algorithm %r" % (summary.get("algorithm"),)]
+    algorithm = CHAIN_V2 if export.get("format") == FORMAT_V3 else CHAIN
+    if summary.get("algorithm") != algorithm:
+        return ["the chain algorithm is %r, but a record of format %s has %s"
+                % (summary.get("algorithm"), export.get("format"), algorithm)]
     log = export.get("log") if isinstance(export.get("log"), list) else []
     draws = export.get("draws") if isinstance(export.get("draws"), list) else []
-    head = link_hash(b"\x00" * 32, chain_header(export))
+    head = link_hash(b"\x00" * 32, chain_header(export), algorithm)
     heads = []
 
     def link(item, name):
@@ -329,7 +377,7 @@ def check_chain(export, witnesses=()):
             return ["the chain breaks at %s: its prev is not the hash of the record before it "
                     "(a record before it was dropped, moved, added or changed, or this one was "
                     "moved)" % name]
-        head = link_hash(head, item)
+        head = link_hash(head, item, algorithm)
         return []
 
     cursor = 0
@@ -449,6 +497,87 @@ def check_keys(export):
     return []
 
 
+def check_v3(export):
+    """The rules of a gaugebot-record-v3 that need no seed and no witness (docs/DICE.md
+    section 8.6): return the problems, the first one found."""
+    setup = export.get("setup") if isinstance(export.get("setup"), dict) else {}
+    log = export.get("log") if isinstance(export.get("log"), list) else []
+    draws = export.get("draws") if isinstance(export.get("draws"), list) else []
+    revealed_seed = export.get("seed") is not None
+    if export.get("commitment") is not None:
+        if setup.get("dice") != "audited":
+            return ["the record has a commitment but its setup says dice %s: a game with a "
+                    "commitment has audited dice" % (setup.get("dice"),)]
+        if not isinstance(export.get("client_seed"), str) \
+                or export.get("client_seed") != setup.get("setup_message"):
+            return ["the record's client_seed is not its setup message (setup.setup_message)"]
+    elif setup.get("dice") != "manual" or revealed_seed or draws:
+        return ["a record without a commitment has manual dice, no seed and no draw records"]
+    for position, draw in enumerate(draws):
+        if not isinstance(draw, dict):
+            return ["draw record %d is not an object" % position]
+        name = _draw_name(position, draw)
+        if "message_id" in draw:
+            return ["%s carries a message_id: a v3 draw is keyed by its position and the game's "
+                    "client seed only" % name]
+        if draw.get("hidden") is True:
+            sealed = draw.get("sealed")
+            if not isinstance(sealed, str) or not HEX64.match(sealed):
+                return ["%s is hidden but has no sealed hash" % name]
+            if not revealed_seed and draw.get("result") is not None:
+                return ["%s is hidden, yet its result is shown before the reveal" % name]
+            field = draw.get("fills")
+            if isinstance(field, str):
+                game_setup = setup.get("setup") if isinstance(setup.get("setup"), dict) else {}
+                want = draw.get("result") if revealed_seed else None
+                if game_setup.get(field) != want:
+                    return ["the setup's %s is not %s" % (
+                        field, "the result of %s" % name if revealed_seed
+                        else "null before the reveal (it is hidden)")]
+    purposes = {d.get("seq"): d.get("purpose") for d in draws
+                if isinstance(d, dict) and d.get("seq") is not None}
+    stack = []
+    made_at = {}
+    revealed = False
+    for item in log:
+        entry = item.get("entry") if isinstance(item, dict) else None
+        if not isinstance(entry, dict):
+            continue
+        kind = entry.get("entry")
+        if kind == "reveal":
+            revealed = True
+        elif kind == "undo":
+            _pop_unit(stack)
+        elif kind == "action":
+            stack.append((item.get("seq"), entry))
+        elif kind == "draw":
+            manual = entry.get("manual") is not False
+            if manual and export.get("commitment") is not None and not revealed:
+                return ["entry #%s is a moderator's draw before the seed's reveal in a game with "
+                        "audited dice (audited draws relabelled as manual?)" % item.get("seq")]
+            if not manual:
+                where = (len(stack), purposes.get(item.get("seq")))
+                index = entry.get("index")
+                # The index of the purposes the bot hosts is fixed by the position (section
+                # 8.6): a dividend draw's is its history position, a round's chips' the round.
+                wanted = None
+                if where[1] == PURPOSE_DIVIDEND_DRAW:
+                    wanted = len(stack)
+                elif where[1] == PURPOSE_PRIVATES_CHIPS:
+                    wanted = 2 + sum(1 for s, _ in stack
+                                     if purposes.get(s) == PURPOSE_PRIVATES_CHIPS)
+                if wanted is not None and (not _is_int(index) or index != wanted):
+                    return ["entry #%s draws %s at index %s, but its position makes the index %d"
+                            % (item.get("seq"), where[1], index, wanted)]
+                if where in made_at and made_at[where] != index:
+                    return ["entry #%s redoes the %s draw made at history position %d under "
+                            "index %s, not under the index %s of the draw it redoes (a re-roll)"
+                            % (item.get("seq"), where[1], where[0], index, made_at[where])]
+                made_at.setdefault(where, index)
+            stack.append((item.get("seq"), entry))
+    return []
+
+
 # --------------------------------------------------------------------------- verification
 
 
@@ -478,7 +607,7 @@ def _index_zero(index, purpose):
         raise BadRecord("%s must be drawn at index 0" % purpose)
 
 
-def _expected_for(record, seed, game_id, version=VERSION_V1):
+def _expected_for(record, seed, game_id, version=VERSION_V1, client_seed=None):
     """The draw a record should hold, recomputed; BadRecord if its inputs are malformed."""
     if not isinstance(record, dict):
         raise BadRecord("record is not an object")
@@ -491,6 +620,13 @@ def _expected_for(record, seed, game_id, version=VERSION_V1):
         message_id = record.get("message_id")
         if not isinstance(message_id, str) or not DECIMAL.match(message_id):
             raise BadRecord("a v2 record needs message_id, the message's id as decimal digits")
+    if version == VERSION_V3:
+        if "message_id" in record:
+            raise BadRecord("a v3 record has no message_id: its key is its position and the "
+                            "game's client seed")
+        if not isinstance(client_seed, str):
+            raise BadRecord("a v3 draw needs the game's client seed (client_seed)")
+        message_id = client_seed
     key = {"version": version, "message_id": message_id}
     if purpose == PURPOSE_PLAYER_ORDER:
         _index_zero(index, purpose)
@@ -559,16 +695,18 @@ def _described(record, seed, game_id, version, key_message):
     return stream.pick_without_replacement(population, count)
 
 
-def _expected(record, seed, game_id, version=VERSION_V1):
+def _expected(record, seed, game_id, version=VERSION_V1, client_seed=None):
     """What a record should hold: by its purpose when this script knows it (and then its
     population, if it describes one, must give the same draw), else from its own description."""
     try:
-        specific = _expected_for(record, seed, game_id, version)
+        specific = _expected_for(record, seed, game_id, version, client_seed)
     except BadRecord as err:
         if not str(err).startswith("unknown purpose") or not isinstance(record, dict):
             raise
         specific = None
     message_id = record.get("message_id") if version == VERSION_V2 else None
+    if version == VERSION_V3:
+        message_id = client_seed
     if specific is None:
         if not isinstance(record.get("purpose"), str):
             raise BadRecord("purpose is not a string")
@@ -698,9 +836,15 @@ def _record_checks(export, witnesses, out):
     gaugebot-record-v2, the hash chain. Prints and returns the problems."""
     problems = check_record(export)
     fmt = export.get("format")
-    if fmt == FORMAT_V2:
+    if (export.get("version") == VERSION_V3) != (fmt == FORMAT_V3):
+        problems = ["a record of format %s with dice %s: %s dice are recorded only in %s "
+                    "records, and those record only %s dice (the record was downgraded or "
+                    "relabelled)" % (fmt, export.get("version"), VERSION_V3, FORMAT_V3,
+                                     VERSION_V3)] + problems
+    if fmt in (FORMAT_V2, FORMAT_V3):
         chain = check_chain(export, witnesses)
-        problems = chain + check_keys(export) + problems
+        rules = check_keys(export) if fmt == FORMAT_V2 else check_v3(export)
+        problems = chain + rules + problems
         # The seed is revealed exactly when the log has a reveal entry.
         log = export.get("log") if isinstance(export.get("log"), list) else []
         reveals = [e.get("seq") for e in log if isinstance(e, dict)
@@ -719,8 +863,8 @@ def _record_checks(export, witnesses, out):
         if witnesses:
             problems = ["a gaugebot-record-v1 has no chain to check witnesses against"] + problems
     else:
-        raise CannotVerify("unknown record format %r (expected %s or %s)"
-                           % (fmt, FORMAT_V1, FORMAT_V2))
+        raise CannotVerify("unknown record format %r (expected %s, %s or %s)"
+                           % (fmt, FORMAT_V1, FORMAT_V2, FORMAT_V3))
     for problem in problems:
         print("INCOMPLETE %s" % problem, file=out)
     if not problems:
@@ -774,6 +918,15 @@ def verify_export(export, out=None, witnesses=()):
     commitment = export.get("commitment")
     seed_hex = export.get("seed")
     draws = export.get("draws")
+    client_seed = export.get("client_seed")
+    record_field = any(f in export for f in ("log", "setup", "kind", "chain", "format"))
+    whole = export.get("format") == FORMAT_V3 and export.get("chain") is not None
+    if version == VERSION_V3 and record_field and not whole:
+        # A v3 game record stripped of its format or chain is not whole.
+        print("INCOMPLETE a %s game record must have format %s and its chain (its format or "
+              "chain was stripped or changed)" % (VERSION_V3, FORMAT_V3), file=out)
+        print("VERIFICATION FAILED", file=out)
+        return EXIT_MISMATCH
     if not isinstance(game_id, str):
         raise CannotVerify("game_id is missing")
     if not isinstance(commitment, str) or not HEX64.match(commitment):
@@ -806,12 +959,21 @@ def verify_export(export, out=None, witnesses=()):
             if version == VERSION_V2:
                 label += " message=%s" % (record.get("message_id"),)
         try:
-            expected = _expected(record, seed, game_id, version)
+            expected = _expected(record, seed, game_id, version, client_seed)
         except BadRecord as err:
             malformed += 1
             print("ERROR    %s: %s" % (label, err), file=out)
             continue
         recorded = record.get("result")
+        if version == VERSION_V3 and record.get("hidden") is True:
+            # The sealed hash published before the reveal binds the hidden draw's result.
+            key = draw_key(seed, game_id, record["index"], record["purpose"], version,
+                           client_seed)
+            if record.get("sealed") != sealed_hash(key, expected):
+                mismatched += 1
+                print("MISMATCH %s sealed hash: expected %s recorded %s"
+                      % (label, sealed_hash(key, expected), record.get("sealed")), file=out)
+                continue
         if _same(expected, recorded):
             ok += 1
             print("OK       %s %s" % (label, _fmt(expected)), file=out)
@@ -918,6 +1080,30 @@ EXPECTED_KEY_SIGNUP_PICK = "d0dd6564cf0f8fdfe2cadb0ec6519ac7e3eee4f3ce21e774c684
 EXPECTED_SIGNUP_PICK = {(6, 4): [5, 3, 1, 2], (5, 3): [3, 5, 1], (7, 4): [5, 7, 4, 3]}
 EXPECTED_V2_KEY_SIGNUP_PICK = "b96385eb569272888dd7e49277a961bdcf442005bb9f3b2c77063aece63f264c"
 EXPECTED_V2_SIGNUP_PICK_6_4 = [4, 2, 3, 1]
+
+# gaugebot-dice-v3 (docs/DICE.md section 9.6): the same seed; the client seed is the setup
+# message's id.
+TEST_V3_CLIENT_IRISH = "1187654321098765435"
+TEST_V3_CLIENT_PRIVATES = "1190123456789012345"
+EXPECTED_V3_KEY_PLAYER_ORDER = "5df013b44fd7f48ac19c9a2d96dfa7a1aef4bb6b8b2cb3e0865b9fd2f16dac77"
+EXPECTED_V3_WORDS = [2063778766, 4028137347, 960946580, 2538185913]
+EXPECTED_V3_PLAYER_ORDER_4 = [3, 1, 2, 4]
+EXPECTED_V3_CITY_CUBES = [10, 11, 3, 2, 9, 4, 5, 6]
+EXPECTED_V3_KEY_DIVIDEND = "3781094f9c9f225dafb000a753e4de560a0eeca175c3d978b17acf9bcf3fd60a"
+EXPECTED_V3_DIVIDEND = ["white", "black", "pink"]
+EXPECTED_V3_KEY_PRIVATES_DEALER = "255fe67e4da307cfda3695e5a5396452079c7cfe2264f7e42a237eece1ca64f3"
+EXPECTED_V3_PRIVATES_DEALER_4 = [3]
+EXPECTED_V3_KEY_PRIVATES_DECK = "bddb191bd56c91fa84b2d19836d5bcc9cb3411042ae1543a01c59cc99a848892"
+EXPECTED_V3_PRIVATES_DECK = [
+    25, 40, 20, 40, 50, 30, 10, 40, 50, 35, 5, 20, 15, 15, 35, 15, 30, 35, 30, 10, 40, 10, 20,
+    35, 15, 5, 50, 5, 10, 25, 30, 10, 20, 35, 40, 5, 5, 15, 35, 10, 25, 50, 30, 5, 30, 25, 20,
+    50, 25, 40, 15, 50, 25, 20]
+EXPECTED_V3_SEALED_DECK = "b4e923c93499edd4ed5df3664f0962917b3b9045e6da90faa23301e769a2918c"
+EXPECTED_V3_KEY_PRIVATES_CHIPS_1 = \
+    "68e92a304de3d3a7b05d797de89a99cb228378fb2881dfb63a3ae0fa103b09c4"
+EXPECTED_V3_PRIVATES_CHIPS_1 = ["red", "black", "green", "black", "blue", "yellow", "red"]
+EXPECTED_V3_CHAIN_HEADER = "a316b81bcf78946ec437c4dfe4aa884dfafd7e5c1d74bf35d3b4449d6af978f3"
+EXPECTED_V3_CHAIN_DECK = "b2ca3c26525b2b1ab454822ceaec38cc70d94ab85cb0e86d7e38d2b96177f7cb"
 
 
 def openssl_keystream(key, length):
@@ -1336,6 +1522,63 @@ def selftest(out=None):
             EXPECTED_V2_SIGNUP_PICK_6_4,
         )
 
+        v3 = VERSION_V3
+        print("== %s (same seed; client seeds %s, %s)"
+              % (v3, TEST_V3_CLIENT_IRISH, TEST_V3_CLIENT_PRIVATES), file=out)
+        irish, client = TEST_GAME_ID, TEST_V3_CLIENT_IRISH
+        check("v3 draw key player-order index 0",
+              draw_key(seed, irish, 0, PURPOSE_PLAYER_ORDER, v3, client).hex(),
+              EXPECTED_V3_KEY_PLAYER_ORDER)
+        stream = draw_stream(seed, irish, 0, PURPOSE_PLAYER_ORDER, v3, client)
+        check("v3 player-order stream first 4 words", [stream.next_u32() for _ in range(4)],
+              EXPECTED_V3_WORDS)
+        check("v3 player-order players=4", player_order(seed, irish, 4, v3, client),
+              EXPECTED_V3_PLAYER_ORDER_4)
+        check("v3 city-cubes", city_cubes(seed, irish, v3, client), EXPECTED_V3_CITY_CUBES)
+        check("v3 draw key dividend-draw index 12",
+              draw_key(seed, irish, TEST_DIVIDEND_INDEX, PURPOSE_DIVIDEND_DRAW, v3, client).hex(),
+              EXPECTED_V3_KEY_DIVIDEND)
+        check("v3 dividend-draw index 12 supply 7/8/7",
+              dividend_draw(seed, irish, TEST_DIVIDEND_INDEX, TEST_SUPPLY, v3, client),
+              EXPECTED_V3_DIVIDEND)
+        privates, client = TEST_PRIVATES_GAME_ID, TEST_V3_CLIENT_PRIVATES
+        check("v3 draw key privates-dealer index 0",
+              draw_key(seed, privates, 0, PURPOSE_PRIVATES_DEALER, v3, client).hex(),
+              EXPECTED_V3_KEY_PRIVATES_DEALER)
+        check("v3 privates-dealer players=4", privates_dealer(seed, privates, 4, v3, client),
+              EXPECTED_V3_PRIVATES_DEALER_4)
+        deck_key = draw_key(seed, privates, 0, PURPOSE_PRIVATES_DECK, v3, client)
+        check("v3 draw key privates-deck index 0", deck_key.hex(),
+              EXPECTED_V3_KEY_PRIVATES_DECK)
+        check("v3 privates-deck copies=6", privates_deck(seed, privates, 6, v3, client),
+              EXPECTED_V3_PRIVATES_DECK)
+        check("v3 sealed hash of the deck", sealed_hash(deck_key, EXPECTED_V3_PRIVATES_DECK),
+              EXPECTED_V3_SEALED_DECK)
+        check("v3 draw key privates-chips index 1",
+              draw_key(seed, privates, 1, PURPOSE_PRIVATES_CHIPS, v3, client).hex(),
+              EXPECTED_V3_KEY_PRIVATES_CHIPS_1)
+        check("v3 privates-chips index 1 bag 2/2/2/2/2",
+              privates_chips(seed, privates, 1, TEST_BAG_ROUND_1, v3, client),
+              EXPECTED_V3_PRIVATES_CHIPS_1)
+        header = {
+            "chain": CHAIN_V2, "format": FORMAT_V3, "version": v3, "game_id": privates,
+            "kind": "privates", "commitment": EXPECTED_COMMITMENT, "client_seed": client,
+            "setup": redacted_setup(
+                {"players": [], "setup": {"deck": [5, 10]}, "dice": "audited", "spec": v3,
+                 "setup_message": client},
+                [{"hidden": True, "fills": "deck"}]),
+        }
+        head = link_hash(bytes(32), header, CHAIN_V2)
+        check("v3 chain-v2 header hash", head.hex(), EXPECTED_V3_CHAIN_HEADER)
+        deck_link = {"index": 0, "purpose": PURPOSE_PRIVATES_DECK, "copies": 6,
+                     "population": [], "count": 54, "hidden": True, "fills": "deck",
+                     "sealed": EXPECTED_V3_SEALED_DECK, "result": None, "prev": "ignored"}
+        check("v3 chain-v2 hidden deck link (result null)",
+              link_hash(head, deck_link, CHAIN_V2).hex(), EXPECTED_V3_CHAIN_DECK)
+        deck_link["result"] = EXPECTED_V3_PRIVATES_DECK
+        check("v3 chain-v2 hidden deck link (result revealed): the same",
+              link_hash(head, deck_link, CHAIN_V2).hex(), EXPECTED_V3_CHAIN_DECK)
+
         # Every stream read above, against OpenSSL's ChaCha20, over the blocks it used.
         streams = list(_STREAM_LOG)
     finally:
@@ -1372,7 +1615,7 @@ def selftest(out=None):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(
-        description="Verify the draws of a gaugebot AuditExport (%s or %s):\n"
+        description="Verify the draws of a gaugebot AuditExport (%s, %s or %s):\n"
         "check that SHA-256 of the revealed seed is the commitment and recompute\n"
         "every draw (the specification is docs/DICE.md)." % VERSIONS,
         epilog=EXIT_STATUS,

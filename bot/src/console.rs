@@ -55,6 +55,9 @@ pub struct PlayOptions {
     pub end_marker: Option<String>,
     /// How hard automa seats think (`--automa cheap` for quick scripted games).
     pub automa: gaugebot_table::game::automa::AutomaLevel,
+    /// The dice specification of new games (`gaugebot-dice-v3` unless a test asks for an
+    /// earlier one, to make records of that version).
+    pub dice_spec: gaugebot_table::dice::Spec,
 }
 
 /// One parsed input line.
@@ -175,6 +178,7 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
             fixed_seed,
             moderator_name: options.moderator.clone(),
             automa: options.automa,
+            dice_spec: options.dice_spec,
             ..TableSettings::default()
         },
     )?;

@@ -67,6 +67,11 @@ enum Command {
         /// `standard` or a number of simulations (default: the configuration's `automa`).
         #[arg(long)]
         automa: Option<gaugebot_table::game::automa::AutomaLevel>,
+        /// The dice specification of new games: `gaugebot-dice-v3` (the default), or an earlier
+        /// one (`gaugebot-dice-v2`, `gaugebot-dice-v1`) only to make records of that version for
+        /// tests; hidden from the help.
+        #[arg(long, hide = true, value_parser = parse_dice_spec)]
+        dice_spec: Option<gaugebot_table::dice::Spec>,
         /// Transcript file (default: standard input).
         transcript: Option<PathBuf>,
     },
@@ -250,6 +255,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     map_after_build: config.map.after_build,
                     end_marker: None,
                     automa: config.automa,
+                    dice_spec: gaugebot_table::dice::Spec::V3,
                 }))?;
                 Ok(ExitCode::SUCCESS)
             }
@@ -263,6 +269,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             no_map,
             end_marker,
             automa,
+            dice_spec,
             transcript,
         }) => {
             runtime.block_on(console::play(PlayOptions {
@@ -277,6 +284,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 map_after_build: config.map.after_build && !no_map,
                 end_marker,
                 automa: automa.unwrap_or(config.automa),
+                dice_spec: dice_spec.unwrap_or(gaugebot_table::dice::Spec::V3),
             }))?;
             Ok(ExitCode::SUCCESS)
         }
@@ -326,6 +334,12 @@ fn verify(
     witnesses: &[gaugebot_table::record::chain::Witness],
 ) -> ExitCode {
     gaugebot::records::verify(path, witnesses)
+}
+
+/// `--dice-spec`: a dice specification's version string.
+fn parse_dice_spec(text: &str) -> Result<gaugebot_table::dice::Spec, String> {
+    gaugebot_table::dice::Spec::of(text)
+        .ok_or_else(|| format!("not a dice specification: {text} (gaugebot-dice-v1, -v2 or -v3)"))
 }
 
 #[cfg(test)]

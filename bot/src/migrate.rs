@@ -264,6 +264,7 @@ fn position(
         setup,
         commitment: game.commitment.clone(),
         seed: None,
+        client_seed: None,
         log: log
             .into_iter()
             .map(|row| {

@@ -42,6 +42,10 @@ pub fn verify(path: &Path, witnesses: &[Witness]) -> ExitCode {
         Err(e) => return invalid(format!("not JSON: {e}")),
     };
     let mut failed = false;
+    if stripped_v3(&value) {
+        println!("INCOMPLETE {}", DiceError::V3OutsideRecord);
+        return ExitCode::FAILURE;
+    }
     if value.get("format").is_some() {
         let record: GameRecord = match serde_json::from_value(value.clone()) {
             Ok(record) => record,
@@ -103,6 +107,11 @@ pub fn verify(path: &Path, witnesses: &[Witness]) -> ExitCode {
                 ExitCode::FAILURE
             }
         }
+        Err(error @ DiceError::V3OutsideRecord) => {
+            // A v3 export stripped of its record (format, chain, log) is not whole.
+            println!("INCOMPLETE {error}");
+            ExitCode::FAILURE
+        }
         Err(error @ DiceError::CommitmentMismatch { .. }) => {
             println!("MISMATCH {error}");
             ExitCode::FAILURE
@@ -112,6 +121,25 @@ pub fn verify(path: &Path, witnesses: &[Witness]) -> ExitCode {
 }
 
 /// The moderator's draws of a record, one line each: `#SEQ {fields}` (undone ones marked).
+/// Whether a `gaugebot-dice-v3` object is a game record stripped of its `format` or `chain`:
+/// it has a record's fields (`log`, `setup`, `kind`, `chain`) but not the record-v3 format, or
+/// the format without a chain (docs/DICE.md §8.6). A bare audit export holds only the export's
+/// fields.
+fn stripped_v3(value: &serde_json::Value) -> bool {
+    if value.get("version").and_then(serde_json::Value::as_str)
+        != Some(gaugebot_table::dice::VERSION_V3)
+    {
+        return false;
+    }
+    let record_field = ["log", "setup", "kind", "chain", "format"]
+        .iter()
+        .any(|f| value.get(f).is_some());
+    let whole = value.get("format").and_then(serde_json::Value::as_str)
+        == Some(gaugebot_table::dice::RECORD_V3)
+        && value.get("chain").is_some_and(|c| !c.is_null());
+    record_field && !whole
+}
+
 fn manual_draws(record: &GameRecord) -> Vec<String> {
     record
         .log
@@ -178,6 +206,13 @@ pub async fn import(path: &Path, db: &str, channel: &str) -> anyhow::Result<Exit
             "the record's game id {:?} is not a game id (1 to 100 letters, digits, - and _): \
              nothing imported",
             record.game_id
+        );
+    }
+    if record.seed.is_none() && record.draws.iter().any(|d| d.is_hidden()) {
+        anyhow::bail!(
+            "the record's hidden draws (e.g. a deck) are sealed until the seed is revealed, so \
+             the game cannot be continued from it: import it after the reveal, or restore the \
+             database backup: nothing imported"
         );
     }
     let games = games::registry();

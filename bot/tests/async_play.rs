@@ -667,7 +667,7 @@ async fn signups_extend_then_draw_the_players_at_random_with_an_audited_pick() {
         gaugebot_table::dice::DrawSource {
             seed: &seed,
             game_id: "c1-1",
-            spec: gaugebot_table::dice::Spec::V2,
+            spec: gaugebot_table::dice::Spec::V3,
             message_id: &open_id,
         },
         5,
@@ -704,16 +704,21 @@ async fn signups_extend_then_draw_the_players_at_random_with_an_audited_pick() {
         .audit_export()
         .expect("audited");
     assert_eq!(
-        export.version, "gaugebot-dice-v2",
+        export.version, "gaugebot-dice-v3",
         "a signup game is of the current version"
     );
     assert_eq!(export.draws[0].purpose, "signup-pick");
     assert_eq!(export.draws[0].result, serde_json::json!(drawn));
+    assert_eq!(
+        export.client_seed.as_deref(),
+        Some(open_id.as_str()),
+        "every draw is keyed by the !signup open message, the game's client seed"
+    );
     for draw in &export.draws {
         assert_eq!(
             draw.input("message_id"),
-            Some(&serde_json::json!(open_id)),
-            "every setup draw is keyed by the !signup open message"
+            None,
+            "v3 keys no draw by a message"
         );
     }
     let report = gaugebot::games::verify(&export).expect("verifies");

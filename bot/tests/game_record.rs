@@ -92,7 +92,7 @@ async fn a_record_checks_itself_replays_and_moves() {
         .find_map(|r| r.attachment.clone())
         .expect("the record is attached");
     let record: GameRecord = serde_json::from_slice(&file.bytes).expect("a game record");
-    assert_eq!(record.version, "gaugebot-dice-v2");
+    assert_eq!(record.version, "gaugebot-dice-v3");
     assert!(
         record.log.iter().any(|e| e.undone),
         "the undone call is marked"

@@ -568,7 +568,7 @@ async fn import_writes_to_postgresql_and_never_breaks_the_next_setup() {
         .expect("attachments")
         .filter_map(|e| e.ok())
         .map(|e| e.path())
-        .find(|p| std::fs::read_to_string(p).is_ok_and(|t| t.contains("\"gaugebot-record-v2\"")))
+        .find(|p| std::fs::read_to_string(p).is_ok_and(|t| t.contains("\"gaugebot-record-v3\"")))
         .expect("!export wrote the record");
     let import = |channel: &str, db: &str| {
         Command::new(env!("CARGO_BIN_EXE_gaugebot"))

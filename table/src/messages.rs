@@ -200,6 +200,9 @@ pub struct AuditLine {
     pub purpose: String,
     /// What it gave.
     pub result: String,
+    /// A hidden draw before the reveal: its sealed hash's first 12 hex digits (the result is
+    /// not shown).
+    pub sealed: Option<String>,
 }
 
 catalogue! {

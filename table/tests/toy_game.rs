@@ -296,8 +296,8 @@ async fn the_game_record_is_complete_checks_itself_and_replays_offline() {
     let record: gaugebot_table::record::GameRecord =
         serde_json::from_slice(&file.bytes).expect("a record");
     assert_eq!(
-        record.version, "gaugebot-dice-v2",
-        "new games key draws by message"
+        record.version, "gaugebot-dice-v3",
+        "new games key draws by their position and the game's client seed"
     );
     assert_eq!(record.seed, None, "the seed stays secret until the reveal");
     // One numbering with !log; the undone call and its die are marked.

@@ -237,6 +237,7 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
             prefix: config.prefix.clone(),
             map_after_build: config.map.after_build,
             fixed_seed: None,
+            dice_spec: gaugebot_table::dice::Spec::V3,
             moderator_name: "the moderator".to_string(),
             report: config.report.into(),
             automa: config.automa,

@@ -182,15 +182,18 @@ pub struct Model {
     pub stack_len: u64,
     /// Whether the seed was revealed.
     pub revealed: bool,
+    /// The id of the `!setup` message: the game's client seed (dice v3).
+    pub setup_message: String,
 }
 
-/// The dice of a draw keyed (spec v2) by the message that triggered it.
-fn v2<'a>(seed: &'a Seed, game_id: &'a str, message_id: &'a str) -> DrawSource<'a> {
+/// The dice of a draw of a new game (spec v3): keyed by its position and the game's client
+/// seed, the id of the message that set the game up.
+fn v3<'a>(seed: &'a Seed, game_id: &'a str, client_seed: &'a str) -> DrawSource<'a> {
     DrawSource {
         seed,
         game_id,
-        spec: Spec::V2,
-        message_id,
+        spec: Spec::V3,
+        message_id: client_seed,
     }
 }
 
@@ -199,7 +202,7 @@ impl Model {
     /// audited dice from `seed_hex`.
     pub fn new(seed_hex: &str, game_id: &str, names: &[&str], setup_message: &str) -> Model {
         let seed = Seed::from_hex(seed_hex).expect("a hex seed");
-        let source = v2(&seed, game_id, setup_message);
+        let source = v3(&seed, game_id, setup_message);
         let setup = Setup {
             players: names.iter().map(|n| n.to_string()).collect(),
             order: dice::player_order(source, names.len()),
@@ -211,6 +214,7 @@ impl Model {
             game: Game::new(&setup).expect("a valid setup"),
             stack_len: 0,
             revealed: false,
+            setup_message: setup_message.to_string(),
         }
     }
 
@@ -241,7 +245,8 @@ impl Model {
         }];
         let mut stack_len = self.stack_len + 1;
         if let (Some(request), false) = (game.pending_draw(), self.revealed) {
-            let source = v2(&self.seed, &self.game_id, message_id);
+            let _ = message_id; // v3 keys no draw by its message
+            let source = v3(&self.seed, &self.game_id, &self.setup_message);
             let cubes = dice::dividend_draw(source, stack_len, request.supply);
             game.resolve_draw(&cubes)?;
             entries.push(LogEntry::Draw {

@@ -63,7 +63,8 @@ pub fn dealer_record(players: usize, drawn: u32) -> DrawRecord {
     )
 }
 
-/// The audit record of the deck's shuffle.
+/// The audit record of the deck's shuffle: hidden until the reveal (the deck's order decides the
+/// game), filling the setup's `deck` (docs/DICE.md §7.2).
 pub fn deck_record(copies: u8, deck: &[u32]) -> DrawRecord {
     DrawRecord::new(
         0,
@@ -78,6 +79,7 @@ pub fn deck_record(copies: u8, deck: &[u32]) -> DrawRecord {
             .collect(),
         deck.len(),
     )
+    .hidden(Some("deck"))
 }
 
 /// The audit record of a round's chips: the bag they were drawn from (after that round's chips
@@ -462,5 +464,55 @@ mod tests {
         let mut tampered = export.clone();
         tampered.draws[2].result = serde_json::json!(vec!["red"; 7]);
         assert_eq!(run(&tampered).status.code(), Some(1));
+    }
+
+    /// The `gaugebot-dice-v3` vectors of docs/DICE.md §9.6 (also in `verify_draws.py
+    /// --selftest`): keys, draws and the deck's sealed hash.
+    #[test]
+    fn fixed_vectors_v3() {
+        let seed = test_seed();
+        let source = DrawSource {
+            spec: gaugebot_table::dice::Spec::V3,
+            message_id: "1190123456789012345",
+            seed: &seed,
+            game_id: TEST_GAME_ID,
+        };
+        let hex = |bytes: [u8; 32]| bytes.iter().map(|b| format!("{b:02x}")).collect::<String>();
+        assert_eq!(
+            hex(source.key(0, PURPOSE_DEALER)),
+            "255fe67e4da307cfda3695e5a5396452079c7cfe2264f7e42a237eece1ca64f3"
+        );
+        assert_eq!(
+            hex(source.key(0, PURPOSE_DECK)),
+            "bddb191bd56c91fa84b2d19836d5bcc9cb3411042ae1543a01c59cc99a848892"
+        );
+        assert_eq!(
+            hex(source.key(1, PURPOSE_CHIPS)),
+            "68e92a304de3d3a7b05d797de89a99cb228378fb2881dfb63a3ae0fa103b09c4"
+        );
+        assert_eq!(dealer(source, 4), 3);
+        let deck = deck(source, 6);
+        assert_eq!(
+            deck,
+            [
+                25, 40, 20, 40, 50, 30, 10, 40, 50, 35, 5, 20, 15, 15, 35, 15, 30, 35, 30, 10, 40,
+                10, 20, 35, 15, 5, 50, 5, 10, 25, 30, 10, 20, 35, 40, 5, 5, 15, 35, 10, 25, 50, 30,
+                5, 30, 25, 20, 50, 25, 40, 15, 50, 25, 20
+            ]
+        );
+        let record = deck_record(6, &deck);
+        assert!(record.is_hidden() && record.fills() == Some("deck"));
+        assert_eq!(
+            gaugebot_table::dice::sealed_hash(&source.key(0, PURPOSE_DECK), &record.result),
+            "b4e923c93499edd4ed5df3664f0962917b3b9045e6da90faa23301e769a2918c"
+        );
+        let names: Vec<String> = chips(source, 1, &bag(2, 2, 2, 2, 2))
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
+        assert_eq!(
+            names,
+            ["red", "black", "green", "black", "blue", "yellow", "red"]
+        );
     }
 }

@@ -25,6 +25,25 @@ struct FrozenRecord<'a> {
     log: Vec<serde_json::Value>,
 }
 
+/// A frozen game's stored setup, as shown. Under dice v3 with the seed still secret the game's
+/// own setup is left out: it may hold hidden draws (a deck's order), and a frozen game cannot
+/// be loaded to say which fields are hidden (docs/DICE.md §7.2).
+fn frozen_setup(row: &crate::store::GameRow) -> serde_json::Value {
+    let Ok(mut setup) = serde_json::from_str::<serde_json::Value>(&row.setup_json) else {
+        return serde_json::Value::String(row.setup_json.clone());
+    };
+    let v3 = setup.get("spec").and_then(serde_json::Value::as_str) == Some(crate::dice::VERSION_V3);
+    if v3 && row.commitment.is_some() && !row.revealed {
+        if let Some(map) = setup.as_object_mut() {
+            map.insert(
+                "setup".into(),
+                serde_json::Value::from("(sealed until the seed is revealed)"),
+            );
+        }
+    }
+    setup
+}
+
 /// The whole game record as a file.
 fn record_attachment(
     cx: &Cx,
@@ -75,6 +94,11 @@ impl Command for Audit {
                         index: d.index,
                         purpose: d.purpose.clone(),
                         result: d.result.to_string(),
+                        sealed: d
+                            .input("sealed")
+                            .and_then(serde_json::Value::as_str)
+                            .filter(|_| d.is_hidden() && d.result.is_null())
+                            .map(|s| s[..s.len().min(12)].to_string()),
                     })
                     .collect();
                 let text = cx.say(messages::Audit {
@@ -97,8 +121,7 @@ impl Command for Audit {
                     kind: &frozen.row.kind,
                     engine_version: &frozen.row.engine_version,
                     created_at: time_text(frozen.row.created_at),
-                    setup: serde_json::from_str(&frozen.row.setup_json)
-                        .unwrap_or(serde_json::Value::String(frozen.row.setup_json.clone())),
+                    setup: frozen_setup(&frozen.row),
                     commitment: frozen.row.commitment.as_deref(),
                     failed_entry: frozen.seq,
                     reason: &frozen.reason,

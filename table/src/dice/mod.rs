@@ -26,6 +26,15 @@ pub const VERSION: &str = "gaugebot-dice-v1";
 /// Specification v2: the draw key also holds the id of the message that triggered the draw, which
 /// nobody (the operator included) knows before the message is posted.
 pub const VERSION_V2: &str = "gaugebot-dice-v2";
+/// Specification v3: the draw key holds the game's *client seed* (one value per game, fixed and
+/// public at setup) instead of a per-draw message, so that a draw depends only on its position
+/// in the game and nobody can veto it by failing to store it (docs/DICE.md §3.3). A v3 export is
+/// valid only inside a game record of format `gaugebot-record-v3`.
+pub const VERSION_V3: &str = "gaugebot-dice-v3";
+/// The game record format a `gaugebot-dice-v3` export must have (docs/DICE.md §8.6).
+pub const RECORD_V3: &str = "gaugebot-record-v3";
+/// The domain tag of a hidden draw's sealed hash (docs/DICE.md §7.2).
+pub const SEALED_TAG: &str = "gaugebot-sealed-v1";
 
 /// Which draw key a game's dice use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -37,6 +46,9 @@ pub enum Spec {
     /// `gaugebot-dice-v2`: also the triggering message's id.
     #[serde(rename = "gaugebot-dice-v2")]
     V2,
+    /// `gaugebot-dice-v3`: seed, game id, index, purpose and the game's client seed.
+    #[serde(rename = "gaugebot-dice-v3")]
+    V3,
 }
 
 impl Spec {
@@ -45,6 +57,7 @@ impl Spec {
         match self {
             Spec::V1 => VERSION,
             Spec::V2 => VERSION_V2,
+            Spec::V3 => VERSION_V3,
         }
     }
 
@@ -53,6 +66,7 @@ impl Spec {
         match version {
             VERSION => Some(Spec::V1),
             VERSION_V2 => Some(Spec::V2),
+            VERSION_V3 => Some(Spec::V3),
             _ => None,
         }
     }
@@ -79,7 +93,7 @@ pub enum DiceError {
     InvalidSeed(String),
     /// The export names a specification version this build does not implement.
     #[error(
-        "unsupported dice version {found:?} (this build implements {VERSION:?} and {VERSION_V2:?})"
+        "unsupported dice version {found:?} (this build implements {VERSION:?}, {VERSION_V2:?} and {VERSION_V3:?})"
     )]
     UnsupportedVersion {
         /// The version found in the export.
@@ -96,6 +110,11 @@ pub enum DiceError {
         /// The SHA-256 of the revealed seed.
         actual: String,
     },
+    /// A `gaugebot-dice-v3` game record whose format is not `gaugebot-record-v3`, or whose
+    /// `format` or `chain` was stripped (docs/DICE.md §8.6): v3 draws are recorded only in
+    /// records of that format, or in a bare audit export (draws only, no record field).
+    #[error("a {VERSION_V3} game record must have format gaugebot-record-v3 and its chain (its format or chain was stripped or changed)")]
+    V3OutsideRecord,
     /// A draw record lacks an input, or has one out of range, or names an unknown purpose.
     #[error("draw record at index {index} ({purpose}) is invalid: {reason}")]
     InvalidRecord {
@@ -211,6 +230,39 @@ pub fn draw_key_v2(
     Sha256::digest(&message).into()
 }
 
+/// The v3 draw key: as [`draw_key`] with the domain tag `"gaugebot-dice-v3"`, followed by
+/// `len32(client seed) ‖ client seed` (the game's client seed, UTF-8).
+pub fn draw_key_v3(
+    seed: &Seed,
+    game_id: &str,
+    index: u64,
+    purpose: &str,
+    client_seed: &str,
+) -> [u8; 32] {
+    let mut message = Vec::with_capacity(VERSION_V3.len() + 1 + SEED_LEN + 24 + game_id.len() + 64);
+    message.extend_from_slice(VERSION_V3.as_bytes());
+    message.push(0);
+    message.extend_from_slice(&seed.0);
+    push_length_prefixed(&mut message, game_id);
+    message.extend_from_slice(&index.to_be_bytes());
+    push_length_prefixed(&mut message, purpose);
+    push_length_prefixed(&mut message, client_seed);
+    Sha256::digest(&message).into()
+}
+
+/// The sealed hash of a hidden draw (docs/DICE.md §7.2): lowercase hex of
+/// `SHA-256("gaugebot-sealed-v1" ‖ 0x00 ‖ key ‖ canonical(result))`, where `key` is the draw's
+/// key (secret until the seed is revealed, so it salts the hash) and `canonical` the record's
+/// canonical JSON text (§8.2).
+pub fn sealed_hash(key: &[u8; 32], result: &Value) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(SEALED_TAG.as_bytes());
+    hasher.update([0u8]);
+    hasher.update(key);
+    hasher.update(crate::record::chain::canonical(result).as_bytes());
+    hex::encode(hasher.finalize())
+}
+
 /// The deterministic random stream of one draw: the ChaCha20 keystream (RFC 8439, key = the draw
 /// key, nonce = 12 zero bytes, block counter from 0) read as little-endian u32 words.
 pub struct DrawStream {
@@ -286,7 +338,7 @@ pub struct DrawSource<'a> {
     pub game_id: &'a str,
     /// Which key.
     pub spec: Spec,
-    /// The id of the message that triggered the draw (used by v2).
+    /// The id of the message that triggered the draw (v2), or the game's client seed (v3).
     pub message_id: &'a str,
 }
 
@@ -301,14 +353,19 @@ impl<'a> DrawSource<'a> {
         }
     }
 
-    /// The stream of the draw with this index and purpose.
-    pub fn stream(&self, index: u64, purpose: &str) -> DrawStream {
-        let key = match self.spec {
+    /// The key of the draw with this index and purpose.
+    pub fn key(&self, index: u64, purpose: &str) -> [u8; 32] {
+        match self.spec {
             Spec::V1 => draw_key(self.seed, self.game_id, index, purpose),
             Spec::V2 => draw_key_v2(self.seed, self.game_id, index, purpose, self.message_id),
-        };
+            Spec::V3 => draw_key_v3(self.seed, self.game_id, index, purpose, self.message_id),
+        }
+    }
+
+    /// The stream of the draw with this index and purpose.
+    pub fn stream(&self, index: u64, purpose: &str) -> DrawStream {
         DrawStream {
-            rng: ChaCha20Rng::from_seed(key),
+            rng: ChaCha20Rng::from_seed(self.key(index, purpose)),
         }
     }
 }
@@ -372,6 +429,27 @@ impl DrawRecord {
         )))
     }
 
+    /// The record, declared hidden by its game (docs/DICE.md §7.2): what it drew is kept out of
+    /// every output until the seed is revealed (a deck's order); `fills` names the field of the
+    /// game's own setup that holds its result, if one does (that field is hidden too).
+    pub fn hidden(mut self, fills: Option<&str>) -> DrawRecord {
+        self.inputs.insert("hidden".into(), Value::Bool(true));
+        if let Some(field) = fills {
+            self.inputs.insert("fills".into(), Value::from(field));
+        }
+        self
+    }
+
+    /// Whether the game declared this draw hidden until the reveal.
+    pub fn is_hidden(&self) -> bool {
+        self.input("hidden") == Some(&Value::Bool(true))
+    }
+
+    /// The field of the game's setup this hidden draw fills, if any.
+    pub fn fills(&self) -> Option<&str> {
+        self.input("fills").and_then(Value::as_str)
+    }
+
     /// One input, if present.
     pub fn input(&self, name: &str) -> Option<&Value> {
         self.inputs.get(name)
@@ -413,6 +491,14 @@ pub struct AuditExport {
     pub seed: Option<String>,
     /// The draws in the order they were made.
     pub draws: Vec<DrawRecord>,
+    /// The game record's format, when the export is read from a game record
+    /// (`gaugebot-record-v3` is the only one a `gaugebot-dice-v3` export may have). Read, never
+    /// written: an export written out is not a game record.
+    #[serde(default, skip_serializing)]
+    pub format: Option<String>,
+    /// The game's client seed (`gaugebot-dice-v3`: an input of every draw key).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_seed: Option<String>,
 }
 
 impl AuditExport {
@@ -424,6 +510,8 @@ impl AuditExport {
             commitment: seed.commitment(),
             seed: None,
             draws,
+            format: None,
+            client_seed: None,
         }
     }
 
@@ -488,6 +576,9 @@ pub fn verify(export: &AuditExport, games: &dyn Recompute) -> Result<VerifyRepor
             found: export.version.clone(),
         });
     };
+    if spec == Spec::V3 && export.format.as_deref().is_some_and(|f| f != RECORD_V3) {
+        return Err(DiceError::V3OutsideRecord);
+    }
     let seed_hex = export.seed.as_deref().ok_or(DiceError::SeedNotRevealed)?;
     let seed = Seed::from_hex(seed_hex)?;
     let actual = seed.commitment();
@@ -501,6 +592,19 @@ pub fn verify(export: &AuditExport, games: &dyn Recompute) -> Result<VerifyRepor
     for record in &export.draws {
         let message_id = match spec {
             Spec::V1 => "",
+            Spec::V3 => {
+                if export.client_seed.is_none() {
+                    return Err(
+                        record.invalid("a v3 export needs client_seed, the game's client seed")
+                    );
+                }
+                if record.input("message_id").is_some() {
+                    return Err(record.invalid(
+                        "a v3 record has no message_id: its key is its position and the game's client seed",
+                    ));
+                }
+                export.client_seed.as_deref().unwrap_or("")
+            }
             Spec::V2 => match record.input("message_id").and_then(Value::as_str) {
                 Some(id) if is_message_id(id) => id,
                 _ => {
@@ -521,6 +625,18 @@ pub fn verify(export: &AuditExport, games: &dyn Recompute) -> Result<VerifyRepor
             .recompute(record, source)
             .or_else(|| record.recompute_described(source))
             .unwrap_or_else(|| Err(record.invalid("unknown purpose")))?;
+        if spec == Spec::V3 && record.is_hidden() {
+            // A hidden draw's sealed hash, published before the reveal, binds its result.
+            let sealed = sealed_hash(&source.key(record.index, &record.purpose), &expected);
+            if record.input("sealed").and_then(Value::as_str) != Some(sealed.as_str()) {
+                mismatches.push(Mismatch {
+                    index: record.index,
+                    purpose: format!("{} (sealed hash)", record.purpose),
+                    expected: Value::from(sealed),
+                    recorded: record.input("sealed").cloned().unwrap_or(Value::Null),
+                });
+            }
+        }
         if expected != record.result {
             mismatches.push(Mismatch {
                 index: record.index,

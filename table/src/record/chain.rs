@@ -13,6 +13,10 @@ use sha2::{Digest, Sha256};
 
 /// The chain's name: the domain tag of every link hash.
 pub const CHAIN: &str = "gaugebot-chain-v1";
+/// The chain of records of format `gaugebot-record-v3` (docs/DICE.md §8.6): its header also
+/// holds the record's format and the game's client seed, and a hidden draw record's `result` is
+/// left out of its hash (its `sealed` hash is in it), so the head does not change at the reveal.
+pub const CHAIN_V2: &str = "gaugebot-chain-v2";
 
 /// How many hex digits of the head a report shows.
 pub const SHORT_HEAD: usize = 12;
@@ -64,15 +68,49 @@ fn write_canonical(value: &Value, out: &mut String) {
 
 /// A link's body: its JSON object without the fields the hash leaves out.
 pub fn body(link: &Value) -> Value {
+    body_of(CHAIN, link)
+}
+
+/// A link's body in chain `algorithm`: under `gaugebot-chain-v2` a hidden draw record (one with
+/// `"hidden": true`) also leaves out its `result`.
+pub fn body_of(algorithm: &str, link: &Value) -> Value {
     match link {
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .filter(|(k, _)| !UNHASHED.contains(&k.as_str()))
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
-        ),
+        Value::Object(map) => {
+            let hidden = algorithm == CHAIN_V2 && map.get("hidden") == Some(&Value::Bool(true));
+            Value::Object(
+                map.iter()
+                    .filter(|(k, _)| !UNHASHED.contains(&k.as_str()))
+                    .filter(|(k, _)| !(hidden && k.as_str() == "result"))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            )
+        }
         other => other.clone(),
     }
+}
+
+/// The first link of a `gaugebot-chain-v2`: the v1 header with the chain's name, and also the
+/// record's `format` and the game's `client_seed`; `setup` is the setup with its hidden fields
+/// null (docs/DICE.md §8.6).
+pub fn header_v2(
+    format: &str,
+    version: &str,
+    game_id: &str,
+    kind: &str,
+    commitment: Option<&str>,
+    client_seed: Option<&str>,
+    setup: &Value,
+) -> Value {
+    let mut value = header(version, game_id, kind, commitment, setup);
+    if let Value::Object(map) = &mut value {
+        map.insert("chain".into(), Value::from(CHAIN_V2));
+        map.insert("format".into(), Value::from(format));
+        map.insert(
+            "client_seed".into(),
+            client_seed.map_or(Value::Null, Value::from),
+        );
+    }
+    value
 }
 
 /// The chain's first link: what the record is a record of.
@@ -98,8 +136,13 @@ pub fn header(
 
 /// The hash of a link whose predecessor hashed to `prev`.
 pub fn link_hash(prev: &[u8; 32], body: &Value) -> [u8; 32] {
+    link_hash_of(CHAIN, prev, body)
+}
+
+/// The hash of a link of chain `algorithm` (its domain tag) whose predecessor hashed to `prev`.
+pub fn link_hash_of(algorithm: &str, prev: &[u8; 32], body: &Value) -> [u8; 32] {
     let mut hasher = Sha256::new();
-    hasher.update(CHAIN.as_bytes());
+    hasher.update(algorithm.as_bytes());
     hasher.update([0u8]);
     hasher.update(prev);
     hasher.update(canonical(body).as_bytes());
@@ -109,6 +152,7 @@ pub fn link_hash(prev: &[u8; 32], body: &Value) -> [u8; 32] {
 /// A chain being built or checked: the hash of its last link.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Chain {
+    algorithm: &'static str,
     hash: [u8; 32],
     /// The last log entry linked, if any.
     pub seq: Option<i64>,
@@ -117,10 +161,21 @@ pub struct Chain {
 impl Chain {
     /// A chain holding only its header.
     pub fn start(header: &Value) -> Chain {
+        Chain::start_of(CHAIN, header)
+    }
+
+    /// A chain of `algorithm` ([`CHAIN`] or [`CHAIN_V2`]) holding only its header.
+    pub fn start_of(algorithm: &'static str, header: &Value) -> Chain {
         Chain {
-            hash: link_hash(&[0u8; 32], &body(header)),
+            algorithm,
+            hash: link_hash_of(algorithm, &[0u8; 32], &body_of(algorithm, header)),
             seq: None,
         }
+    }
+
+    /// The chain's algorithm.
+    pub fn algorithm(&self) -> &'static str {
+        self.algorithm
     }
 
     /// The hash of the last link, in hex.
@@ -137,7 +192,7 @@ impl Chain {
     /// `prev` it must carry: the hash of the link before it, in hex.
     pub fn link(&mut self, link: &Value) -> String {
         let prev = self.head();
-        self.hash = link_hash(&self.hash, &body(link));
+        self.hash = link_hash_of(self.algorithm, &self.hash, &body_of(self.algorithm, link));
         prev
     }
 }
@@ -238,6 +293,40 @@ mod tests {
         assert_eq!(chain.link(&entry), VECTOR_HEADER);
         assert_eq!(chain.head(), VECTOR_ENTRY_0);
         assert_eq!(chain.short_head(), &VECTOR_ENTRY_0[..12]);
+    }
+
+    /// The `gaugebot-chain-v2` vectors of docs/DICE.md §9.6: the header of a v3 record (its
+    /// setup's hidden `deck` null) and a hidden draw record, whose result is not hashed.
+    #[test]
+    fn chain_v2_test_vectors() {
+        let header = header_v2(
+            "gaugebot-record-v3",
+            "gaugebot-dice-v3",
+            "test-privates",
+            "privates",
+            Some("630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"),
+            Some("1190123456789012345"),
+            &json!({"players": [], "setup": {"deck": null}, "dice": "audited",
+                "spec": "gaugebot-dice-v3", "setup_message": "1190123456789012345"}),
+        );
+        let mut chain = Chain::start_of(CHAIN_V2, &header);
+        assert_eq!(
+            chain.head(),
+            "a316b81bcf78946ec437c4dfe4aa884dfafd7e5c1d74bf35d3b4449d6af978f3"
+        );
+        let mut deck = json!({"index": 0, "purpose": "privates-deck", "copies": 6,
+            "population": [], "count": 54, "hidden": true, "fills": "deck",
+            "sealed": "b4e923c93499edd4ed5df3664f0962917b3b9045e6da90faa23301e769a2918c",
+            "result": null, "prev": "ignored"});
+        let mut revealed = chain.clone();
+        chain.link(&deck);
+        deck["result"] = json!([25, 40, 20]);
+        revealed.link(&deck);
+        assert_eq!(chain.head(), revealed.head());
+        assert_eq!(
+            chain.head(),
+            "b2ca3c26525b2b1ab454822ceaec38cc70d94ab85cb0e86d7e38d2b96177f7cb"
+        );
     }
 
     const VECTOR_HEADER: &str = "08ec27565372d7b3395c6f943c8fee0e644b938738a7541c3efe2172a17042db";

@@ -16,12 +16,12 @@ use std::collections::HashSet;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::dice::{DrawRecord, Spec};
+use crate::dice::{sealed_hash, DrawRecord, DrawSource, Seed, Spec, RECORD_V3};
 use crate::game::events::{ProxyWhy, TableEvent};
 use crate::game::log::{effective, Entry};
 use crate::game::session::{Session, SharedPlugin};
 use crate::game::{DiceMode, PlayerInfo};
-use crate::record::chain::{Chain, ChainSummary, Witness, CHAIN};
+use crate::record::chain::{Chain, ChainSummary, Witness, CHAIN, CHAIN_V2};
 use crate::store::{time_text, GameRow, LogRow};
 
 /// The setup as stored with the game: the players in sign-up order, the game's own setup, and
@@ -54,6 +54,9 @@ pub const FORMAT_V1: &str = "gaugebot-record-v1";
 /// The record format's name: every log entry and draw record carries `prev`, the hash of the
 /// link before it, and the record ends with its chain's head (docs/DICE.md §8.2).
 pub const FORMAT: &str = "gaugebot-record-v2";
+/// The record format of games under `gaugebot-dice-v3` (docs/DICE.md §8.6): chain
+/// `gaugebot-chain-v2`, hidden draws sealed until the reveal, the game's client seed.
+pub const FORMAT_V3: &str = RECORD_V3;
 
 /// One log entry of the record.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -110,6 +113,9 @@ pub struct GameRecord {
     /// The hash chain's head and counts (format v2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain: Option<ChainSummary>,
+    /// The game's client seed (format v3: an input of every draw key, docs/DICE.md §3.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_seed: Option<String>,
 }
 
 /// Why a record is incomplete or inconsistent.
@@ -136,15 +142,89 @@ fn audited(row: &GameRow, stored: &StoredSetup) -> bool {
     stored.dice == DiceMode::Audited && row.commitment.is_some()
 }
 
-/// The chain's header of a stored game.
-fn chain_header(row: &GameRow, stored: &StoredSetup) -> Value {
-    chain::header(
-        stored.spec.name(),
-        &row.id,
-        &row.kind,
-        row.commitment.as_deref(),
-        &serde_json::to_value(stored).unwrap_or(Value::Null),
-    )
+/// The chain of a stored game, started with its header: `gaugebot-chain-v2` under dice v3 (the
+/// setup in it with its hidden fields null), else `gaugebot-chain-v1`.
+fn chain_start(row: &GameRow, stored: &StoredSetup, hidden: &[DrawRecord]) -> Chain {
+    let setup = serde_json::to_value(stored).unwrap_or(Value::Null);
+    if stored.spec == Spec::V3 {
+        Chain::start_of(
+            CHAIN_V2,
+            &chain::header_v2(
+                FORMAT_V3,
+                stored.spec.name(),
+                &row.id,
+                &row.kind,
+                row.commitment.as_deref(),
+                client_seed(stored),
+                &redacted_setup(&setup, hidden),
+            ),
+        )
+    } else {
+        Chain::start(&chain::header(
+            stored.spec.name(),
+            &row.id,
+            &row.kind,
+            row.commitment.as_deref(),
+            &setup,
+        ))
+    }
+}
+
+/// The game's client seed under dice v3: the message that set it up (docs/DICE.md §3.3).
+fn client_seed(stored: &StoredSetup) -> Option<&str> {
+    match stored.spec {
+        Spec::V3 => stored.setup_message.as_deref(),
+        Spec::V1 | Spec::V2 => None,
+    }
+}
+
+/// The stored setup (as JSON) with the fields that hidden setup draws fill set to null: what
+/// the chain's header holds, and what the record shows until the seed is revealed.
+pub fn redacted_setup(setup: &Value, draws: &[DrawRecord]) -> Value {
+    let mut setup = setup.clone();
+    for field in draws
+        .iter()
+        .filter(|d| d.is_hidden() && d.input("seq").is_none())
+        .filter_map(DrawRecord::fills)
+    {
+        if let Some(game_setup) = setup.get_mut("setup").and_then(Value::as_object_mut) {
+            if game_setup.contains_key(field) {
+                game_setup.insert(field.to_string(), Value::Null);
+            }
+        }
+    }
+    setup
+}
+
+/// Seals a hidden draw record of a v3 game (docs/DICE.md §7.2): adds its `sealed` hash and,
+/// until the seed is revealed, replaces its result with null.
+fn seal(row: &GameRow, stored: &StoredSetup, record: &mut DrawRecord) {
+    if stored.spec != Spec::V3 {
+        // Records of the earlier versions stay as they were (their chains hash every field).
+        record.inputs.remove("hidden");
+        record.inputs.remove("fills");
+        return;
+    }
+    if !record.is_hidden() {
+        return;
+    }
+    let seed = row
+        .seed_hex
+        .as_deref()
+        .and_then(|hex| Seed::from_hex(hex).ok());
+    if let Some(seed) = &seed {
+        let source = DrawSource {
+            seed,
+            game_id: &row.id,
+            spec: Spec::V3,
+            message_id: client_seed(stored).unwrap_or(""),
+        };
+        let sealed = sealed_hash(&source.key(record.index, &record.purpose), &record.result);
+        record.inputs.insert("sealed".into(), Value::from(sealed));
+    }
+    if !row.revealed {
+        record.result = Value::Null;
+    }
 }
 
 /// The setup draw records of a stored game, in the order they were drawn (the signup pick
@@ -155,6 +235,7 @@ fn setup_draws(row: &GameRow, stored: &StoredSetup, session: &dyn Session) -> Ve
     }
     let mut draws = Vec::new();
     for mut record in stored.signup.iter().cloned().chain(session.setup_records()) {
+        seal(row, stored, &mut record);
         if let (Spec::V2, Some(message)) = (stored.spec, &stored.setup_message) {
             // The signup pick keeps the key it was drawn with (the `!signup open` message).
             if !record.inputs.contains_key("message_id") {
@@ -197,6 +278,7 @@ fn log_draw(
         return None;
     }
     let mut record = session.draw_record(entry)?;
+    seal(row, stored, &mut record);
     record.inputs.insert("seq".into(), Value::from(seq));
     if let Some(trigger) = trigger {
         record
@@ -268,8 +350,8 @@ impl RunningHead {
         stored: &StoredSetup,
         session: &dyn Session,
     ) -> (RunningHead, Vec<DrawRecord>) {
-        let mut chain = Chain::start(&chain_header(row, stored));
         let mut draws = setup_draws(row, stored, session);
+        let mut chain = chain_start(row, stored, &draws);
         for record in &mut draws {
             link_draw(&mut chain, record);
         }
@@ -376,21 +458,36 @@ impl GameRecord {
             }
         }
         let summary = ChainSummary {
-            algorithm: CHAIN.to_string(),
+            algorithm: head.chain.algorithm().to_string(),
             head: head.head(),
             seq: head.seq(),
             entries: log.len(),
             draws: draws.len(),
         };
+        let setup = serde_json::to_value(stored).unwrap_or(Value::Null);
+        let setup_draws: Vec<DrawRecord> = draws
+            .iter()
+            .filter(|d| d.input("seq").is_none())
+            .cloned()
+            .collect();
         Ok(GameRecord {
-            format: FORMAT.to_string(),
+            format: if stored.spec == Spec::V3 {
+                FORMAT_V3
+            } else {
+                FORMAT
+            }
+            .to_string(),
             version: stored.spec.name().to_string(),
             game_id: row.id.clone(),
             kind: row.kind.clone(),
             engine_version: row.engine_version.clone(),
             channel: row.channel.clone(),
             created_at: time_text(row.created_at),
-            setup: serde_json::to_value(stored).unwrap_or(Value::Null),
+            setup: if row.revealed {
+                setup
+            } else {
+                redacted_setup(&setup, &setup_draws)
+            },
             commitment: row.commitment.clone(),
             seed: if row.revealed {
                 row.seed_hex.clone()
@@ -400,6 +497,7 @@ impl GameRecord {
             log,
             draws,
             chain: Some(summary),
+            client_seed: client_seed(stored).map(str::to_string),
         })
     }
 
@@ -463,19 +561,40 @@ pub fn check_chain(record: &GameRecord, witnesses: &[Witness]) -> Result<String,
     let Some(summary) = &record.chain else {
         return bad("the record has no chain summary (`chain`)".into());
     };
-    if summary.algorithm != CHAIN {
+    // A record's format names its chain: v2 records chain-v1, v3 records chain-v2.
+    let algorithm = if record.format == FORMAT_V3 {
+        CHAIN_V2
+    } else {
+        CHAIN
+    };
+    if summary.algorithm != algorithm {
         return bad(format!(
-            "unknown chain algorithm '{}' (this build checks {CHAIN})",
-            summary.algorithm
+            "the chain algorithm is '{}', but a record of format {} has {algorithm}",
+            summary.algorithm, record.format
         ));
     }
-    let mut chain = Chain::start(&chain::header(
-        &record.version,
-        &record.game_id,
-        &record.kind,
-        record.commitment.as_deref(),
-        &record.setup,
-    ));
+    let mut chain = if algorithm == CHAIN_V2 {
+        Chain::start_of(
+            CHAIN_V2,
+            &chain::header_v2(
+                &record.format,
+                &record.version,
+                &record.game_id,
+                &record.kind,
+                record.commitment.as_deref(),
+                record.client_seed.as_deref(),
+                &redacted_setup(&record.setup, &record.draws),
+            ),
+        )
+    } else {
+        Chain::start(&chain::header(
+            &record.version,
+            &record.game_id,
+            &record.kind,
+            record.commitment.as_deref(),
+            &record.setup,
+        ))
+    };
     let mut heads: Vec<(Option<i64>, String)> = Vec::new();
     let broken = |name: String| {
         RecordError(format!(
@@ -745,6 +864,167 @@ fn check_reveal(record: &GameRecord, games: &[SharedPlugin]) -> Result<(), Recor
     Ok(())
 }
 
+/// The rules of a record of format `gaugebot-record-v3` that need no seed and no witness
+/// (docs/DICE.md §8.6): the client seed is the setup message's and no draw record carries a
+/// message key; a game with a commitment has audited dice, and no moderator's draw comes before
+/// its reveal (a relabelling of audited dice as manual); a draw redone after an undo at the same
+/// position as the undone one has its index, hence its key (no re-roll); a hidden draw is sealed,
+/// its result and the setup field it fills null until the reveal and equal after it.
+pub fn check_v3(record: &GameRecord) -> Result<(), RecordError> {
+    let bad = |what: String| Err(RecordError(what));
+    let setup_message = record.setup.get("setup_message").and_then(Value::as_str);
+    let dice = record.setup.get("dice").and_then(Value::as_str);
+    if record.commitment.is_some() {
+        if dice != Some("audited") {
+            return bad(format!(
+                "the record has a commitment but its setup says dice {}: a game with a \
+                 commitment has audited dice",
+                dice.unwrap_or("(none)")
+            ));
+        }
+        if record.client_seed.is_none() || record.client_seed.as_deref() != setup_message {
+            return bad(
+                "the record's client_seed is not its setup message (setup.setup_message)".into(),
+            );
+        }
+    } else if dice != Some("manual") || record.seed.is_some() || !record.draws.is_empty() {
+        return bad(
+            "a record without a commitment has manual dice, no seed and no draw records".into(),
+        );
+    }
+    for (position, draw) in record.draws.iter().enumerate() {
+        if draw.input("message_id").is_some() {
+            return bad(format!(
+                "{} carries a message_id: a v3 draw is keyed by its position and the game's \
+                 client seed only",
+                draw_name(position, draw)
+            ));
+        }
+        if draw.is_hidden() {
+            let sealed = draw.input("sealed").and_then(Value::as_str).unwrap_or("");
+            if sealed.len() != 64 || !sealed.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return bad(format!(
+                    "{} is hidden but has no sealed hash",
+                    draw_name(position, draw)
+                ));
+            }
+            if record.seed.is_none() && !draw.result.is_null() {
+                return bad(format!(
+                    "{} is hidden, yet its result is shown before the reveal",
+                    draw_name(position, draw)
+                ));
+            }
+            if let Some(field) = draw.fills() {
+                let filled = record
+                    .setup
+                    .get("setup")
+                    .and_then(|s| s.get(field))
+                    .unwrap_or(&Value::Null);
+                let want = if record.seed.is_none() {
+                    &Value::Null
+                } else {
+                    &draw.result
+                };
+                if filled != want {
+                    return bad(format!(
+                        "the setup's {field} is not {}",
+                        if record.seed.is_none() {
+                            "null before the reveal (it is hidden)".to_string()
+                        } else {
+                            format!("the result of {}", draw_name(position, draw))
+                        }
+                    ));
+                }
+            }
+        }
+    }
+    // Walk the log: manual draws before the reveal, and redone draws.
+    let purpose_of = |seq: i64| {
+        record
+            .draws
+            .iter()
+            .find(|d| d.input("seq").and_then(Value::as_i64) == Some(seq))
+            .map(|d| d.purpose.clone())
+    };
+    let mut stack: Vec<(i64, &Value)> = Vec::new();
+    let mut made_at: Vec<(usize, String, Value)> = Vec::new();
+    let mut revealed = false;
+    for item in &record.log {
+        let kind = item.entry.get("entry").and_then(Value::as_str);
+        match kind {
+            Some("reveal") => revealed = true,
+            Some("undo") => {
+                if let Some((_, last)) = stack.pop() {
+                    let was_draw = last.get("entry") == Some(&Value::from("draw"));
+                    if was_draw
+                        && stack
+                            .last()
+                            .is_some_and(|(_, e)| e.get("entry") == Some(&Value::from("action")))
+                    {
+                        stack.pop();
+                    }
+                }
+            }
+            Some("action") => stack.push((item.seq, &item.entry)),
+            Some("draw") => {
+                let manual = item.entry.get("manual") != Some(&Value::Bool(false));
+                if manual && record.commitment.is_some() && !revealed {
+                    return bad(format!(
+                        "entry #{} is a moderator's draw before the seed's reveal in a game with \
+                         audited dice (audited draws relabelled as manual?)",
+                        item.seq
+                    ));
+                }
+                if !manual {
+                    let position = stack.len();
+                    let index = item.entry.get("index").cloned().unwrap_or(Value::Null);
+                    let purpose = purpose_of(item.seq).unwrap_or_default();
+                    // The index of the purposes the bot hosts is fixed by the position
+                    // (docs/DICE.md §8.6): a dividend draw's is its history position, a round's
+                    // chips' the round (round 1's are drawn at setup).
+                    let wanted = match purpose.as_str() {
+                        "dividend-draw" => Some(position as u64),
+                        "privates-chips" => Some(
+                            2 + stack
+                                .iter()
+                                .filter(|(s, _)| {
+                                    purpose_of(*s).as_deref() == Some("privates-chips")
+                                })
+                                .count() as u64,
+                        ),
+                        _ => None,
+                    };
+                    if let Some(wanted) = wanted.filter(|w| index.as_u64() != Some(*w)) {
+                        return bad(format!(
+                            "entry #{} draws {purpose} at index {index}, but its position makes \
+                             the index {wanted}",
+                            item.seq
+                        ));
+                    }
+                    if let Some((_, _, first)) = made_at
+                        .iter()
+                        .find(|(p, what, _)| *p == position && *what == purpose)
+                    {
+                        if *first != index {
+                            return bad(format!(
+                                "entry #{} redoes the {purpose} draw made at history position \
+                                 {position} under index {index}, not under the index {first} \
+                                 of the draw it redoes (a re-roll)",
+                                item.seq
+                            ));
+                        }
+                    } else {
+                        made_at.push((position, purpose, index));
+                    }
+                }
+                stack.push((item.seq, &item.entry));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// `#N`, or `the setup` for `None`.
 fn seq_name(seq: Option<i64>) -> String {
     match seq {
@@ -759,7 +1039,23 @@ pub fn check_with(
     games: &[SharedPlugin],
     witnesses: &[Witness],
 ) -> Result<String, RecordError> {
+    let v3_dice = Spec::of(&record.version) == Some(Spec::V3);
+    if v3_dice != (record.format == FORMAT_V3) {
+        return Err(RecordError(format!(
+            "a record of format {} with dice {}: {} dice are recorded only in {FORMAT_V3} \
+             records, and those record only {} dice (the record was downgraded or relabelled)",
+            record.format,
+            record.version,
+            crate::dice::VERSION_V3,
+            crate::dice::VERSION_V3
+        )));
+    }
     let chained = match record.format.as_str() {
+        FORMAT_V3 => {
+            let chained = check_chain(record, witnesses)?;
+            check_v3(record)?;
+            Some(chained)
+        }
         FORMAT => {
             let chained = check_chain(record, witnesses)?;
             check_keys(record)?;
@@ -803,6 +1099,18 @@ pub fn check_with(
             )));
         }
     }
+    if record.seed.is_none() && record.draws.iter().any(|d| d.is_hidden()) {
+        // Sealed: the game cannot be replayed before its hidden draws are revealed.
+        return Ok(format!(
+            "{} log entries numbered 0–{}, {} draw records ({} sealed); the game is replayed \
+             and its hidden draws checked once the seed is revealed{}",
+            record.log.len(),
+            record.log.len().saturating_sub(1),
+            record.draws.len(),
+            record.draws.iter().filter(|d| d.is_hidden()).count(),
+            chained.map(|c| format!("; {c}")).unwrap_or_default()
+        ));
+    }
     let session = replay(record, games, None)?;
     let stored = record.stored_setup()?;
     let audited = stored.dice == DiceMode::Audited && record.commitment.is_some();
@@ -835,7 +1143,7 @@ pub fn check_with(
         }
         let inputs = |d: &DrawRecord| {
             let mut inputs = d.inputs.clone();
-            for field in ["seq", "undone", "prev", "trigger", "bot_made"] {
+            for field in ["seq", "undone", "prev", "trigger", "bot_made", "sealed"] {
                 inputs.remove(field);
             }
             if record.format == FORMAT_V1 {

@@ -28,7 +28,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::dice::{AuditExport, Seed};
+use crate::dice::{AuditExport, Seed, Spec};
 use crate::game::log::{effective, Effective, Entry};
 use crate::game::session::{Refusal as GameRefusal, Session, SharedPlugin};
 use crate::game::spec::Catalogue;
@@ -59,6 +59,9 @@ pub struct TableSettings {
     pub report: Report,
     /// How hard automa seats think (`Standard` by default; `Cheap` for tests).
     pub automa: crate::game::automa::AutomaLevel,
+    /// The dice specification of new games: `gaugebot-dice-v3` (the default); an earlier one
+    /// only to make records of that version (tests, `gaugebot play --dice-spec`).
+    pub dice_spec: Spec,
 }
 
 /// The post after a turn.
@@ -80,6 +83,7 @@ impl Default for TableSettings {
             moderator_name: "the moderator".to_string(),
             report: Report::Full,
             automa: crate::game::automa::AutomaLevel::Standard,
+            dice_spec: Spec::V3,
         }
     }
 }
@@ -282,6 +286,8 @@ impl Current {
             })
             .collect();
         Some(AuditExport {
+            format: Some(record.format),
+            client_seed: record.client_seed,
             version: record.version,
             game_id: record.game_id,
             commitment,

@@ -373,7 +373,9 @@ impl<'a> Mover<'a> {
         // Audited dice answer at once; the index is the draw's position in the history.
         let index = draft.stack.len() as u64;
         let key = match dice.spec {
-            Spec::V1 => None,
+            // v3: the draw depends on its position and the game's client seed only, so a move
+            // posted again after a lost answer draws the same (docs/DICE.md §3.3).
+            Spec::V1 | Spec::V3 => None,
             Spec::V2 if !is_message_id(message_id) => return Err(Refusal::NoMessageKey),
             Spec::V2 => Some(self.redo_key(draft, index, message_id)),
         };

@@ -274,7 +274,7 @@ async fn start_from_signups(
         let source = DrawSource {
             seed: &seed,
             game_id: &game_id,
-            spec: spec_for(message_id),
+            spec: spec_for(host.settings.dice_spec, message_id),
             message_id,
         };
         let drawn = signup_pick(source, count, wanted);

@@ -2,7 +2,7 @@
 //! The texts concern of a table's context ([`crate::table::Cx`]): reports, the dice of a draw,
 //! the picture, the revealed seed.
 
-use crate::dice::DrawSource;
+use crate::dice::{DrawSource, Spec};
 use crate::game::session::Render;
 use crate::game::ToAct;
 use crate::input::Attachment;
@@ -61,7 +61,11 @@ impl<'a> View<'a> {
                 seed,
                 game_id: &current.row.id,
                 spec: current.stored.spec,
-                message_id,
+                // v3 keys every draw by the game's client seed, its setup message.
+                message_id: match current.stored.spec {
+                    Spec::V3 => current.stored.setup_message.as_deref().unwrap_or(""),
+                    Spec::V1 | Spec::V2 => message_id,
+                },
             }),
             _ => None,
         }
