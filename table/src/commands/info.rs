@@ -239,6 +239,19 @@ fn describe_table_event(cx: &Cx, event: &TableEvent, author: &str) -> Option<Str
             by: by.name.clone(),
             ..Default::default()
         },
+        TableEvent::HandOver {
+            player, timeouts, ..
+        } => messages::LogEvent {
+            event: "hand_over".into(),
+            player: Some(player.name.clone()),
+            timeouts: *timeouts,
+            ..Default::default()
+        },
+        TableEvent::Reclaim { player, .. } => messages::LogEvent {
+            event: "reclaim".into(),
+            player: Some(player.name.clone()),
+            ..Default::default()
+        },
         TableEvent::Reminded { seat, kind, .. } => messages::LogEvent {
             event: "reminded".into(),
             player: match &cx.loaded {

@@ -77,6 +77,8 @@ pub enum ProxySource<'a> {
     Text(&'a str),
     /// A move as stored (the automa's choice).
     Stored(&'a Value),
+    /// The game's pass for a player whose time ran out (`!clock timeout:pass`).
+    TimeoutPass,
 }
 
 /// The automa's choice for a seat, as it crosses the erased layer.
@@ -406,6 +408,8 @@ pub trait Plugin: Send + Sync {
     fn unused_table_commands(&self) -> &'static [&'static str];
     /// Whether the game has an automa (seats `!setup … automa` may fill).
     fn has_automa(&self) -> bool;
+    /// Whether every decision of the game has a pass ([`TableGame::passes_every_decision`]).
+    fn passes_every_decision(&self) -> bool;
 }
 
 impl dyn Plugin + '_ {
@@ -658,6 +662,7 @@ impl<G: TableGame> Session for GameSession<G> {
     ) -> Result<ProxyPlayed, Refusal> {
         let (action, spent) = match source {
             ProxySource::Auto => (self.game.auto_move(&self.state, seat), Vec::new()),
+            ProxySource::TimeoutPass => (self.game.timeout_pass(&self.state, seat), Vec::new()),
             ProxySource::Presets(presets) => {
                 let answer = self.game.preset_answer(&self.state, seat, presets);
                 (answer.action, answer.spent)
@@ -931,6 +936,10 @@ impl<G: TableGame> Plugin for PluginOf<G> {
 
     fn has_automa(&self) -> bool {
         self.automa.is_some()
+    }
+
+    fn passes_every_decision(&self) -> bool {
+        self.game.passes_every_decision()
     }
 }
 

@@ -42,7 +42,7 @@ pub(crate) fn made_by_automa(log: &[(Entry, LogRow)], seq: i64) -> bool {
             matches!(
                 entry,
                 Entry::Table(TableEvent::Proxy {
-                    why: ProxyWhy::Automa,
+                    why: ProxyWhy::Automa | ProxyWhy::Cover,
                     ..
                 })
             )

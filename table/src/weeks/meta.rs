@@ -8,7 +8,8 @@
 use chrono::{DateTime, Duration, Utc};
 
 pub use crate::game::events::{
-    ClockSettings, ProxyWhy, ReminderKind, TableEvent, DEFAULT_AWAY_CAP, DEFAULT_REMIND_PERCENT,
+    Bank, ClockSettings, ClockSource, ProxyWhy, ReminderKind, TableEvent, TimeoutPolicy,
+    DEFAULT_AWAY_CAP, DEFAULT_REMIND_PERCENT,
 };
 use crate::game::log::Entry;
 use crate::game::{Decision, PlayerInfo, ToAct};
@@ -31,6 +32,8 @@ pub struct Absence {
     pub ended: Option<DateTime<Utc>>,
     /// What they said.
     pub reason: Option<String>,
+    /// Whether the automa plays the seat meanwhile (`cover:automa`).
+    pub cover: bool,
 }
 
 impl Absence {
@@ -91,6 +94,18 @@ pub struct Meta {
     pub since_seq: i64,
     /// When it began (`None` if the stored time does not read).
     pub since: Option<DateTime<Utc>>,
+    /// Timeouts in a row, by seat (reset by a move of the player's own).
+    pub timeouts: Vec<(usize, u32)>,
+    /// Seats the automa holds after timeouts in a row (`!clock hand-over:2`), until their
+    /// players post again.
+    pub handed_over: Vec<usize>,
+    /// The time each move took, for the time banks: (seat, decision start, move).
+    pub spans: Vec<(usize, DateTime<Utc>, DateTime<Utc>)>,
+    /// When the current decision began for the time banks: the last move, draw or undo
+    /// (`None`: the start of the game).
+    pub turn_start: Option<DateTime<Utc>>,
+    /// The marker of a move the table makes for a seat, until its move.
+    pending_proxy: Option<(usize, ProxyWhy)>,
 }
 
 impl Meta {
@@ -102,6 +117,7 @@ impl Meta {
         let mut meta = Meta {
             since_seq: -1,
             since: Some(created_at),
+            turn_start: Some(created_at),
             ..Meta::default()
         };
         for (seq, entry, at) in log {
@@ -113,7 +129,15 @@ impl Meta {
     /// Adds one entry.
     pub fn add(&mut self, seq: i64, entry: &Entry, at: Option<DateTime<Utc>>) {
         let restart = match entry {
-            Entry::Action { .. } | Entry::Draw { .. } | Entry::Undo => true,
+            Entry::Action { seat, .. } => {
+                self.moved(*seat, at);
+                true
+            }
+            Entry::Draw { .. } | Entry::Undo => {
+                self.pending_proxy = None;
+                self.turn_start = at.or(self.turn_start);
+                true
+            }
             Entry::Reveal => false,
             Entry::Table(event) => self.event(seq, event, at),
         };
@@ -121,6 +145,34 @@ impl Meta {
             self.since_seq = seq;
             self.since = at.or(self.since);
         }
+    }
+
+    /// A move of `seat` at `at`: its time spent, and its timeouts in a row.
+    fn moved(&mut self, seat: usize, at: Option<DateTime<Utc>>) {
+        if let (Some(start), Some(at)) = (self.turn_start, at) {
+            self.spans.push((seat, start, at));
+        }
+        self.turn_start = at.or(self.turn_start);
+        let count = match self.pending_proxy.take() {
+            // The player's own move, or their preset's.
+            None | Some((_, ProxyWhy::Preset)) => Some(0),
+            Some((_, why)) if why.timed_out() => Some(self.timeouts_of(seat) + 1),
+            Some(_) => None,
+        };
+        if let Some(count) = count {
+            self.timeouts.retain(|(s, _)| *s != seat);
+            if count > 0 {
+                self.timeouts.push((seat, count));
+            }
+        }
+    }
+
+    /// The timeouts in a row of a seat.
+    pub fn timeouts_of(&self, seat: usize) -> u32 {
+        self.timeouts
+            .iter()
+            .find(|(s, _)| *s == seat)
+            .map_or(0, |(_, n)| *n)
     }
 
     /// Adds a table event; true when it restarts the current decision's clock.
@@ -137,6 +189,7 @@ impl Meta {
                 until,
                 pause_until,
                 reason,
+                cover,
             } => {
                 let (Some(from), Some(until)) = (at, parse_time(until)) else {
                     return false;
@@ -150,6 +203,7 @@ impl Meta {
                     pause_until: parse_time(pause_until).unwrap_or(from),
                     ended: None,
                     reason: reason.clone(),
+                    cover: *cover,
                 });
                 false
             }
@@ -169,11 +223,24 @@ impl Meta {
                 self.moderator(by);
                 true
             }
-            TableEvent::Proxy { by, .. } => {
+            TableEvent::Proxy { seat, why, by } => {
                 if let Some(by) = by {
                     self.moderator(by);
                 }
+                self.pending_proxy = Some((*seat, *why));
                 false
+            }
+            TableEvent::HandOver { seat, .. } => {
+                if !self.handed_over.contains(seat) {
+                    self.handed_over.push(*seat);
+                }
+                false
+            }
+            TableEvent::Reclaim { seat, .. } => {
+                self.handed_over.retain(|s| s != seat);
+                self.timeouts.retain(|(s, _)| s != seat);
+                // The player's decision, if theirs, starts afresh.
+                true
             }
             TableEvent::Reminded { since, kind, .. } => {
                 self.reminded.push((*since, *kind));
@@ -217,6 +284,66 @@ impl Meta {
             .fold(Duration::zero(), |sum, d| sum + d)
     }
 
+    /// How the automa covers a seat at `now`, if it does: handed over after timeouts in a
+    /// row, or its player away with `cover:automa`.
+    pub fn covered(&self, seat: usize, player: &str, now: DateTime<Utc>) -> Option<Cover> {
+        if self.handed_over.contains(&seat) {
+            return Some(Cover::HandOver);
+        }
+        self.away(player, now)
+            .filter(|a| a.cover)
+            .map(|_| Cover::Away)
+    }
+
+    /// How much of a player's absences paused their clock within `[from, to]`.
+    fn paused_within(&self, player: &str, from: DateTime<Utc>, to: DateTime<Utc>) -> Duration {
+        self.absences
+            .iter()
+            .filter(|a| a.player == player)
+            .map(|a| a.paused_within(from, to))
+            .fold(Duration::zero(), |sum, d| sum + d)
+    }
+
+    /// What is left in a seat's time bank once its moves so far are counted (before the
+    /// current decision); `None` without banks.
+    pub fn bank_left(&self, seat: usize, player: &str) -> Option<Duration> {
+        let bank = self.clock.bank?;
+        let max = Duration::seconds(bank.max_s.max(bank.start_s));
+        let mut left = Duration::seconds(bank.start_s);
+        for (s, from, to) in self.spans.iter().filter(|(s, _, _)| *s == seat) {
+            let _ = s;
+            let spent = (*to - *from) - self.paused_within(player, *from, *to);
+            left = (left - spent.max(Duration::zero())).max(Duration::zero());
+            left = (left + Duration::seconds(bank.add_s)).min(max);
+        }
+        Some(left)
+    }
+
+    /// Every seat's time bank at `now` (the player to act's running down), for the status.
+    pub fn banks(
+        &self,
+        to_act: ToAct,
+        seated: &[PlayerInfo],
+        now: DateTime<Utc>,
+    ) -> Vec<(String, Duration)> {
+        let acting = self.clock_of(to_act, seated, now);
+        seated
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| !p.is_automa())
+            .filter_map(|(seat, p)| {
+                let left = self.bank_left(seat, &p.id)?;
+                let left = match &acting {
+                    Some(c) if c.seat == seat && c.source == ClockSource::Bank => {
+                        (left - c.elapsed).max(Duration::zero())
+                    }
+                    _ => left,
+                };
+                Some((p.name.clone(), left))
+            })
+            .collect()
+    }
+
     /// Whether a reminder of the current decision was sent.
     pub fn was_reminded(&self, kind: ReminderKind) -> bool {
         self.reminded.contains(&(self.since_seq, kind))
@@ -234,23 +361,25 @@ impl Meta {
             return None;
         };
         let player = seated.get(seat)?.clone();
-        if player.is_automa() {
+        if player.is_automa() || self.covered(seat, &player.id, now).is_some() {
             // An automa moves at once: no clock, no reminder, no deadline.
             return None;
         }
         let since = self.since.unwrap_or(now).min(now);
-        let budget = self.clock.budget(decision);
-        let paused_time = match decision {
-            Decision::Turn => self
-                .absences
-                .iter()
-                .filter(|a| a.player == player.id)
-                .map(|a| a.paused_within(since, now))
-                .fold(Duration::zero(), |sum, d| sum + d),
-            Decision::Auction => Duration::zero(),
+        let source = self.clock.source(decision);
+        let (budget, start) = match source {
+            ClockSource::Bank => (
+                self.bank_left(seat, &player.id),
+                self.turn_start.unwrap_or(since).min(now),
+            ),
+            _ => (self.clock.budget(decision), since),
+        };
+        let paused_time = match source {
+            ClockSource::Auction => Duration::zero(),
+            _ => self.paused_within(&player.id, start, now),
         };
         let away = self.away(&player.id, now).is_some();
-        let paused = decision == Decision::Turn
+        let paused = source != ClockSource::Auction
             && self
                 .absences
                 .iter()
@@ -262,10 +391,11 @@ impl Meta {
             since_seq: self.since_seq,
             since,
             budget,
-            elapsed: (now - since) - paused_time,
+            elapsed: (now - start) - paused_time,
             away,
             paused,
             remind_pct: self.clock.remind_pct,
+            source,
         })
     }
 }
@@ -293,6 +423,17 @@ pub struct DecisionClock {
     pub paused: bool,
     /// The reminder point in percent.
     pub remind_pct: Option<u8>,
+    /// Which clock runs.
+    pub source: ClockSource,
+}
+
+/// How the automa covers a seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cover {
+    /// After timeouts in a row (`!clock hand-over:2`), until the player posts again.
+    HandOver,
+    /// While the player is away with `cover:automa`.
+    Away,
 }
 
 impl DecisionClock {
@@ -361,6 +502,7 @@ mod tests {
                 auction_s: Some(24 * 3600),
                 remind_pct: Some(50),
                 away_cap_s: 3 * 24 * 3600,
+                ..ClockSettings::default()
             },
             by: person("mona"),
         })
@@ -373,6 +515,7 @@ mod tests {
             until: store_time(until),
             pause_until: store_time(pause_until),
             reason: None,
+            cover: false,
         })
     }
 
