@@ -278,6 +278,8 @@ catalogue! {
     Deadline = "deadline" { c: DecisionData, moderators: Vec<String>, game_id: String }
     /// `!clock`: shown, or `set`.
     Clock = "clock" { set: bool, clock: ClockData, decision: Option<DecisionData>, game_id: String, banks: Vec<String> }
+    /// Each player's time bank, under `!status`.
+    Banks = "banks" { banks: Vec<String> }
     /// `!clock timeout:pass` in a game without a pass for every decision.
     ClockNoPass = "clock_no_pass" { title: String }
     /// A timeout acted: the automa's move for the player (`notation`, `reason`), or an

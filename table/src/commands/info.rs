@@ -41,10 +41,25 @@ impl Command for Status {
         table_command("status", &[], Access::Anyone, &[], "the status report")
     }
 
-    async fn run(&self, cx: &mut Cx, _args: &str, _msg: &Incoming) -> Response {
+    async fn run(&self, cx: &mut Cx, _args: &str, msg: &Incoming) -> Response {
         match &cx.loaded {
             Loaded::Running(current) => {
-                Response::new(Verdict::Answered).say(cx.host.view(current).report())
+                let report = cx.host.view(current).report();
+                // With time banks, each player's bank under the report.
+                let now = crate::weeks::pace::time_of(msg);
+                let banks = crate::weeks::pace::bank_lines(
+                    &current.meta(),
+                    current.session.to_act(),
+                    current.session.seated(),
+                    now,
+                );
+                let text = if banks.is_empty() || current.session.is_finished() {
+                    report.to_string()
+                } else {
+                    let line = cx.say(messages::Banks { banks });
+                    format!("{}\n{}", report.trim_end(), line.trim_end())
+                };
+                Response::new(Verdict::Answered).say(text)
             }
             Loaded::Frozen(frozen) => {
                 Response::new(Verdict::Answered).say(cx.host.frozen_text(frozen))
@@ -413,7 +428,7 @@ impl Command for Help {
             }
         }
         let game_help = game_help.join("\n");
-        let mut topics = vec!["setup", "dice", "undo", "weeks"];
+        let mut topics = vec!["setup", "dice", "undo", "weeks", "clock", "away"];
         for c in visible.iter().filter(|c| c.form == Form::Move) {
             if !topics.contains(&c.name) {
                 topics.push(c.name);
