@@ -379,6 +379,7 @@ catalogue! {
         deadline: bool,
         author: String,
         timeouts: u32,
+        cover: bool,
     }
     /// A move in `!log`, with why it was made for the seat.
     LogMove = "log_move" { player: String, canonical: String, proxy: Option<ProxyData> }

@@ -231,11 +231,13 @@ fn describe_table_event(cx: &Cx, event: &TableEvent, author: &str) -> Option<Str
             name,
             until,
             reason,
+            cover,
             ..
         } => messages::LogEvent {
             event: "away".into(),
             player: Some(name.clone()),
             reason: reason.clone(),
+            cover: *cover,
             until: crate::weeks::duration::parse_time(until)
                 .map(full)
                 .unwrap_or_else(|| until.clone()),

@@ -653,4 +653,132 @@ mod tests {
         assert!(!m.was_reminded(ReminderKind::Remind));
         assert_eq!(m.moderators, [person("mona")]);
     }
+
+    fn proxy(seat: usize, why: ProxyWhy) -> Entry {
+        Entry::Table(TableEvent::Proxy {
+            seat,
+            why,
+            by: None,
+        })
+    }
+
+    #[test]
+    fn timeouts_in_a_row_count_until_the_players_own_move_and_hand_the_seat_over() {
+        let mut log = vec![
+            (proxy(1, ProxyWhy::Clock), t(1)),
+            (action(), t(1)),
+            (proxy(1, ProxyWhy::Timeout), t(2)),
+            (action(), t(2)),
+        ];
+        let m = meta(&log);
+        // An auction clock's pass counts like a turn's timeout.
+        assert_eq!(m.timeouts_of(1), 2);
+        // A moderator's move for the seat neither counts nor resets.
+        log.push((proxy(1, ProxyWhy::Moderator), t(3)));
+        log.push((action(), t(3)));
+        assert_eq!(meta(&log).timeouts_of(1), 2);
+        log.push((
+            Entry::Table(TableEvent::HandOver {
+                seat: 1,
+                player: person("bob"),
+                timeouts: 2,
+            }),
+            t(3),
+        ));
+        let m = meta(&log);
+        assert_eq!(m.covered(1, "bob", t(4)), Some(Cover::HandOver));
+        let bids = ToAct::Player {
+            seat: 1,
+            decision: Decision::Turn,
+        };
+        assert!(m
+            .clock_of(bids, &[person("ann"), person("bob")], t(4))
+            .is_none());
+        log.push((
+            Entry::Table(TableEvent::Reclaim {
+                seat: 1,
+                player: person("bob"),
+            }),
+            t(5),
+        ));
+        let m = meta(&log);
+        assert_eq!(m.covered(1, "bob", t(5)), None);
+        assert_eq!(m.timeouts_of(1), 0);
+        // The player's own move resets the count.
+        log.push((proxy(1, ProxyWhy::Expired), t(6)));
+        log.push((action(), t(6)));
+        log.push((action(), t(7)));
+        assert_eq!(meta(&log).timeouts_of(1), 0);
+    }
+
+    #[test]
+    fn an_absence_with_cover_covers_the_seat_while_it_runs() {
+        let mut covered = away("bob", t(10), t(10));
+        if let Entry::Table(TableEvent::Away { cover, .. }) = &mut covered {
+            *cover = true;
+        }
+        let m = meta(&[(covered, t(0)), (away("ann", t(10), t(10)), t(0))]);
+        assert_eq!(m.covered(1, "bob", t(5)), Some(Cover::Away));
+        assert_eq!(m.covered(1, "bob", t(11)), None, "the absence is over");
+        assert_eq!(m.covered(0, "ann", t(5)), None, "away without cover");
+    }
+
+    #[test]
+    fn a_time_bank_runs_down_while_the_player_is_to_act_and_grows_by_each_move() {
+        let bank = Entry::Table(TableEvent::Clock {
+            settings: ClockSettings {
+                bank: Some(Bank {
+                    start_s: 72 * 3600,
+                    add_s: 12 * 3600,
+                    max_s: 80 * 3600,
+                }),
+                ..ClockSettings::default()
+            },
+            by: person("mona"),
+        });
+        let seated = [person("ann"), person("bob")];
+        let bob = ToAct::Player {
+            seat: 1,
+            decision: Decision::Turn,
+        };
+        // bob's move after 10h: 72 - 10 + 12 = 74h; his next after 4h: 74 - 4 + 12, capped at 80.
+        let log = [(bank.clone(), t(0)), (action(), t(10)), (action(), t(14))];
+        let m = meta(&log);
+        assert_eq!(m.bank_left(1, "bob"), Some(Duration::hours(80)));
+        // Now bob is to act again: his bank runs from his last move, and runs out.
+        let c = m.clock_of(bob, &seated, t(14 + 30)).expect("bob acts");
+        assert_eq!(c.source, ClockSource::Bank);
+        assert_eq!(c.budget, Some(Duration::hours(80)));
+        assert_eq!(c.elapsed, Duration::hours(30));
+        assert!(m
+            .clock_of(bob, &seated, t(14 + 80))
+            .expect("acts")
+            .expired());
+        assert_eq!(
+            m.banks(bob, &seated, t(14 + 30)),
+            [
+                ("ann".to_string(), Duration::hours(72)),
+                ("bob".to_string(), Duration::hours(50))
+            ]
+        );
+        // An absence pauses it (within the cap); an undo refunds nothing.
+        let log = [
+            (bank, t(0)),
+            (away("bob", t(5), t(5)), t(0)),
+            (action(), t(10)),
+            (Entry::Undo, t(11)),
+        ];
+        let m = meta(&log);
+        assert_eq!(m.bank_left(1, "bob"), Some(Duration::hours(72 - 5 + 12)));
+    }
+
+    #[test]
+    fn default_clock_settings_are_stored_as_before_and_old_ones_read() {
+        let json = serde_json::to_value(ClockSettings::default()).expect("json");
+        assert_eq!(json, json!({"remind_pct": 50, "away_cap_s": 604800}));
+        let old: ClockSettings =
+            serde_json::from_value(json!({"turn_s": 3600, "away_cap_s": 60})).expect("reads");
+        assert_eq!(old.timeout, TimeoutPolicy::Ping);
+        assert_eq!((old.hand_over, old.bank), (None, None));
+    }
 }
