@@ -1,7 +1,8 @@
 //! Deadlines that act, away with cover and time banks (issue 34 points 1–3), as console
 //! transcripts over weeks through the real `gaugebot play` binary (`@+25h` moves the console's
 //! clock), restarts included (`gaugebot play --db FILE` twice on the same file): a game of three
-//! in which one player stops posting plays to its end with `timeout:automa` and `hand-over:2`,
+//! in which one player stops posting after turn 10 plays to its end with `timeout:automa` and
+//! `hand-over:2`,
 //! and the same game with the player coming back and reclaiming the seat.
 
 use std::path::Path;
@@ -73,6 +74,21 @@ fn count(out: &str, what: &str) -> usize {
     out.matches(what).count()
 }
 
+/// How many of ann's moves the narration of `out` tells (her own and those made for her).
+fn ann_moves(out: &str) -> usize {
+    out.lines()
+        .map(|line| match line.strip_prefix('(') {
+            Some(rest) => rest.split_once(") ").map_or(line, |(_, after)| after),
+            None => line,
+        })
+        .filter(|line| {
+            ["passes", "buys", "bids", "drops", "raises", "takes"]
+                .iter()
+                .any(|verb| line.starts_with(&format!("ann {verb}")))
+        })
+        .count()
+}
+
 fn position(out: &str, what: &str) -> usize {
     out.find(what)
         .unwrap_or_else(|| panic!("{what:?} not in the transcript"))
@@ -85,7 +101,7 @@ fn a_game_of_three_plays_to_its_end_after_one_player_stops_posting() {
         "privates ",
         "turn:48h timeout:automa hand-over:2",
         &["pass", "buy", "drop"],
-        10,
+        11,
         usize::MAX,
         400,
     );
@@ -93,6 +109,11 @@ fn a_game_of_three_plays_to_its_end_after_one_player_stops_posting() {
     assert_eq!(input.matches("mod:").count(), 2);
     let out = run(&dir.path().join("silent.db"), &input);
     assert!(out.contains("**Game over.**"), "{out}");
+    // ann stops posting after her 10th turn.
+    assert_eq!(
+        ann_moves(&out[..position(&out, "⌛ ann's time ran out")]),
+        10
+    );
     // ann's time runs out twice, each time the automa decides once for her, marked as such …
     assert_eq!(
         count(&out, "⌛ ann's time ran out: 🤖 **Automa for ann: "),
@@ -120,13 +141,13 @@ fn a_game_of_three_plays_to_its_end_after_one_player_stops_posting() {
 }
 
 #[test]
-fn the_player_who_stopped_comes_back_at_round_30_and_reclaims_the_seat() {
+fn the_player_who_stopped_comes_back_at_turn_30_and_reclaims_the_seat() {
     let dir = tempfile::tempdir().expect("temp dir");
     let input = silent_player_game(
         "privates ",
         "turn:48h timeout:automa hand-over:2",
         &["pass", "buy", "drop"],
-        10,
+        11,
         30,
         400,
     );
@@ -136,6 +157,8 @@ fn the_player_who_stopped_comes_back_at_round_30_and_reclaims_the_seat() {
     let back = position(&out, "↩️ ann takes the seat back from the automa.");
     assert!(handed < back);
     assert_eq!(count(&out, "takes the seat back"), 1);
+    // 30 turns of ann's were played when she comes back: 10 of hers, 20 made for her.
+    assert_eq!(ann_moves(&out[..back]), 30);
     assert!(count(&out[handed..back], "🤖 **Automa for ann: ") > 3);
     // From then on ann plays her own seat: no automa moves for her, and she is pinged again.
     assert_eq!(count(&out[back..], "Automa for ann"), 0, "{}", &out[back..]);
