@@ -2,8 +2,8 @@
 //! transcripts over weeks through the real `gaugebot play` binary (`@+25h` moves the console's
 //! clock), restarts included (`gaugebot play --db FILE` twice on the same file): a game of three
 //! in which one player stops posting after turn 10 plays to its end with `timeout:automa` and
-//! `hand-over:2`,
-//! and the same game with the player coming back and reclaiming the seat.
+//! `hand-over:2`, and the same game with the player coming back at turn 30 and reclaiming the
+//! seat.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
