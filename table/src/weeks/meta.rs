@@ -310,8 +310,7 @@ impl Meta {
         let bank = self.clock.bank?;
         let max = Duration::seconds(bank.max_s.max(bank.start_s));
         let mut left = Duration::seconds(bank.start_s);
-        for (s, from, to) in self.spans.iter().filter(|(s, _, _)| *s == seat) {
-            let _ = s;
+        for (_, from, to) in self.spans.iter().filter(|(s, _, _)| *s == seat) {
             let spent = (*to - *from) - self.paused_within(player, *from, *to);
             left = (left - spent.max(Duration::zero())).max(Duration::zero());
             left = (left + Duration::seconds(bank.add_s)).min(max);
