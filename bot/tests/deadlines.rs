@@ -378,3 +378,24 @@ fn time_banks_run_while_a_player_is_to_act_grow_with_each_move_and_run_out() {
     let out = run(&db, "@2025-03-06T06:00:00Z\nmod: !undo\nmod: !clock\n");
     assert!(out.contains("Banks: ann 12h, bob 3d, cat 1d20h."), "{out}");
 }
+
+#[test]
+fn help_describes_each_option() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = run(
+        &dir.path().join("help.db"),
+        "ann: !help clock\nann: !help away\n",
+    );
+    for option in [
+        "timeout:ping",
+        "timeout:automa",
+        "timeout:pass",
+        "hand-over:2",
+        "bank:72h add:12h max:120h",
+        "`!undo` refunds nothing",
+        "`!away 5d cover:automa [reason]`",
+        "takes your seat back from the automa",
+    ] {
+        assert!(out.contains(option), "{option} in {out}");
+    }
+}
