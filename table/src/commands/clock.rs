@@ -18,7 +18,7 @@ const CLOCK_ARGS: &[ArgSpec] = &[arg(
     "settings",
     ArgKind::Text,
     false,
-    "turn:48h auction:24h remind:50% away-cap:7d timeout:automa hand-over:2 bank:72h add:12h max:120h (off to clear); none: show",
+    "turn:48h auction:24h timeout:automa hand-over:2 bank:72h add:12h max:120h (off clears); none: show",
 )];
 
 /// `!clock [settings]`: shows or sets the clocks.
