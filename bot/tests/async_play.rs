@@ -267,7 +267,7 @@ async fn a_turn_deadline_pings_the_moderators_once_and_a_moderator_moves_for_the
         deadline.contains("@ann: the clock of your turn") && deadline.contains("@mod:"),
         "the player and the moderator who set the clock: {deadline}"
     );
-    assert!(deadline.contains("`!act ann **…**`"), "{deadline}");
+    assert!(deadline.contains("`!act @ann **…**`"), "{deadline}");
     assert_eq!(w.later(h(5)).await, "", "once only");
     w.restart().await;
     assert_eq!(w.later(h(1)).await, "", "not repeated after a restart");

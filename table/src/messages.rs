@@ -68,6 +68,14 @@ pub struct ClockData {
     pub auction: Option<String>,
     pub remind: Option<u8>,
     pub away_cap: String,
+    /// `automa` or `pass`; `None` for the default (`ping`).
+    pub timeout: Option<String>,
+    /// Timeouts in a row before the automa holds the seat.
+    pub hand_over: Option<u32>,
+    /// The time bank: at the start, added by a move, at most.
+    pub bank: Option<String>,
+    pub bank_add: Option<String>,
+    pub bank_max: Option<String>,
 }
 
 /// The clock of the decision a game waits for, as shown (times as Discord markup).
@@ -323,7 +331,18 @@ catalogue! {
     /// A decision's clock ran out.
     Deadline = "deadline" { c: DecisionData, moderators: Vec<String>, game_id: String }
     /// `!clock`: shown, or `set`.
-    Clock = "clock" { set: bool, clock: ClockData, decision: Option<DecisionData>, game_id: String }
+    Clock = "clock" { set: bool, clock: ClockData, decision: Option<DecisionData>, game_id: String, banks: Vec<String> }
+    /// Each player's time bank, under `!status`.
+    Banks = "banks" { banks: Vec<String> }
+    /// `!clock timeout:pass` in a game without a pass for every decision.
+    ClockNoPass = "clock_no_pass" { title: String }
+    /// A timeout acted: the automa's move for the player (`notation`, `reason`), or an
+    /// automatic pass (`notation` `None`).
+    TimeoutMove = "timeout_move" { player: String, notation: Option<String>, reason: Option<String> }
+    /// The automa holds a seat after timeouts in a row.
+    HandOver = "hand_over" { player: String, timeouts: u32 }
+    /// A player took their seat back from the automa.
+    Reclaim = "reclaim" { player: String }
     /// A `!clock` setting that does not read.
     ClockUsage = "clock_usage" { token: String }
     /// A duration or percentage that does not read.
@@ -343,6 +362,7 @@ catalogue! {
         capped: bool,
         left: String,
         uses: String,
+        cover: bool,
     }
     /// `!back` of someone not away.
     NotAway = "not_away" { player: String }
@@ -355,7 +375,7 @@ catalogue! {
     /// The seats an automa holds, under every report.
     AutomaSeats = "automa_seats" { names: Vec<String> }
     /// An automa's move, as the forum record reads: its name and move in bold, its reason.
-    AutomaMove = "automa_move" { player: String, notation: String, reason: Option<String> }
+    AutomaMove = "automa_move" { player: String, notation: String, reason: Option<String>, covering: Option<String> }
     /// `!sub automa …` with two automa seats: which one.
     AutomaWhich = "automa_which" { names: Vec<String> }
     /// An automa seat named in a game without an automa.
@@ -427,6 +447,8 @@ catalogue! {
         seat: usize,
         deadline: bool,
         author: String,
+        timeouts: u32,
+        cover: bool,
     }
     /// A move in `!log`, with why it was made for the seat.
     LogMove = "log_move" { player: String, canonical: String, proxy: Option<ProxyData> }

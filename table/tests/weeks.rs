@@ -71,7 +71,7 @@ async fn a_turn_deadline_tells_the_moderators_once_for_a_game_without_an_automat
     assert_eq!(w.later(h(11)).await, "");
     let deadline = w.later(h(1)).await;
     assert!(
-        deadline.contains("ran out") && deadline.contains("!act ann"),
+        deadline.contains("ran out") && deadline.contains("!act @ann"),
         "the moderators are told how to move for ann: {deadline}"
     );
     assert_eq!(w.later(h(5)).await, "", "once only");

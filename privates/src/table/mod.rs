@@ -641,6 +641,28 @@ impl TableGame for Privates {
         refusal::offered_moves(refusal)
     }
 
+    fn passes_every_decision(&self) -> bool {
+        true
+    }
+
+    fn timeout_pass(&self, state: &Game, seat: usize) -> Option<Action> {
+        // A pass in a turn, a drop in a bid-off; a free card that must be taken is taken.
+        match state.legal_actions() {
+            crate::LegalActions::Turn {
+                player, pass: true, ..
+            } if player == seat => Some(Action::Pass),
+            crate::LegalActions::Turn {
+                player,
+                buy: Some(buy),
+                ..
+            } if player == seat => Some(Action::Buy {
+                letter: Some(buy.letter),
+            }),
+            crate::LegalActions::BidOff { player, .. } if player == seat => Some(Action::Drop),
+            _ => None,
+        }
+    }
+
     fn unused_table_commands(&self) -> &'static [&'static str] {
         // No board to draw, no secret auction orders.
         &["map", "preset"]

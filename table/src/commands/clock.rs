@@ -9,14 +9,16 @@ use crate::game::log::Entry;
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
 use crate::table::{Cx, Draft};
-use crate::weeks::meta::TableEvent;
-use crate::weeks::pace::{clock_data, clock_token, decision_data, duration_error, person, time_of};
+use crate::weeks::meta::{TableEvent, TimeoutPolicy};
+use crate::weeks::pace::{
+    bank_lines, clock_data, clock_token, decision_data, duration_error, person, time_of,
+};
 
 const CLOCK_ARGS: &[ArgSpec] = &[arg(
     "settings",
     ArgKind::Text,
     false,
-    "turn:48h auction:24h remind:50% away-cap:7d (off to clear); none: show",
+    "turn:48h auction:24h timeout:automa hand-over:2 bank:72h add:12h max:120h (off clears); none: show",
 )];
 
 /// `!clock [settings]`: shows the clocks (anyone) or sets them (moderators).
@@ -26,7 +28,7 @@ pub(crate) struct Clock;
 impl Command for Clock {
     fn spec(&self) -> CommandSpec {
         CommandSpec {
-            example: "clock turn:48h auction:24h remind:50% [away-cap:7d]",
+            example: "clock turn:48h auction:24h remind:50% [away-cap:7d] [timeout:automa] [hand-over:2] [bank:72h add:12h max:120h]",
             ..table_command(
                 "clock",
                 &["clocks"],
@@ -52,6 +54,12 @@ impl Command for Clock {
                 clock: clock_data(&meta.clock),
                 decision,
                 game_id: current.row.id.clone(),
+                banks: bank_lines(
+                    &meta,
+                    current.session.to_act(),
+                    current.session.seated(),
+                    now,
+                ),
             }));
         }
         if !msg.author.is_moderator {
@@ -62,7 +70,10 @@ impl Command for Clock {
             }));
         }
         let mut settings = meta.clock;
-        for token in args.split_whitespace() {
+        // A bank is set before its increment and cap, wherever they are written.
+        let mut tokens: Vec<&str> = args.split_whitespace().collect();
+        tokens.sort_by_key(|t| !t.to_ascii_lowercase().starts_with("bank"));
+        for token in tokens {
             let Some((key, value)) = token.split_once(':') else {
                 return cx.refuse(cx.say(messages::ClockUsage {
                     token: token.to_string(),
@@ -82,6 +93,11 @@ impl Command for Clock {
                 }
             }
         }
+        if settings.timeout == TimeoutPolicy::Pass && !current.plugin.passes_every_decision() {
+            return cx.refuse(cx.say(messages::ClockNoPass {
+                title: current.session.info().title.to_string(),
+            }));
+        }
         let mut draft = Draft::of(current);
         draft.entries.push(Entry::Table(TableEvent::Clock {
             settings,
@@ -100,6 +116,12 @@ impl Command for Clock {
             clock: clock_data(&settings),
             decision,
             game_id: current.row.id.clone(),
+            banks: bank_lines(
+                &meta,
+                current.session.to_act(),
+                current.session.seated(),
+                now,
+            ),
         }))
     }
 }

@@ -62,10 +62,22 @@ impl Command for Status {
                 Ok(None) => {
                     let view = cx.host.view(current);
                     let mut text = view.report().to_string();
+                    // With time banks, each player's bank under the report.
+                    let now = crate::weeks::pace::time_of(msg);
+                    let banks = crate::weeks::pace::bank_lines(
+                        &current.meta(),
+                        current.session.to_act(),
+                        current.session.seated(),
+                        now,
+                    );
+                    if !banks.is_empty() && !current.session.is_finished() {
+                        let line = cx.say(messages::Banks { banks });
+                        text = format!("{}\n{}", text.trim_end(), line.trim_end());
+                    }
                     // The score and the clock: the standing, the end, the player to act, who is
                     // away (and, once over, who held the seats that changed hands).
                     for part in [
-                        view.standing(crate::weeks::pace::time_of(msg)),
+                        view.standing(now),
                         if current.session.is_finished() {
                             view.ending_notes()
                         } else {
@@ -352,11 +364,13 @@ fn describe_table_event(cx: &Cx, event: &TableEvent, author: &str) -> Option<Str
             name,
             until,
             reason,
+            cover,
             ..
         } => messages::LogEvent {
             event: "away".into(),
             player: Some(name.clone()),
             reason: reason.clone(),
+            cover: *cover,
             until: crate::weeks::duration::parse_time(until)
                 .map(full)
                 .unwrap_or_else(|| until.clone()),
@@ -373,6 +387,19 @@ fn describe_table_event(cx: &Cx, event: &TableEvent, author: &str) -> Option<Str
             new: new.name.clone(),
             seat: seat + 1,
             by: by.name.clone(),
+            ..Default::default()
+        },
+        TableEvent::HandOver {
+            player, timeouts, ..
+        } => messages::LogEvent {
+            event: "hand_over".into(),
+            player: Some(player.name.clone()),
+            timeouts: *timeouts,
+            ..Default::default()
+        },
+        TableEvent::Reclaim { player, .. } => messages::LogEvent {
+            event: "reclaim".into(),
+            player: Some(player.name.clone()),
             ..Default::default()
         },
         TableEvent::Reminded { seat, kind, .. } => messages::LogEvent {
@@ -536,7 +563,7 @@ impl Command for Help {
             }
         }
         let game_help = game_help.join("\n");
-        let mut topics = vec!["setup", "dice", "undo", "weeks"];
+        let mut topics = vec!["setup", "dice", "undo", "weeks", "clock", "away"];
         for c in visible.iter().filter(|c| c.form == Form::Move) {
             if !topics.contains(&c.name) {
                 topics.push(c.name);

@@ -275,7 +275,13 @@ impl Command for Away {
             return cx.refuse(not_a_player(cx, current, &msg.author.name));
         };
         let args = args.trim();
-        let (length, reason) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
+        let (length, rest) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
+        // `cover:automa` right after the length: the automa plays the seat meanwhile.
+        let rest = rest.trim_start();
+        let (cover, reason) = match rest.split_once(char::is_whitespace).unwrap_or((rest, "")) {
+            (word, reason) if word.eq_ignore_ascii_case("cover:automa") => (true, reason),
+            _ => (false, rest),
+        };
         if length.is_empty() {
             return cx.refuse(cx.say(messages::AwayUsage {}));
         }
@@ -302,6 +308,7 @@ impl Command for Away {
             until: store_time(until),
             pause_until: store_time(pause_until),
             reason: (!reason.is_empty()).then(|| reason.clone()),
+            cover,
         });
         meta.add(draft.next_seq, &entry, Some(now));
         draft.entries.push(entry);
@@ -320,6 +327,7 @@ impl Command for Away {
             capped: pause_until < until,
             left: format_duration(left).to_string(),
             uses: format_duration(length.min(left)).to_string(),
+            cover,
         });
         cx.commit(draft, msg);
         done.stage_spent(&mut cx.ledger, &game_id);
@@ -358,16 +366,27 @@ impl Command for Back {
         let now = time_of(msg);
         let meta = current.meta();
         let player = current.session.seated()[seat].clone();
-        if meta.away(&player.id, now).is_none() {
+        let away = meta.away(&player.id, now).is_some();
+        let handed_over = meta.handed_over.contains(&seat);
+        if !away && !handed_over {
             return cx.refuse(cx.say(messages::NotAway {
                 player: player.name.to_string(),
             }));
         }
+        let covered = meta.covered(seat, &player.id, now).is_some();
         let mut draft = Draft::of(current);
-        draft.entries.push(Entry::Table(TableEvent::Back {
-            player: player.id.clone(),
-            name: player.name.clone(),
-        }));
+        if away {
+            draft.entries.push(Entry::Table(TableEvent::Back {
+                player: player.id.clone(),
+                name: player.name.clone(),
+            }));
+        }
+        if handed_over {
+            draft.entries.push(Entry::Table(TableEvent::Reclaim {
+                seat,
+                player: player.clone(),
+            }));
+        }
         cx.commit(draft, msg);
         let Some(current) = cx.loaded.playing() else {
             return cx.not_playing();
@@ -378,11 +397,20 @@ impl Command for Back {
             .filter(|c| c.seat == seat)
             .map(|c| decision_data(&c, now));
         let render = cx.host.view(current).render(false, None);
-        Response::new(Verdict::Accepted).say(cx.say(messages::Back {
+        let back = cx.say(messages::Back {
             player: player.name.to_string(),
             decision,
             prompt: current.session.prompt(&render).to_string(),
-        }))
+        });
+        let text = if covered {
+            let reclaim = cx.say(messages::Reclaim {
+                player: player.name.to_string(),
+            });
+            format!("{}\n{back}", reclaim.trim_end())
+        } else {
+            back
+        };
+        Response::new(Verdict::Accepted).say(text)
     }
 }
 

@@ -741,6 +741,18 @@ pub trait TableGame: Send + Sync + Sized + 'static {
         let _ = state;
         None
     }
+
+    /// Whether every decision of the game has a pass, so that `!clock timeout:pass` may pass
+    /// for a player whose time ran out (Privates). `false` (the default): only what
+    /// [`TableGame::auto_move`] answers passes (Irish Gauge: bids).
+    fn passes_every_decision(&self) -> bool {
+        false
+    }
+    /// The move made for `seat` when its time ran out under `!clock timeout:pass`: by default
+    /// [`TableGame::auto_move`].
+    fn timeout_pass(&self, state: &Self::State, seat: usize) -> Option<Self::Move> {
+        self.auto_move(state, seat)
+    }
     /// Reads a secret preset of `seat` (the text after `!preset`), checking it against the
     /// position (e.g. a bid limit above the player's cash is refused). `None` (the default):
     /// the game has no presets.

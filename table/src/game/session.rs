@@ -93,6 +93,8 @@ pub enum ProxySource<'a> {
     /// The game's forced move for the seat to act, when it has no other
     /// ([`TableGame::forced_move`]).
     Forced,
+    /// The game's pass for a player whose time ran out (`!clock timeout:pass`).
+    TimeoutPass,
 }
 
 /// The automa's choice for a seat, as it crosses the erased layer: the game's own move, typed.
@@ -276,6 +278,9 @@ erased! {
         ) -> Result<ProxyPlayed, Refusal> {
             let (action, spent) = match source {
                 ProxySource::Auto => (self.game.auto_move(&self.state, seat), Vec::new()),
+                ProxySource::TimeoutPass => {
+                    (self.game.timeout_pass(&self.state, seat), Vec::new())
+                }
                 ProxySource::Forced => match self.game.to_act(&self.state) {
                     ToAct::Player { seat: to_act, .. } if to_act == seat => {
                         (self.game.forced_move(&self.state), Vec::new())
@@ -701,6 +706,11 @@ erased! {
         /// Whether the game has an automa (seats `!setup … automa` may fill).
         fn has_automa(&self) -> bool {
             self.automa.is_some()
+        }
+
+        /// Whether every decision of the game has a pass ([`TableGame::passes_every_decision`]).
+        fn passes_every_decision(&self) -> bool {
+            self.game.passes_every_decision()
         }
 
         /// The game's templates: (file name, text), filed under `<kind>/`.

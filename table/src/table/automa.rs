@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use crate::game::automa::automa_seed;
 use crate::game::events::ProxyWhy;
 use crate::game::log::Entry;
+use crate::game::session::AutomaPick;
 use crate::game::session::ProxySource;
 use crate::game::ToAct;
 use crate::input::{Author, Incoming, Response, Verdict};
@@ -15,9 +16,11 @@ use crate::table::{Current, Cx, Draft, Loaded};
 use crate::weeks::automa::held;
 
 impl Cx {
-    /// The seat of the automa to act now, if it may move: a game being played whose game has
-    /// an automa, an automa's seat to act, and no `!undo` since the last move.
-    pub(crate) fn automa_to_act(&self) -> Option<usize> {
+    /// The seat of the automa to act at `now`, if it may move: a game being played whose game
+    /// has an automa, an automa's seat to act — or a player's seat the automa covers (handed
+    /// over after timeouts in a row, or away with `cover:automa`) — and no `!undo` since the
+    /// last move.
+    pub(crate) fn automa_to_act(&self, now: DateTime<Utc>) -> Option<usize> {
         let current = self.loaded.playing()?;
         if !current.session.has_automa() {
             return None;
@@ -25,14 +28,24 @@ impl Cx {
         let ToAct::Player { seat, .. } = current.session.to_act() else {
             return None;
         };
-        let automa = current.session.seated().get(seat)?.is_automa();
+        let player = current.session.seated().get(seat)?;
+        let automa = player.is_automa() || self.covered_seat(seat, now);
         (automa && !held(&current.log)).then_some(seat)
     }
 
-    /// Makes one move of the automa to act, if one is: decided on the blocking pool, stored,
-    /// and posted (`None`: no automa is to act, or it found no move).
-    pub(crate) async fn automa_step(&mut self, now: DateTime<Utc>) -> Option<Response> {
-        let seat = self.automa_to_act()?;
+    /// Whether the automa covers a player's seat at `now`.
+    fn covered_seat(&self, seat: usize, now: DateTime<Utc>) -> bool {
+        let Some(current) = self.loaded.playing() else {
+            return false;
+        };
+        let Some(player) = current.session.seated().get(seat) else {
+            return false;
+        };
+        !player.is_automa() && current.meta().covered(seat, &player.id, now).is_some()
+    }
+
+    /// The automa's choice for `seat` in the running game, decided on the blocking pool.
+    pub(crate) async fn automa_pick(&self, seat: usize) -> Option<AutomaPick> {
         let current = self.loaded.playing()?;
         let game_id = current.row.id.clone();
         let seed = automa_seed(&game_id, current.log.len() as u64);
@@ -40,18 +53,27 @@ impl Cx {
         let position = current.session.box_clone();
         let decided =
             tokio::task::spawn_blocking(move || position.automa_choose(seat, level, seed)).await;
-        let pick = match decided {
-            Ok(Some(pick)) => pick,
+        match decided {
+            Ok(Some(pick)) => Some(pick),
             Ok(None) => {
                 tracing::warn!(game = %game_id, seat, "the automa found no move");
-                return None;
+                None
             }
             Err(error) => {
                 tracing::error!(game = %game_id, seat, %error, "the automa's decision failed");
-                return None;
+                None
             }
-        };
+        }
+    }
+
+    /// Makes one move of the automa to act, if one is: decided on the blocking pool, stored,
+    /// and posted (`None`: no automa is to act, or it found no move).
+    pub(crate) async fn automa_step(&mut self, now: DateTime<Utc>) -> Option<Response> {
+        let seat = self.automa_to_act(now)?;
+        let covering = self.covered_seat(seat, now);
+        let pick = self.automa_pick(seat).await?;
         let current = self.loaded.playing()?;
+        let game_id = current.row.id.clone();
         let player = current.session.seated().get(seat)?.name.clone();
         let render = self.host.view(current).render(false, None);
         let reason = current.session.reason(&pick.reason, &render);
@@ -62,7 +84,11 @@ impl Cx {
             &mut draft,
             seat,
             ProxySource::Chosen(pick.action),
-            ProxyWhy::Automa,
+            if covering {
+                ProxyWhy::Cover
+            } else {
+                ProxyWhy::Automa
+            },
             None,
             &msg.message_id,
         ) {
@@ -90,6 +116,7 @@ impl Cx {
         self.commit(draft, &msg);
         done.stage_spent(&mut self.ledger, &game_id);
         let head = self.say(messages::AutomaMove {
+            covering: covering.then(|| player.clone()),
             player,
             notation: pick.notation,
             reason: (!reason.trim().is_empty()).then(|| reason.trim().to_string()),

@@ -7,11 +7,12 @@ use chrono::{DateTime, Utc};
 use crate::game::events::{ProxyWhy, ReminderKind, TableEvent};
 use crate::game::log::Entry;
 use crate::game::session::ProxySource;
-use crate::game::{Decision, PlayerInfo};
+use crate::game::PlayerInfo;
 use crate::input::{Author, Incoming, Response, Verdict};
 use crate::messages;
-use crate::table::mover::{Mover, Proxied};
+use crate::table::mover::{MadeMove, Mover, Proxied};
 use crate::table::{Current, Cx, Draft, Loaded};
+use crate::weeks::meta::{ClockSource, DecisionClock, Meta, TimeoutPolicy};
 use crate::weeks::pace::decision_data;
 
 impl Cx {
@@ -45,37 +46,43 @@ impl Cx {
         let mut draft = Draft::of(current);
         let mut done = Proxied::default();
         let mut notices = Vec::new();
+        let mut handed_over = None;
         Mover::of(self, current)
             .auto_proxies(&mut draft, &meta, now, &mut done)
             .await;
         if !done.moved() {
             if let Some(clock) = meta.clock_of(before, current.session.seated(), now) {
                 if clock.expired() {
-                    let auto = if clock.decision == Decision::Auction {
-                        match Mover::of(self, current).proxy_move(
-                            &mut draft,
-                            clock.seat,
-                            ProxySource::Auto,
-                            ProxyWhy::Clock,
-                            None,
-                            "",
-                        ) {
-                            Ok((played, _)) => played,
-                            Err(reason) => {
-                                tracing::warn!(game = %current.row.id, ?reason, "the automatic pass was refused");
-                                None
-                            }
-                        }
-                    } else {
-                        None
-                    };
-                    match auto {
+                    match self.timeout_move(current, &mut draft, &meta, &clock).await {
                         Some(made) => {
-                            done.add(made);
+                            notices.push(made.head);
+                            done.add(made.made);
                             // The next players' presets and absences answer at once.
                             let mut meta = meta.clone();
                             for (i, entry) in draft.entries.iter().enumerate() {
                                 meta.add(draft.next_seq + i as i64, entry, Some(now));
+                            }
+                            // Timeouts in a row hand the seat to the automa.
+                            let timeouts = meta.timeouts_of(clock.seat);
+                            if meta.clock.hand_over.is_some_and(|n| timeouts >= n)
+                                && !meta.handed_over.contains(&clock.seat)
+                                && current.session.has_automa()
+                            {
+                                let entry = Entry::Table(TableEvent::HandOver {
+                                    seat: clock.seat,
+                                    player: clock.player.clone(),
+                                    timeouts,
+                                });
+                                meta.add(
+                                    draft.next_seq + draft.entries.len() as i64,
+                                    &entry,
+                                    Some(now),
+                                );
+                                draft.entries.push(entry);
+                                handed_over = Some(self.say(messages::HandOver {
+                                    player: clock.player.name.clone(),
+                                    timeouts,
+                                }));
                             }
                             Mover::of(self, current)
                                 .auto_proxies(&mut draft, &meta, now, &mut done)
@@ -128,13 +135,14 @@ impl Cx {
         done.stage_spent(&mut self.ledger, &game_id);
         let text = if done.moved() {
             let turn_ended = done.ends_turn;
-            crate::table::view::after_moves(
-                &self.host,
-                &self.loaded,
-                std::mem::take(&mut done.texts),
-                before,
-                turn_ended,
-            )
+            let mut texts: Vec<String> = notices
+                .iter()
+                .filter(|n| !n.trim().is_empty())
+                .map(|n| n.trim_end().to_string())
+                .collect();
+            texts.append(&mut done.texts);
+            texts.extend(handed_over.map(|h| h.trim_end().to_string()));
+            crate::table::view::after_moves(&self.host, &self.loaded, texts, before, turn_ended)
         } else {
             notices.join("\n")
         };
@@ -154,6 +162,69 @@ impl Cx {
             .say(text)
             .attach(picture)
             .attach(chart)
+    }
+}
+
+/// A move made because time ran out: the line that marks it, and the move.
+pub(crate) struct TimedOut {
+    head: String,
+    made: MadeMove,
+}
+
+impl Cx {
+    /// The move made for a seat whose time ran out, on the draft: an automatic pass when the
+    /// auction clock ran out; otherwise as `!clock timeout:` says — the automa's choice, the
+    /// game's pass, or nothing (`ping`: the moderators are told instead).
+    async fn timeout_move(
+        &self,
+        current: &Current,
+        draft: &mut Draft,
+        meta: &Meta,
+        clock: &DecisionClock,
+    ) -> Option<TimedOut> {
+        let player = clock.player.name.clone();
+        let (source, why, pick) = match (clock.source, meta.clock.timeout) {
+            (ClockSource::Auction, _) => (ProxySource::Auto, ProxyWhy::Clock, None),
+            (_, TimeoutPolicy::Ping) => return None,
+            (_, TimeoutPolicy::Pass) => (ProxySource::TimeoutPass, ProxyWhy::Expired, None),
+            (_, TimeoutPolicy::Automa) => {
+                if !current.session.has_automa() {
+                    return None;
+                }
+                let pick = self.automa_pick(clock.seat).await?;
+                (ProxySource::Auto, ProxyWhy::Timeout, Some(pick))
+            }
+        };
+        let source = match &pick {
+            Some(pick) => ProxySource::Stored(&pick.action),
+            None => source,
+        };
+        let made = match Mover::of(self, current)
+            .proxy_move(draft, clock.seat, source, why, None, "")
+        {
+            Ok((Some(made), _)) => made,
+            Ok((None, _)) => return None,
+            Err(reason) => {
+                tracing::warn!(game = %current.row.id, ?reason, ?why, "the move for a timeout was refused");
+                return None;
+            }
+        };
+        let head = match (why, pick) {
+            // The auction clock's pass is narrated by the game, as before.
+            (ProxyWhy::Clock, _) => String::new(),
+            (_, pick) => {
+                let render = self.host.view(current).render(false, None);
+                self.say(messages::TimeoutMove {
+                    player,
+                    reason: pick.as_ref().and_then(|p| {
+                        let reason = current.session.reason(&p.reason, &render);
+                        (!reason.trim().is_empty()).then(|| reason.trim().to_string())
+                    }),
+                    notation: pick.map(|p| p.notation),
+                })
+            }
+        };
+        Some(TimedOut { head, made })
     }
 }
 

@@ -241,7 +241,8 @@ impl<'a> Mover<'a> {
                     }
                 }
             }
-            if made.is_none() && meta.away(&player.id, now).is_some() {
+            // An absence with cover leaves the decision to the automa.
+            if made.is_none() && meta.away(&player.id, now).is_some_and(|a| !a.cover) {
                 match self.proxy_move(draft, seat, ProxySource::Auto, ProxyWhy::Away, None, "") {
                     Ok((played, _)) => made = played,
                     Err(reason) => {

@@ -6,6 +6,7 @@ use crate::table::mover::Mover;
 
 use crate::input::{Incoming, Response, Verdict};
 
+use crate::game::events::TableEvent;
 use crate::game::log::Entry;
 use crate::store::Write;
 use crate::table::{Cx, Draft, Loaded, Report};
@@ -75,8 +76,32 @@ impl Cx {
             }
             return self.not_read(&unread, msg);
         }
+        let now = crate::weeks::pace::time_of(msg);
         let mut draft = Draft::of(current);
         let mut narration = Vec::new();
+        // A move of a player whose seat the automa covers takes the seat back.
+        if let Some(seat) = current.seat_of(&msg.author) {
+            let meta = current.meta();
+            let player = current.session.seated()[seat].clone();
+            if meta.covered(seat, &player.id, now).is_some() {
+                if meta.away(&player.id, now).is_some() {
+                    draft.entries.push(Entry::Table(TableEvent::Back {
+                        player: player.id.clone(),
+                        name: player.name.clone(),
+                    }));
+                }
+                if meta.handed_over.contains(&seat) {
+                    draft.entries.push(Entry::Table(TableEvent::Reclaim {
+                        seat,
+                        player: player.clone(),
+                    }));
+                }
+                let reclaim = self.say(crate::messages::Reclaim {
+                    player: player.name.clone(),
+                });
+                narration.push(reclaim.trim_end().to_string());
+            }
+        }
         let mut refusal = None;
         let mut turn_ended = false;
         let mut picture_changed = false;
@@ -110,7 +135,6 @@ impl Cx {
         }
         // The next players' presets and absences answer their auction decisions at once.
         let mut proxied = crate::table::mover::Proxied::default();
-        let now = crate::weeks::pace::time_of(msg);
         let mut meta = current.meta();
         for (i, entry) in draft.entries.iter().enumerate() {
             meta.add(draft.next_seq + i as i64, entry, Some(now));
@@ -138,7 +162,8 @@ impl Cx {
             text.push_str(refusal);
         }
         let author_seat = current.seat_of(&msg.author);
-        let ping = current.session.to_act() != before || turn_ended;
+        let ping = (current.session.to_act() != before || turn_ended)
+            && self.host.view(current).may_ping_to_act(now);
         let render = self.host.view(current).render(ping, author_seat);
         let body = if turn_ended && self.host.settings.report == Report::Full {
             current.session.status(&render)

@@ -43,6 +43,20 @@ impl<'a> View<'a> {
         }
     }
 
+    /// Whether the player to act may be pinged at `now`: not while they are away or the
+    /// automa covers their seat.
+    pub(crate) fn may_ping_to_act(&self, now: chrono::DateTime<chrono::Utc>) -> bool {
+        let current = self.current;
+        let ToAct::Player { seat, .. } = current.session.to_act() else {
+            return true;
+        };
+        let Some(player) = current.session.seated().get(seat) else {
+            return true;
+        };
+        let meta = current.meta();
+        meta.away(&player.id, now).is_none() && meta.covered(seat, &player.id, now).is_none()
+    }
+
     /// The running game's status report as anyone sees it, rendered once per position:
     /// `!status` and the pinned status share it; every commit clears it.
     pub(crate) fn report(&self) -> &'a str {
@@ -100,7 +114,12 @@ impl<'a> View<'a> {
         turn_ended: bool,
     ) -> String {
         let current = self.current;
-        let ping = current.session.to_act() != before || turn_ended;
+        // The time of the moves just stored.
+        let now = current
+            .log
+            .last()
+            .map_or_else(chrono::Utc::now, |(_, row)| row.at);
+        let ping = (current.session.to_act() != before || turn_ended) && self.may_ping_to_act(now);
         let render = self.render(ping, None);
         let mut text = texts.join("\n");
         if !text.is_empty() {

@@ -36,7 +36,7 @@ impl Table {
 
     /// Whether an automa is to act now and may move.
     pub fn automa_to_act(&self) -> bool {
-        self.cx.automa_to_act().is_some()
+        self.cx.automa_to_act(Utc::now()).is_some()
     }
 
     /// Decides on one message: its answer and its writes, applied to the table in memory and

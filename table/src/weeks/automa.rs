@@ -32,9 +32,9 @@ pub(crate) fn held(log: &[(Entry, LogRow)]) -> bool {
 }
 
 /// Whether the move stored at log position `seq` was the automa's (the entry before it is a
-/// `proxy` marker with [`ProxyWhy::Automa`]).
+/// `proxy` marker with [`ProxyWhy::Automa`], or [`ProxyWhy::Cover`] when it covered the seat).
 pub(crate) fn made_by_automa(log: &[(Entry, LogRow)], seq: i64) -> bool {
-    made_as(log, seq, ProxyWhy::Automa)
+    made_as(log, seq, ProxyWhy::Automa) || made_as(log, seq, ProxyWhy::Cover)
 }
 
 /// Whether the log entry `seq` is a move the table made for its seat for this reason (the

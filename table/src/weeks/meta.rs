@@ -8,7 +8,8 @@
 use chrono::{DateTime, Duration, Utc};
 
 pub use crate::game::events::{
-    ClockSettings, ProxyWhy, ReminderKind, TableEvent, DEFAULT_AWAY_CAP, DEFAULT_REMIND_PERCENT,
+    Bank, ClockSettings, ClockSource, ProxyWhy, ReminderKind, TableEvent, TimeoutPolicy,
+    DEFAULT_AWAY_CAP, DEFAULT_REMIND_PERCENT,
 };
 use crate::game::log::Entry;
 use crate::game::{Decision, PlayerInfo, ToAct};
@@ -31,6 +32,8 @@ pub struct Absence {
     pub ended: Option<DateTime<Utc>>,
     /// What they said.
     pub reason: Option<String>,
+    /// Whether the automa plays the seat meanwhile (`cover:automa`).
+    pub cover: bool,
 }
 
 impl Absence {
@@ -91,6 +94,18 @@ pub struct Meta {
     pub since_seq: i64,
     /// When it began (`None` if the stored time does not read).
     pub since: Option<DateTime<Utc>>,
+    /// Timeouts in a row, by seat (reset by a move of the player's own).
+    pub timeouts: Vec<(usize, u32)>,
+    /// Seats the automa holds after timeouts in a row (`!clock hand-over:2`), until their
+    /// players post again.
+    pub handed_over: Vec<usize>,
+    /// The time each move took, for the time banks: (seat, decision start, move).
+    pub spans: Vec<(usize, DateTime<Utc>, DateTime<Utc>)>,
+    /// When the current decision began for the time banks: the last move, draw or undo
+    /// (`None`: the start of the game).
+    pub turn_start: Option<DateTime<Utc>>,
+    /// The marker of a move the table makes for a seat, until its move.
+    pending_proxy: Option<(usize, ProxyWhy)>,
 }
 
 impl Meta {
@@ -102,6 +117,7 @@ impl Meta {
         let mut meta = Meta {
             since_seq: -1,
             since: Some(created_at),
+            turn_start: Some(created_at),
             ..Meta::default()
         };
         for (seq, entry, at) in log {
@@ -113,7 +129,15 @@ impl Meta {
     /// Adds one entry.
     pub fn add(&mut self, seq: i64, entry: &Entry, at: Option<DateTime<Utc>>) {
         let restart = match entry {
-            Entry::Action { .. } | Entry::Draw { .. } | Entry::Undo => true,
+            Entry::Action { seat, .. } => {
+                self.moved(*seat, at);
+                true
+            }
+            Entry::Draw { .. } | Entry::Undo => {
+                self.pending_proxy = None;
+                self.turn_start = at.or(self.turn_start);
+                true
+            }
             Entry::Reveal => false,
             Entry::Table(event) => self.event(seq, event, at),
         };
@@ -121,6 +145,34 @@ impl Meta {
             self.since_seq = seq;
             self.since = at.or(self.since);
         }
+    }
+
+    /// A move of `seat` at `at`: its time spent, and its timeouts in a row.
+    fn moved(&mut self, seat: usize, at: Option<DateTime<Utc>>) {
+        if let (Some(start), Some(at)) = (self.turn_start, at) {
+            self.spans.push((seat, start, at));
+        }
+        self.turn_start = at.or(self.turn_start);
+        let count = match self.pending_proxy.take() {
+            // The player's own move, or their preset's.
+            None | Some((_, ProxyWhy::Preset)) => Some(0),
+            Some((_, why)) if why.timed_out() => Some(self.timeouts_of(seat) + 1),
+            Some(_) => None,
+        };
+        if let Some(count) = count {
+            self.timeouts.retain(|(s, _)| *s != seat);
+            if count > 0 {
+                self.timeouts.push((seat, count));
+            }
+        }
+    }
+
+    /// The timeouts in a row of a seat.
+    pub fn timeouts_of(&self, seat: usize) -> u32 {
+        self.timeouts
+            .iter()
+            .find(|(s, _)| *s == seat)
+            .map_or(0, |(_, n)| *n)
     }
 
     /// Adds a table event; true when it restarts the current decision's clock.
@@ -137,6 +189,7 @@ impl Meta {
                 until,
                 pause_until,
                 reason,
+                cover,
             } => {
                 let (Some(from), Some(until)) = (at, parse_time(until)) else {
                     return false;
@@ -150,6 +203,7 @@ impl Meta {
                     pause_until: parse_time(pause_until).unwrap_or(from),
                     ended: None,
                     reason: reason.clone(),
+                    cover: *cover,
                 });
                 false
             }
@@ -169,11 +223,24 @@ impl Meta {
                 self.moderator(by);
                 true
             }
-            TableEvent::Proxy { by, .. } => {
+            TableEvent::Proxy { seat, why, by } => {
                 if let Some(by) = by {
                     self.moderator(by);
                 }
+                self.pending_proxy = Some((*seat, *why));
                 false
+            }
+            TableEvent::HandOver { seat, .. } => {
+                if !self.handed_over.contains(seat) {
+                    self.handed_over.push(*seat);
+                }
+                false
+            }
+            TableEvent::Reclaim { seat, .. } => {
+                self.handed_over.retain(|s| s != seat);
+                self.timeouts.retain(|(s, _)| s != seat);
+                // The player's decision, if theirs, starts afresh.
+                true
             }
             TableEvent::Reminded { since, kind, .. } => {
                 self.reminded.push((*since, *kind));
@@ -217,6 +284,65 @@ impl Meta {
             .fold(Duration::zero(), |sum, d| sum + d)
     }
 
+    /// How the automa covers a seat at `now`, if it does: handed over after timeouts in a
+    /// row, or its player away with `cover:automa`.
+    pub fn covered(&self, seat: usize, player: &str, now: DateTime<Utc>) -> Option<Cover> {
+        if self.handed_over.contains(&seat) {
+            return Some(Cover::HandOver);
+        }
+        self.away(player, now)
+            .filter(|a| a.cover)
+            .map(|_| Cover::Away)
+    }
+
+    /// How much of a player's absences paused their clock within `[from, to]`.
+    fn paused_within(&self, player: &str, from: DateTime<Utc>, to: DateTime<Utc>) -> Duration {
+        self.absences
+            .iter()
+            .filter(|a| a.player == player)
+            .map(|a| a.paused_within(from, to))
+            .fold(Duration::zero(), |sum, d| sum + d)
+    }
+
+    /// What is left in a seat's time bank once its moves so far are counted (before the
+    /// current decision); `None` without banks.
+    pub fn bank_left(&self, seat: usize, player: &str) -> Option<Duration> {
+        let bank = self.clock.bank?;
+        let max = Duration::seconds(bank.max_s.max(bank.start_s));
+        let mut left = Duration::seconds(bank.start_s);
+        for (_, from, to) in self.spans.iter().filter(|(s, _, _)| *s == seat) {
+            let spent = (*to - *from) - self.paused_within(player, *from, *to);
+            left = (left - spent.max(Duration::zero())).max(Duration::zero());
+            left = (left + Duration::seconds(bank.add_s)).min(max);
+        }
+        Some(left)
+    }
+
+    /// Every seat's time bank at `now` (the player to act's running down), for the status.
+    pub fn banks(
+        &self,
+        to_act: ToAct,
+        seated: &[PlayerInfo],
+        now: DateTime<Utc>,
+    ) -> Vec<(String, Duration)> {
+        let acting = self.clock_of(to_act, seated, now);
+        seated
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| !p.is_automa())
+            .filter_map(|(seat, p)| {
+                let left = self.bank_left(seat, &p.id)?;
+                let left = match &acting {
+                    Some(c) if c.seat == seat && c.source == ClockSource::Bank => {
+                        (left - c.elapsed).max(Duration::zero())
+                    }
+                    _ => left,
+                };
+                Some((p.name.clone(), left))
+            })
+            .collect()
+    }
+
     /// Whether a reminder of the current decision was sent.
     pub fn was_reminded(&self, kind: ReminderKind) -> bool {
         self.reminded.contains(&(self.since_seq, kind))
@@ -234,23 +360,25 @@ impl Meta {
             return None;
         };
         let player = seated.get(seat)?.clone();
-        if player.is_automa() {
+        if player.is_automa() || self.covered(seat, &player.id, now).is_some() {
             // An automa moves at once: no clock, no reminder, no deadline.
             return None;
         }
         let since = self.since.unwrap_or(now).min(now);
-        let budget = self.clock.budget(decision);
-        let paused_time = match decision {
-            Decision::Turn => self
-                .absences
-                .iter()
-                .filter(|a| a.player == player.id)
-                .map(|a| a.paused_within(since, now))
-                .fold(Duration::zero(), |sum, d| sum + d),
-            Decision::Auction => Duration::zero(),
+        let source = self.clock.source(decision);
+        let (budget, start) = match source {
+            ClockSource::Bank => (
+                self.bank_left(seat, &player.id),
+                self.turn_start.unwrap_or(since).min(now),
+            ),
+            _ => (self.clock.budget(decision), since),
+        };
+        let paused_time = match source {
+            ClockSource::Auction => Duration::zero(),
+            _ => self.paused_within(&player.id, start, now),
         };
         let away = self.away(&player.id, now).is_some();
-        let paused = decision == Decision::Turn
+        let paused = source != ClockSource::Auction
             && self
                 .absences
                 .iter()
@@ -262,10 +390,11 @@ impl Meta {
             since_seq: self.since_seq,
             since,
             budget,
-            elapsed: (now - since) - paused_time,
+            elapsed: (now - start) - paused_time,
             away,
             paused,
             remind_pct: self.clock.remind_pct,
+            source,
         })
     }
 }
@@ -293,6 +422,17 @@ pub struct DecisionClock {
     pub paused: bool,
     /// The reminder point in percent.
     pub remind_pct: Option<u8>,
+    /// Which clock runs.
+    pub source: ClockSource,
+}
+
+/// How the automa covers a seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cover {
+    /// After timeouts in a row (`!clock hand-over:2`), until the player posts again.
+    HandOver,
+    /// While the player is away with `cover:automa`.
+    Away,
 }
 
 impl DecisionClock {
@@ -361,6 +501,7 @@ mod tests {
                 auction_s: Some(24 * 3600),
                 remind_pct: Some(50),
                 away_cap_s: 3 * 24 * 3600,
+                ..ClockSettings::default()
             },
             by: person("mona"),
         })
@@ -373,6 +514,7 @@ mod tests {
             until: store_time(until),
             pause_until: store_time(pause_until),
             reason: None,
+            cover: false,
         })
     }
 
@@ -509,5 +651,133 @@ mod tests {
         assert_eq!(m.since, Some(t(31)));
         assert!(!m.was_reminded(ReminderKind::Remind));
         assert_eq!(m.moderators, [person("mona")]);
+    }
+
+    fn proxy(seat: usize, why: ProxyWhy) -> Entry {
+        Entry::Table(TableEvent::Proxy {
+            seat,
+            why,
+            by: None,
+        })
+    }
+
+    #[test]
+    fn timeouts_in_a_row_count_until_the_players_own_move_and_hand_the_seat_over() {
+        let mut log = vec![
+            (proxy(1, ProxyWhy::Clock), t(1)),
+            (action(), t(1)),
+            (proxy(1, ProxyWhy::Timeout), t(2)),
+            (action(), t(2)),
+        ];
+        let m = meta(&log);
+        // An auction clock's pass counts like a turn's timeout.
+        assert_eq!(m.timeouts_of(1), 2);
+        // A moderator's move for the seat neither counts nor resets.
+        log.push((proxy(1, ProxyWhy::Moderator), t(3)));
+        log.push((action(), t(3)));
+        assert_eq!(meta(&log).timeouts_of(1), 2);
+        log.push((
+            Entry::Table(TableEvent::HandOver {
+                seat: 1,
+                player: person("bob"),
+                timeouts: 2,
+            }),
+            t(3),
+        ));
+        let m = meta(&log);
+        assert_eq!(m.covered(1, "bob", t(4)), Some(Cover::HandOver));
+        let bids = ToAct::Player {
+            seat: 1,
+            decision: Decision::Turn,
+        };
+        assert!(m
+            .clock_of(bids, &[person("ann"), person("bob")], t(4))
+            .is_none());
+        log.push((
+            Entry::Table(TableEvent::Reclaim {
+                seat: 1,
+                player: person("bob"),
+            }),
+            t(5),
+        ));
+        let m = meta(&log);
+        assert_eq!(m.covered(1, "bob", t(5)), None);
+        assert_eq!(m.timeouts_of(1), 0);
+        // The player's own move resets the count.
+        log.push((proxy(1, ProxyWhy::Expired), t(6)));
+        log.push((action(), t(6)));
+        log.push((action(), t(7)));
+        assert_eq!(meta(&log).timeouts_of(1), 0);
+    }
+
+    #[test]
+    fn an_absence_with_cover_covers_the_seat_while_it_runs() {
+        let mut covered = away("bob", t(10), t(10));
+        if let Entry::Table(TableEvent::Away { cover, .. }) = &mut covered {
+            *cover = true;
+        }
+        let m = meta(&[(covered, t(0)), (away("ann", t(10), t(10)), t(0))]);
+        assert_eq!(m.covered(1, "bob", t(5)), Some(Cover::Away));
+        assert_eq!(m.covered(1, "bob", t(11)), None, "the absence is over");
+        assert_eq!(m.covered(0, "ann", t(5)), None, "away without cover");
+    }
+
+    #[test]
+    fn a_time_bank_runs_down_while_the_player_is_to_act_and_grows_by_each_move() {
+        let bank = Entry::Table(TableEvent::Clock {
+            settings: ClockSettings {
+                bank: Some(Bank {
+                    start_s: 72 * 3600,
+                    add_s: 12 * 3600,
+                    max_s: 80 * 3600,
+                }),
+                ..ClockSettings::default()
+            },
+            by: person("mona"),
+        });
+        let seated = [person("ann"), person("bob")];
+        let bob = ToAct::Player {
+            seat: 1,
+            decision: Decision::Turn,
+        };
+        // bob's move after 10h: 72 - 10 + 12 = 74h; his next after 4h: 74 - 4 + 12, capped at 80.
+        let log = [(bank.clone(), t(0)), (action(), t(10)), (action(), t(14))];
+        let m = meta(&log);
+        assert_eq!(m.bank_left(1, "bob"), Some(Duration::hours(80)));
+        // Now bob is to act again: his bank runs from his last move, and runs out.
+        let c = m.clock_of(bob, &seated, t(14 + 30)).expect("bob acts");
+        assert_eq!(c.source, ClockSource::Bank);
+        assert_eq!(c.budget, Some(Duration::hours(80)));
+        assert_eq!(c.elapsed, Duration::hours(30));
+        assert!(m
+            .clock_of(bob, &seated, t(14 + 80))
+            .expect("acts")
+            .expired());
+        assert_eq!(
+            m.banks(bob, &seated, t(14 + 30)),
+            [
+                ("ann".to_string(), Duration::hours(72)),
+                ("bob".to_string(), Duration::hours(50))
+            ]
+        );
+        // An absence pauses it (within the cap); an undo refunds nothing.
+        let log = [
+            (bank, t(0)),
+            (away("bob", t(5), t(5)), t(0)),
+            (action(), t(10)),
+            (Entry::Undo, t(11)),
+        ];
+        let m = meta(&log);
+        assert_eq!(m.bank_left(1, "bob"), Some(Duration::hours(72 - 5 + 12)));
+    }
+
+    #[test]
+    fn default_clock_settings_are_stored_as_before_and_old_ones_read() {
+        let json = serde_json::to_value(ClockSettings::default()).expect("json");
+        assert_eq!(json, json!({"remind_pct": 50, "away_cap_s": 604800}));
+        let old: ClockSettings =
+            serde_json::from_value(json!({"turn_s": 3600, "away_cap_s": 60})).expect("reads");
+        assert_eq!(old.timeout, TimeoutPolicy::Ping);
+        assert_eq!((old.hand_over, old.bank), (None, None));
     }
 }

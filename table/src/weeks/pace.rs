@@ -17,7 +17,7 @@ use crate::messages;
 use crate::weeks::duration::{
     format_duration, full, parse_duration, parse_percent, relative, DurationError,
 };
-use crate::weeks::meta::{ClockSettings, DecisionClock, Meta};
+use crate::weeks::meta::{Bank, ClockSettings, DecisionClock, Meta, TimeoutPolicy};
 use crate::weeks::preset_book::StoredPreset;
 
 /// The longest absence reason kept.
@@ -109,7 +109,25 @@ pub(crate) fn clock_data(clock: &ClockSettings) -> messages::ClockData {
         auction: d(clock.auction_s),
         remind: clock.remind_pct,
         away_cap: format_duration(clock.away_cap()),
+        timeout: (!clock.timeout.is_ping()).then(|| clock.timeout.name().to_string()),
+        hand_over: clock.hand_over,
+        bank: clock.bank.and_then(|b| d(Some(b.start_s))),
+        bank_add: clock.bank.and_then(|b| d(Some(b.add_s))),
+        bank_max: clock.bank.and_then(|b| d(Some(b.max_s.max(b.start_s)))),
     }
+}
+
+/// Every player's time bank at `now` (`ann 60h`), for `!clock` and the status.
+pub(crate) fn bank_lines(
+    meta: &Meta,
+    to_act: crate::game::ToAct,
+    seated: &[PlayerInfo],
+    now: DateTime<Utc>,
+) -> Vec<String> {
+    meta.banks(to_act, seated, now)
+        .into_iter()
+        .map(|(name, left)| format!("{name} {}", format_duration(left)))
+        .collect()
 }
 
 /// A decision's clock as template data.
@@ -134,7 +152,7 @@ pub(crate) fn decision_data(clock: &DecisionClock, now: DateTime<Utc>) -> messag
     }
 }
 
-/// Applies one `key:value` of `!clock`; false for an unknown key.
+/// Applies one `key:value` of `!clock`; false for an unknown key or value.
 pub(crate) fn clock_token(
     settings: &mut ClockSettings,
     key: &str,
@@ -160,6 +178,42 @@ pub(crate) fn clock_token(
         }
         "away-cap" | "awaycap" | "away_cap" | "cap" => {
             settings.away_cap_s = duration(value)?.unwrap_or(0)
+        }
+        "timeout" | "timeouts" => {
+            settings.timeout = match value.to_ascii_lowercase().as_str() {
+                "ping" | "off" | "none" => TimeoutPolicy::Ping,
+                "automa" => TimeoutPolicy::Automa,
+                "pass" => TimeoutPolicy::Pass,
+                _ => return Ok(false),
+            }
+        }
+        "hand-over" | "handover" | "hand_over" => {
+            settings.hand_over = if off {
+                None
+            } else {
+                match value.parse::<u32>() {
+                    Ok(n) if (1..=100).contains(&n) => Some(n),
+                    _ => return Ok(false),
+                }
+            }
+        }
+        "bank" | "banks" => {
+            settings.bank = duration(value)?.map(|start_s| Bank {
+                start_s,
+                add_s: settings.bank.map_or(0, |b| b.add_s),
+                max_s: settings.bank.map_or(start_s, |b| b.max_s).max(start_s),
+            })
+        }
+        "add" | "increment" | "max" | "cap-bank" => {
+            let Some(bank) = settings.bank.as_mut() else {
+                return Ok(false);
+            };
+            let seconds = duration(value)?.unwrap_or(0);
+            if key.eq_ignore_ascii_case("max") {
+                bank.max_s = seconds.max(bank.start_s);
+            } else {
+                bank.add_s = seconds;
+            }
         }
         _ => return Ok(false),
     }
