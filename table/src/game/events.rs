@@ -42,7 +42,10 @@ pub enum ProxyWhy {
 impl ProxyWhy {
     /// Whether the move is the game's automatic move (a pass), not one chosen for the player.
     pub fn automatic(self) -> bool {
-        matches!(self, ProxyWhy::Clock | ProxyWhy::Away | ProxyWhy::Forced | ProxyWhy::Expired)
+        matches!(
+            self,
+            ProxyWhy::Clock | ProxyWhy::Away | ProxyWhy::Forced | ProxyWhy::Expired
+        )
     }
 
     /// Whether the move was made because the player's time ran out (it counts towards a

@@ -195,9 +195,13 @@ impl Cx {
                 (ProxySource::Auto, ProxyWhy::Timeout, Some(pick))
             }
         };
-        let source = match &pick {
-            Some(pick) => ProxySource::Stored(&pick.action),
-            None => source,
+        // The automa's move crosses typed; its words stay for the narration.
+        let (source, pick) = match pick {
+            Some(pick) => (
+                ProxySource::Chosen(pick.action),
+                Some((pick.notation, pick.reason)),
+            ),
+            None => (source, None),
         };
         let made = match Mover::of(self, current)
             .proxy_move(draft, clock.seat, source, why, None, "")
@@ -216,11 +220,11 @@ impl Cx {
                 let render = self.host.view(current).render(false, None);
                 self.say(messages::TimeoutMove {
                     player,
-                    reason: pick.as_ref().and_then(|p| {
-                        let reason = current.session.reason(&p.reason, &render);
+                    reason: pick.as_ref().and_then(|(_, reason)| {
+                        let reason = current.session.reason(reason, &render);
                         (!reason.trim().is_empty()).then(|| reason.trim().to_string())
                     }),
-                    notation: pick.map(|p| p.notation),
+                    notation: pick.map(|(notation, _)| notation),
                 })
             }
         };
