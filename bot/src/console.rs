@@ -52,6 +52,9 @@ pub struct PlayOptions {
     pub end_marker: Option<String>,
     /// How hard automa seats think (`--automa cheap` for quick scripted games).
     pub automa: gaugebot_table::game::automa::AutomaLevel,
+    /// Serve the games' web pages there (`--web 127.0.0.1:8080`): each game's address is
+    /// printed on standard error, and the pages are served until ctrl-c after the input ends.
+    pub web: Option<std::net::SocketAddr>,
 }
 
 /// One parsed input line.
@@ -165,7 +168,22 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
             ..TableSettings::default()
         },
     )?;
-    let tables = Tables::new(store.clone(), host);
+    let tables = Tables::new(store.clone(), host.clone());
+    let web = match options.web {
+        Some(listen) => {
+            let pages = gaugebot_web::Web {
+                store: store.clone(),
+                host,
+            };
+            let (bound, task) = gaugebot_web::serve(pages, listen)
+                .await
+                .with_context(|| format!("serving the web pages on {listen}"))?;
+            eprintln!("(web pages on http://{bound})");
+            Some((format!("http://{bound}"), task))
+        }
+        None => None,
+    };
+    let mut announced: Option<String> = None;
     {
         let table = tables
             .table(CONSOLE_CHANNEL)
@@ -274,6 +292,9 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
         for (_, due) in tables.tick(now).await {
             print_response(&mut out, &due, dir, now).await?;
         }
+        if let Some((url, _)) = &web {
+            announce_page(&*store, url, &mut announced).await;
+        }
         end_marker(&mut out, &options).await?;
     }
     if let Some(path) = &options.dump_state {
@@ -286,6 +307,13 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
         tokio::fs::write(path, json)
             .await
             .with_context(|| format!("writing {}", path.display()))?;
+    }
+    if let Some((url, task)) = web {
+        eprintln!("(the input ended; serving the pages on {url} until ctrl-c)");
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = task => {}
+        }
     }
     store.close().await;
     Ok(())
@@ -337,6 +365,28 @@ async fn end_marker(
         out.flush().await?;
     }
     Ok(())
+}
+
+/// Prints the address of the console game's page on standard error once per game.
+async fn announce_page(
+    store: &dyn gaugebot_table::Store,
+    url: &str,
+    announced: &mut Option<String>,
+) {
+    let Ok(Some(game)) = store.active_game(CONSOLE_CHANNEL).await else {
+        return;
+    };
+    if announced.as_deref() == Some(game.id.as_str()) {
+        return;
+    }
+    match gaugebot_web::page_link(store, url, &game.id).await {
+        Ok(Some(link)) => {
+            eprintln!("(the page of {}: {link})", game.id);
+            *announced = Some(game.id);
+        }
+        Ok(None) => {}
+        Err(e) => eprintln!("(no page for {}: {e})", game.id),
+    }
 }
 
 /// The console presenter: a text as plain text — a person called on as `@name`, an instant

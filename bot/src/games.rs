@@ -70,7 +70,8 @@ pub fn one_per_line(names: &[String]) -> String {
 pub fn host(templates_dir: Option<&Path>, settings: TableSettings) -> Result<Arc<Host>, HostError> {
     let games = registry();
     let templates = Templates::load(templates_dir, &gaugebot_table::texts_of(&games))?
-        .with(templates_dir, &crate::templates::DISCORD)?;
+        .with(templates_dir, &crate::templates::DISCORD)?
+        .with(templates_dir, &gaugebot_web::TEMPLATES)?;
     if let Some(dir) = templates_dir {
         check_overrides(dir, &templates.names())?;
     }

@@ -67,6 +67,11 @@ enum Command {
         /// `standard` or a number of simulations (default: the configuration's `automa`).
         #[arg(long)]
         automa: Option<gaugebot_table::game::automa::AutomaLevel>,
+        /// Serve the games' web pages at this address (`127.0.0.1:8080`) to watch the game
+        /// in a browser; each game's address is printed on standard error, and after the
+        /// input ends the pages are served until ctrl-c.
+        #[arg(long, value_name = "ADDR")]
+        web: Option<std::net::SocketAddr>,
         /// Transcript file (default: standard input).
         transcript: Option<PathBuf>,
     },
@@ -250,6 +255,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     map_after_build: config.map.after_build,
                     end_marker: None,
                     automa: config.automa,
+                    web: config.web.as_ref().map(|w| w.listen),
                 }))?;
                 Ok(ExitCode::SUCCESS)
             }
@@ -263,6 +269,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             no_map,
             end_marker,
             automa,
+            web,
             transcript,
         }) => {
             runtime.block_on(console::play(PlayOptions {
@@ -277,6 +284,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 map_after_build: config.map.after_build && !no_map,
                 end_marker,
                 automa: automa.unwrap_or(config.automa),
+                web,
             }))?;
             Ok(ExitCode::SUCCESS)
         }

@@ -253,6 +253,16 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
         )
     })?;
     let tables = Tables::new(store, host);
+    if let Some(web) = &config.web {
+        let pages = gaugebot_web::Web {
+            store: tables.store().clone(),
+            host: tables.host().clone(),
+        };
+        let (bound, _task) = gaugebot_web::serve(pages, web.listen)
+            .await
+            .with_context(|| format!("serving the web pages on {}", web.listen))?;
+        tracing::info!(%bound, public_url = %web.public_url(), "serving the games' web pages");
+    }
     let content = wants_message_content(&config, &rest).await;
     if !content {
         tracing::info!("without the Message Content intent: slash commands, buttons and messages that mention the bot");

@@ -236,6 +236,8 @@ pub trait Session: Send + Sync {
     fn dump(&self, moderator: &str) -> Value;
     /// The picture (PNG), if the game has one.
     fn picture(&self) -> Option<Result<Vec<u8>, PictureError>>;
+    /// The picture as an SVG document ([`TableGame::picture_svg`]), if the game has one.
+    fn picture_svg(&self) -> Option<String>;
     /// A stored move in canonical notation, or a stored draw in words; `None` for other
     /// entries and for what does not read.
     fn notation(&self, entry: &Entry) -> Option<String>;
@@ -773,6 +775,11 @@ impl<G: TableGame> Session for GameSession<G> {
     fn picture(&self) -> Option<Result<Vec<u8>, PictureError>> {
         let view = self.game.view(&self.state, &self.recent, "");
         self.game.picture(&view)
+    }
+
+    fn picture_svg(&self) -> Option<String> {
+        let view = self.game.view(&self.state, &self.recent, "");
+        self.game.picture_svg(&view)
     }
 
     fn notation(&self, entry: &Entry) -> Option<String> {

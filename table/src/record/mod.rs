@@ -114,7 +114,7 @@ pub struct GameRecord {
 pub struct RecordError(pub String);
 
 /// The entries of a record in force after its undos, up to and including entry `until`.
-fn in_force(log: &[RecordEntry], until: Option<i64>) -> Result<Vec<(i64, Entry)>, RecordError> {
+pub fn in_force(log: &[RecordEntry], until: Option<i64>) -> Result<Vec<(i64, Entry)>, RecordError> {
     let mut entries = Vec::with_capacity(log.len());
     for item in log.iter().filter(|e| until.is_none_or(|u| e.seq <= u)) {
         let entry = Entry::from_json(&item.entry)
