@@ -12,6 +12,7 @@
 
 pub mod assets;
 pub mod game;
+pub mod hidden;
 pub mod page;
 pub mod present;
 pub mod routes;
@@ -27,10 +28,16 @@ pub use token::{fresh_token, page_link};
 
 /// The web presenter's templates (relative name, text), added to the host's templates by the
 /// bot (`templates/web/`, overridable by a `templates_dir` like the others).
-pub const TEMPLATES: [(&str, &str); 1] = [(
-    "web/game.html.j2",
-    include_str!("../../templates/web/game.html.j2"),
-)];
+pub const TEMPLATES: [(&str, &str); 2] = [
+    (
+        "web/game.html.j2",
+        include_str!("../../templates/web/game.html.j2"),
+    ),
+    (
+        "web/verify.html.j2",
+        include_str!("../../templates/web/verify.html.j2"),
+    ),
+];
 
 /// What the pages are made from: the store they read and the host (games, templates).
 #[derive(Clone)]

@@ -19,23 +19,36 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-/// The forum's markdown of a text, escaped, with `**bold**` as `<strong>`.
-fn markdown(words: &str) -> String {
-    let escaped = escape(words);
-    let mut out = String::with_capacity(escaped.len());
+/// Pairs of `mark` in `text` as the element `tag` (an unpaired one is closed at the end).
+fn pairs(text: &str, mark: &str, tag: &str) -> String {
+    let mut out = String::with_capacity(text.len());
     let mut open = false;
-    let mut parts = escaped.split("**").peekable();
+    let mut parts = text.split(mark).peekable();
     while let Some(part) = parts.next() {
         out.push_str(part);
         if parts.peek().is_some() {
-            out.push_str(if open { "</strong>" } else { "<strong>" });
+            out.push_str(&if open {
+                format!("</{tag}>")
+            } else {
+                format!("<{tag}>")
+            });
             open = !open;
         }
     }
     if open {
-        out.push_str("</strong>");
+        out.push_str(&format!("</{tag}>"));
     }
     out
+}
+
+/// The forum's markdown of a text, escaped, with `**bold**` as `<strong>` and `~~struck~~`
+/// as `<del>`.
+fn markdown(words: &str) -> String {
+    let lines: Vec<String> = escape(words)
+        .lines()
+        .map(|line| pairs(&pairs(line, "**", "strong"), "~~", "del"))
+        .collect();
+    lines.join("\n")
 }
 
 /// A text as HTML: a person called on as `@name` (nobody is pinged on a page), an instant in
@@ -62,5 +75,10 @@ mod tests {
     fn markup_is_escaped_and_bold_is_bold() {
         let text = Rich::text("**ann** bids <script>&");
         assert_eq!(html(&text), "<strong>ann</strong> bids &lt;script&gt;&amp;");
+        let row = Rich::text("~~A 5/$3~~ — bob\n**E** 35/$9");
+        assert_eq!(
+            html(&row),
+            "<del>A 5/$3</del> — bob\n<strong>E</strong> 35/$9"
+        );
     }
 }

@@ -19,6 +19,7 @@ pub fn router(web: Web) -> Router {
         .route("/g/{token}/chart.svg", get(chart))
         .route("/g/{token}/record.json", get(record))
         .route("/g/{token}/head", get(head))
+        .route("/verify", get(verify_page))
         .route("/assets/{name}", get(asset))
         .with_state(web)
 }
@@ -131,7 +132,7 @@ async fn record(State(web): State<Web>, Path(token): Path<String>) -> Response {
         Ok(loaded) => loaded,
         Err(response) => return response,
     };
-    match serde_json::to_string_pretty(&loaded.record) {
+    match serde_json::to_string_pretty(&crate::hidden::public_record(&loaded.record)) {
         Ok(json) => secured(json.into_response(), "application/json"),
         Err(e) => failed(&e, StatusCode::INTERNAL_SERVER_ERROR),
     }
@@ -153,6 +154,27 @@ async fn head(State(web): State<Web>, Path(token): Path<String>) -> Response {
         .headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
+}
+
+/// `?record=/path`: a record of this site for `/verify` to check at once.
+#[derive(Debug, Deserialize)]
+pub struct RecordAt {
+    record: Option<String>,
+}
+
+async fn verify_page(State(web): State<Web>, Query(at): Query<RecordAt>) -> Response {
+    // Only a path of this site (the page fetches nothing from elsewhere).
+    let record = at
+        .record
+        .filter(|r| r.starts_with('/') && !r.starts_with("//") && !r.contains('\\'));
+    match web
+        .host
+        .templates
+        .render("web/verify.html.j2", minijinja::context! { record })
+    {
+        Ok(html) => secured(html.into_response(), "text/html; charset=utf-8"),
+        Err(e) => failed(&e, StatusCode::INTERNAL_SERVER_ERROR),
+    }
 }
 
 async fn asset(Path(name): Path<String>) -> Response {
