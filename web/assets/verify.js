@@ -317,7 +317,7 @@
     const w = stream(key1);
     expect("v1 first words", [w.next(), w.next(), w.next(), w.next()], [2570235227, 2846557017, 3453062251, 4049679983]);
     const u = stream(key1);
-    expect("v1 uniform(2^31+1)", [1, 2, 3, 4].map(() => uniform(u, 2147483649)), [373383135, 1783334843, 313863242, 1385407034]);
+    expect("v1 uniform(2^31+1)", Array.from({ length: 4 }, () => uniform(u, 2147483649)), [373383135, 1783334843, 313863242, 1385407034]);
     const draw = (version, gameId, r) => recompute(version, seed, gameId, r);
     expect("v1 player-order 4", await draw("gaugebot-dice-v1", "test-game", { index: 0, purpose: "player-order", players: 4 }), [4, 1, 3, 2]);
     expect("v1 city-cubes", await draw("gaugebot-dice-v1", "test-game", { index: 0, purpose: "city-cubes" }), [10, 2, 8, 4, 5, 6, 3, 12]);
