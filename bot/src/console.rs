@@ -157,7 +157,20 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
                 gaugebot_store::backend::Database::parse(&options.db).display()
             )
         })?;
-    let host = games::host(
+    // The pages' listener first: the reports link the pages at its address.
+    let listener = match options.web {
+        Some(listen) => Some(
+            tokio::net::TcpListener::bind(listen)
+                .await
+                .with_context(|| format!("serving the web pages on {listen}"))?,
+        ),
+        None => None,
+    };
+    let page_url = match &listener {
+        Some(listener) => Some(format!("http://{}", listener.local_addr()?)),
+        None => None,
+    };
+    let host = games::host_with_pages(
         options.templates_dir.as_deref(),
         TableSettings {
             prefix: options.prefix.clone(),
@@ -167,21 +180,20 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
             automa: options.automa,
             ..TableSettings::default()
         },
+        page_url.clone(),
     )?;
     let tables = Tables::new(store.clone(), host.clone());
-    let web = match options.web {
-        Some(listen) => {
+    let web = match (listener, page_url) {
+        (Some(listener), Some(url)) => {
             let pages = gaugebot_web::Web {
                 store: store.clone(),
                 host,
             };
-            let (bound, task) = gaugebot_web::serve(pages, listen)
-                .await
-                .with_context(|| format!("serving the web pages on {listen}"))?;
-            eprintln!("(web pages on http://{bound})");
-            Some((format!("http://{bound}"), task))
+            let task = gaugebot_web::serve_on(pages, listener);
+            eprintln!("(web pages on {url})");
+            Some((url, task))
         }
-        None => None,
+        _ => None,
     };
     let mut announced: Option<String> = None;
     {
@@ -404,6 +416,7 @@ pub fn present(text: &Rich, now: DateTime<Utc>) -> String {
             } => out.push_str(&relative(*at, now)),
             Span::Instant { at, .. } => out.push_str(&utc(*at)),
             Span::Channel { id } => out.push_str(&format!("#{id}")),
+            Span::Link { url } => out.push_str(url),
         }
     }
     out

@@ -291,6 +291,13 @@ fn an_irish_gauge_page_shows_the_game_its_history_and_checks_its_dice() {
         }
     }
 
+    // Every status report links the page, under the record's head.
+    let report = console.say("bob: !status");
+    assert!(
+        report.contains(&format!("` · {url}")),
+        "the report links {url}: {report}"
+    );
+
     let dom = dump_dom(&chrome, &profile, &url);
     let status = text_of(inner(&dom, "<div class=\"report\">", "</div>"));
     assert!(status.contains("Irish Gauge — console-1"), "{status}");

@@ -56,11 +56,15 @@ pub async fn serve(
 ) -> std::io::Result<(SocketAddr, tokio::task::JoinHandle<()>)> {
     let listener = tokio::net::TcpListener::bind(listen).await?;
     let bound = listener.local_addr()?;
+    Ok((bound, serve_on(web, listener)))
+}
+
+/// Serves the pages on a listener already bound (to know its address first).
+pub fn serve_on(web: Web, listener: tokio::net::TcpListener) -> tokio::task::JoinHandle<()> {
     let app = router(web);
-    let task = tokio::spawn(async move {
+    tokio::spawn(async move {
         if let Err(error) = axum::serve(listener, app).await {
             tracing::error!(%error, "the web pages stopped");
         }
-    });
-    Ok((bound, task))
+    })
 }

@@ -161,6 +161,7 @@ pub fn game_page(
         ping: false,
         skip: None,
         head: None,
+        page: None,
     };
     let status = present::html(&Rich::parse(&session.status(&render)));
     let alt = |kind: &str, detail: Vec<String>| {

@@ -231,7 +231,7 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
     let database = config.database.to_string_lossy().into_owned();
     let shards = config.discord.shards.unwrap_or(ShardRange::SINGLE);
     shards.check().map_err(anyhow::Error::msg)?;
-    let host = games::host(
+    let host = games::host_with_pages(
         config.templates_dir.as_deref(),
         TableSettings {
             prefix: config.prefix.clone(),
@@ -241,6 +241,7 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
             report: config.report.into(),
             automa: config.automa,
         },
+        config.web.as_ref().map(|w| w.public_url()),
     )?;
     // The bot's one REST client; serenity's gateway client has its own `Http`.
     let rest = Arc::new(Rest::new(&token, config.discord.api_base.as_deref()));

@@ -119,6 +119,8 @@ pub struct Render<'a> {
     /// The record's chain head, shown under every report (none offline): the last entry it
     /// covers (`None`: the setup) and its first 12 hex digits.
     pub head: Option<(Option<i64>, &'a str)>,
+    /// The address of the game's web page, linked on the head's line (when pages are served).
+    pub page: Option<&'a str>,
 }
 
 impl<'a> Render<'a> {
@@ -143,6 +145,7 @@ fn with_head(text: String, render: &Render<'_>) -> String {
                 &crate::messages::RecordHead {
                     seq,
                     head: head.to_string(),
+                    page: render.page.map(crate::answer::link),
                 },
                 render.prefix,
             );

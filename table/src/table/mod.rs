@@ -91,6 +91,9 @@ pub struct Host {
     pub commands: Catalogue,
     /// Settings.
     pub settings: TableSettings,
+    /// Where the games' web pages are served (`https://games.example.org`), if they are: every
+    /// report then links its game's page ([`crate::answer::Span::Link`]).
+    pub page_url: Option<String>,
 }
 
 impl Host {
@@ -165,6 +168,7 @@ impl Host {
             session,
             head,
             report: std::sync::OnceLock::new(),
+            page: None,
         })
     }
 
@@ -230,6 +234,8 @@ pub(crate) struct Current {
     /// position: `!status` and the pinned status share it ([`Cx::report`]); every commit
     /// clears it.
     pub(crate) report: std::sync::OnceLock<String>,
+    /// The address of the game's web page, once its token is stored (pages served only).
+    pub(crate) page: Option<String>,
 }
 
 impl Current {
@@ -414,6 +420,8 @@ impl Cx {
         let Err(error) = self.ledger.store.write(&writes).await else {
             self.ledger.presets.committed(&writes);
             self.ledger.stale = false;
+            // A game set up by this write gets its page now that its row is stored.
+            self.attach_page().await;
             return Ok(());
         };
         match self.reload().await {
@@ -439,6 +447,35 @@ impl Cx {
     }
 
     /// Rebuilds the table from the database.
+    /// Gives the running game the address of its web page, its token made and stored the first
+    /// time (pages served only; a store failure leaves the reports without the link).
+    pub(crate) async fn attach_page(&mut self) {
+        let Some(base) = self.host.page_url.clone() else {
+            return;
+        };
+        let Loaded::Running(current) = &mut self.loaded else {
+            return;
+        };
+        if current.page.is_some() {
+            return;
+        }
+        match self
+            .ledger
+            .store
+            .page_token(&current.row.id, &crate::dice::fresh_page_token())
+            .await
+        {
+            Ok(Some(token)) => {
+                current.page = Some(format!("{}/g/{token}", base.trim_end_matches('/')));
+                current.report = std::sync::OnceLock::new();
+            }
+            Ok(None) => {}
+            Err(error) => {
+                tracing::warn!(game = %current.row.id, %error, "no web page for the game's reports")
+            }
+        }
+    }
+
     pub(crate) async fn reload(&mut self) -> Result<(), TableError> {
         self.ledger.presets.clear();
         let Some(row) = self.ledger.store.active_game(&self.ledger.channel).await? else {
@@ -464,6 +501,7 @@ impl Cx {
                 }))
             }
         };
+        self.attach_page().await;
         Ok(())
     }
 

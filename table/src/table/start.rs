@@ -74,6 +74,7 @@ pub(crate) async fn start_game(
         ping: true,
         skip: None,
         head: None,
+        page: None,
     };
     let (setup, session) = match parsed
         .game
@@ -125,6 +126,7 @@ pub(crate) async fn start_game(
         session,
         head,
         report: std::sync::OnceLock::new(),
+        page: None,
     };
     let draw_commands: Vec<String> = host
         .commands
