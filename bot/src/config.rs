@@ -154,6 +154,10 @@ pub struct WebConfig {
     /// reports start with it (default: `http://` and `listen`).
     #[serde(default)]
     pub public_url: Option<String>,
+    /// Whether the standings page (`/standings`: every player's name and results across the
+    /// games) is served; off by default.
+    #[serde(default)]
+    pub standings: bool,
 }
 
 impl WebConfig {

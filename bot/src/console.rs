@@ -185,9 +185,11 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
     let tables = Tables::new(store.clone(), host.clone());
     let web = match (listener, page_url) {
         (Some(listener), Some(url)) => {
+            // The console's own games: the standings page too.
             let pages = gaugebot_web::Web {
                 store: store.clone(),
                 host,
+                standings: true,
             };
             let task = gaugebot_web::serve_on(pages, listener);
             eprintln!("(web pages on {url})");

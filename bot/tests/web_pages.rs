@@ -520,3 +520,45 @@ fn nothing_hidden_is_sent_during_a_game_of_privates() {
         "the record says what it withholds"
     );
 }
+
+#[test]
+fn standings_count_games_wins_and_ratings_per_kind() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut console = Console::start(&dir.path().join("g.db"));
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games");
+    // Two complete games with manual dice: cat wins the Irish Gauge one, bob the Privates one.
+    for file in ["complete_manual.txt", "privates_manual.txt"] {
+        let text = std::fs::read_to_string(games.join(file)).expect("a game");
+        for line in text
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
+            console.say(line);
+        }
+    }
+    let answer = console.say("ann: !standings");
+    let irish = &answer[answer
+        .find("**Irish Gauge** — 1 game")
+        .expect("Irish Gauge")..];
+    let privates = &answer[answer.find("**Privates** — 1 game").expect("Privates")..];
+    let first = |text: &str| text.lines().nth(1).unwrap_or_default().to_string();
+    assert!(
+        first(irish).starts_with("1. cat · rating 30.3 ± 7.8 · played 1, finished 1, wins 1"),
+        "{answer}"
+    );
+    assert!(
+        first(privates).starts_with("1. bob · rating 30.3 ± 7.8 · played 1, finished 1, wins 1"),
+        "{answer}"
+    );
+    assert!(irish.contains("3. ann · rating 19.7 ± 7.8 · played 1, finished 1, wins 0"));
+    // The same on the page.
+    let (code, _, page) = get(&console.addr, "/standings");
+    assert_eq!(code, 200);
+    let page = String::from_utf8_lossy(&page);
+    assert!(
+        page.contains(
+            "<th scope=\"row\">cat</th><td>30.3 ± 7.8</td><td>1</td><td>1</td><td>1</td>"
+        ),
+        "{page}"
+    );
+}

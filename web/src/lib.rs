@@ -28,7 +28,7 @@ pub use token::{fresh_token, page_link};
 
 /// The web presenter's templates (relative name, text), added to the host's templates by the
 /// bot (`templates/web/`, overridable by a `templates_dir` like the others).
-pub const TEMPLATES: [(&str, &str); 2] = [
+pub const TEMPLATES: [(&str, &str); 3] = [
     (
         "web/game.html.j2",
         include_str!("../../templates/web/game.html.j2"),
@@ -36,6 +36,10 @@ pub const TEMPLATES: [(&str, &str); 2] = [
     (
         "web/verify.html.j2",
         include_str!("../../templates/web/verify.html.j2"),
+    ),
+    (
+        "web/standings.html.j2",
+        include_str!("../../templates/web/standings.html.j2"),
     ),
 ];
 
@@ -46,6 +50,8 @@ pub struct Web {
     pub store: Arc<dyn Store>,
     /// The games and the templates.
     pub host: Arc<Host>,
+    /// Whether `/standings` is served (every player's name and results across the games).
+    pub standings: bool,
 }
 
 /// Serves the pages on `listen` until the task is dropped; the bound address is returned once

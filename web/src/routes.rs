@@ -20,6 +20,7 @@ pub fn router(web: Web) -> Router {
         .route("/g/{token}/record.json", get(record))
         .route("/g/{token}/head", get(head))
         .route("/verify", get(verify_page))
+        .route("/standings", get(standings_page))
         .route("/assets/{name}", get(asset))
         .with_state(web)
 }
@@ -171,6 +172,33 @@ async fn verify_page(State(web): State<Web>, Query(at): Query<RecordAt>) -> Resp
         .host
         .templates
         .render("web/verify.html.j2", minijinja::context! { record })
+    {
+        Ok(html) => secured(html.into_response(), "text/html; charset=utf-8"),
+        Err(e) => failed(&e, StatusCode::INTERNAL_SERVER_ERROR),
+    }
+}
+
+async fn standings_page(State(web): State<Web>) -> Response {
+    if !web.standings {
+        return failed(&"No such page.", StatusCode::NOT_FOUND);
+    }
+    let kinds =
+        match gaugebot_table::table::standings::from_store(web.store.as_ref(), &web.host.games)
+            .await
+        {
+            Ok(kinds) => kinds,
+            Err(e) => {
+                tracing::warn!(error = %e, "the standings could not be read");
+                return failed(
+                    &"The database is not available; try again.",
+                    StatusCode::SERVICE_UNAVAILABLE,
+                );
+            }
+        };
+    match web
+        .host
+        .templates
+        .render("web/standings.html.j2", minijinja::context! { kinds })
     {
         Ok(html) => secured(html.into_response(), "text/html; charset=utf-8"),
         Err(e) => failed(&e, StatusCode::INTERNAL_SERVER_ERROR),

@@ -258,6 +258,7 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
         let pages = gaugebot_web::Web {
             store: tables.store().clone(),
             host: tables.host().clone(),
+            standings: web.standings,
         };
         let (bound, _task) = gaugebot_web::serve(pages, web.listen)
             .await

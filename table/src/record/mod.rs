@@ -399,6 +399,24 @@ impl GameRecord {
         })
     }
 
+    /// The record of a stored game from its row and log, loaded with its plug-in among `games`.
+    pub fn of_stored(
+        row: &GameRow,
+        rows: &[LogRow],
+        games: &[SharedPlugin],
+    ) -> Result<GameRecord, RecordError> {
+        let stored: StoredSetup = serde_json::from_str(&row.setup_json)
+            .map_err(|e| RecordError(format!("the setup does not read: {e}")))?;
+        let plugin = games
+            .iter()
+            .find(|g| g.info().kind == row.kind)
+            .ok_or_else(|| RecordError(format!("this bot has no game of kind '{}'", row.kind)))?;
+        let session = plugin
+            .load(&stored.setup, stored.players.clone())
+            .map_err(|e| RecordError(format!("the setup is not valid: {e}")))?;
+        GameRecord::of(row, &stored, rows, session.as_ref())
+    }
+
     /// The stored setup.
     pub fn stored_setup(&self) -> Result<StoredSetup, RecordError> {
         serde_json::from_value(self.setup.clone())

@@ -16,6 +16,7 @@ pub mod play;
 pub mod prompt;
 pub mod recap;
 pub(crate) mod signups;
+pub mod standings;
 pub(crate) mod start;
 pub(crate) mod view;
 
