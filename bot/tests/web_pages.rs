@@ -307,6 +307,15 @@ fn an_irish_gauge_page_shows_the_game_its_history_and_checks_its_dice() {
         "the map is drawn"
     );
     assert!(dom.contains("id=\"players\""), "worth and rank");
+    // The chart's lines end at each player's worth in the table of players.
+    let players = inner(&dom, "<section id=\"players\"", "</section>");
+    let chart = inner(&dom, "<section id=\"chart\"", "</section>");
+    for row in players.split("<th scope=\"row\">").skip(1) {
+        let name = &row[..row.find('<').expect("a name")];
+        let worth = row.split("<td>").nth(1).and_then(|c| c.split('<').next());
+        let label = format!(">{name} {}</text>", worth.expect("a worth"));
+        assert!(chart.contains(&label), "the chart ends at {label}");
+    }
     // Before the reveal the verifier checks the chain and waits for the seed.
     assert!(
         dom.contains("data-verdict=\"pending\""),

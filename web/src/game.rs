@@ -85,11 +85,12 @@ impl Loaded {
     /// belongs to the move that called for it (as `!chart` counts them).
     pub fn net_worth(&self, at: Option<i64>) -> Option<(Vec<Series>, &'static str)> {
         let stored = self.record.stored_setup().ok()?;
-        let names: Vec<String> = stored.players.iter().map(|p| p.name.clone()).collect();
         let mut session = self
             .plugin
             .load(&stored.setup, stored.players.clone())
             .ok()?;
+        // Seat order (the setup may have drawn it), as `worth` counts seats.
+        let names: Vec<String> = session.seated().iter().map(|p| p.name.clone()).collect();
         let currency = session.worth(0)?.currency;
         let sample = |session: &dyn Session| -> Option<Vec<i64>> {
             (0..names.len())
