@@ -145,6 +145,32 @@ impl Default for MapConfig {
     }
 }
 
+/// The web pages (`web:`): off unless configured.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebConfig {
+    /// Where the pages are served (`127.0.0.1:8080`; behind a reverse proxy, docs/DEPLOY.md).
+    pub listen: std::net::SocketAddr,
+    /// The address players reach them at (`https://games.example.org`); links in the status
+    /// reports start with it (default: `http://` and `listen`).
+    #[serde(default)]
+    pub public_url: Option<String>,
+    /// Whether the standings page (`/standings`: every player's name and results across the
+    /// games) is served; off by default.
+    #[serde(default)]
+    pub standings: bool,
+}
+
+impl WebConfig {
+    /// The address the links start with, without a trailing `/`.
+    pub fn public_url(&self) -> String {
+        match &self.public_url {
+            Some(url) => url.trim_end_matches('/').to_string(),
+            None => format!("http://{}", self.listen),
+        }
+    }
+}
+
 /// The whole configuration.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -167,6 +193,8 @@ pub struct Config {
     /// simulations.
     #[serde(deserialize_with = "automa_level")]
     pub automa: AutomaLevel,
+    /// The web pages of the games (none unless configured).
+    pub web: Option<WebConfig>,
 }
 
 fn automa_level<'de, D: serde::Deserializer<'de>>(d: D) -> Result<AutomaLevel, D::Error> {
@@ -205,6 +233,7 @@ impl Default for Config {
             map: MapConfig::default(),
             report: ReportStyle::Full,
             automa: AutomaLevel::Standard,
+            web: None,
         }
     }
 }

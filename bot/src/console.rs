@@ -58,6 +58,9 @@ pub struct PlayOptions {
     /// The dice specification of new games (`gaugebot-dice-v3` unless a test asks for an
     /// earlier one, to make records of that version).
     pub dice_spec: gaugebot_table::dice::Spec,
+    /// Serve the games' web pages there (`--web 127.0.0.1:8080`): each game's address is
+    /// printed on standard error, and the pages are served until ctrl-c after the input ends.
+    pub web: Option<std::net::SocketAddr>,
 }
 
 /// One parsed input line.
@@ -170,7 +173,20 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
                 gaugebot_store::backend::Database::parse(&options.db).display()
             )
         })?;
-    let host = games::host(
+    // The pages' listener first: the reports link the pages at its address.
+    let listener = match options.web {
+        Some(listen) => Some(
+            tokio::net::TcpListener::bind(listen)
+                .await
+                .with_context(|| format!("serving the web pages on {listen}"))?,
+        ),
+        None => None,
+    };
+    let page_url = match &listener {
+        Some(listener) => Some(format!("http://{}", listener.local_addr()?)),
+        None => None,
+    };
+    let host = games::host_with_pages(
         options.templates_dir.as_deref(),
         TableSettings {
             prefix: options.prefix.clone(),
@@ -181,8 +197,23 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
             dice_spec: options.dice_spec,
             ..TableSettings::default()
         },
+        page_url.clone(),
     )?;
-    let tables = Tables::new(store.clone(), host);
+    let tables = Tables::new(store.clone(), host.clone());
+    let web = match (listener, page_url) {
+        (Some(listener), Some(url)) => {
+            // The console's own games: the standings page too.
+            let pages = gaugebot_web::Web {
+                store: store.clone(),
+                host,
+                standings: true,
+            };
+            let task = gaugebot_web::serve_on(pages, listener);
+            eprintln!("(web pages on {url})");
+            Some((url, task))
+        }
+        _ => None,
+    };
     // A stored game goes on at its own time: the console's clock continues from its latest
     // entry (`@+25h` is a day after it, not after today), and new ids follow its ids.
     let mut ids = MessageIds {
@@ -196,6 +227,7 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
     // The console's clock, once a transcript sets it or a stored game gives it; the wall
     // clock until then.
     let mut virtual_now: Option<DateTime<Utc>> = None;
+    let mut announced: Option<String> = None;
     {
         let table = tables
             .table(CONSOLE_CHANNEL)
@@ -312,6 +344,9 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
         for (_, due) in tables.tick(now).await {
             print_response(&mut out, &due, dir, now).await?;
         }
+        if let Some((url, _)) = &web {
+            announce_page(&*store, url, &mut announced).await;
+        }
         end_marker(&mut out, &options).await?;
     }
     if let Some(path) = &options.dump_state {
@@ -331,6 +366,13 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
             .advance_cursor(CONSOLE_CHANNEL, &ids.last.to_string())
             .await
             .context("storing the console's last message id")?;
+    }
+    if let Some((url, task)) = web {
+        eprintln!("(the input ended; serving the pages on {url} until ctrl-c)");
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = task => {}
+        }
     }
     store.close().await;
     Ok(())
@@ -384,6 +426,28 @@ async fn end_marker(
     Ok(())
 }
 
+/// Prints the address of the console game's page on standard error once per game.
+async fn announce_page(
+    store: &dyn gaugebot_table::Store,
+    url: &str,
+    announced: &mut Option<String>,
+) {
+    let Ok(Some(game)) = store.active_game(CONSOLE_CHANNEL).await else {
+        return;
+    };
+    if announced.as_deref() == Some(game.id.as_str()) {
+        return;
+    }
+    match gaugebot_web::page_link(store, url, &game.id).await {
+        Ok(Some(link)) => {
+            eprintln!("(the page of {}: {link})", game.id);
+            *announced = Some(game.id);
+        }
+        Ok(None) => {}
+        Err(e) => eprintln!("(no page for {}: {e})", game.id),
+    }
+}
+
 /// The console presenter: a text as plain text — a person called on as `@name`, an instant
 /// in UTC (`2025-03-01 12:00 UTC`) or, when shown relative, from the console's clock `now`
 /// (`in 1d`, `2h30m ago`), a channel as `#name`; the forum's markdown as written.
@@ -399,6 +463,7 @@ pub fn present(text: &Rich, now: DateTime<Utc>) -> String {
             } => out.push_str(&relative(*at, now)),
             Span::Instant { at, .. } => out.push_str(&utc(*at)),
             Span::Channel { id } => out.push_str(&format!("#{id}")),
+            Span::Link { url } => out.push_str(url),
         }
     }
     out

@@ -68,13 +68,26 @@ pub fn one_per_line(names: &[String]) -> String {
 /// `templates_dir`, every file of which must override a template),
 /// the command registry and the settings.
 pub fn host(templates_dir: Option<&Path>, settings: TableSettings) -> Result<Arc<Host>, HostError> {
+    host_with_pages(templates_dir, settings, None)
+}
+
+/// The host, its reports linking each game's web page under `page_url` (docs/DEPLOY.md, "The
+/// web page"), when the pages are served.
+pub fn host_with_pages(
+    templates_dir: Option<&Path>,
+    settings: TableSettings,
+    page_url: Option<String>,
+) -> Result<Arc<Host>, HostError> {
     let games = registry();
     let templates = Templates::load(templates_dir, &gaugebot_table::texts_of(&games))?
-        .with(templates_dir, &crate::templates::DISCORD)?;
+        .with(templates_dir, &crate::templates::DISCORD)?
+        .with(templates_dir, &gaugebot_web::TEMPLATES)?;
     if let Some(dir) = templates_dir {
         check_overrides(dir, &templates.names())?;
     }
-    Ok(Arc::new(Host::new(games, templates, settings)))
+    Ok(Arc::new(
+        Host::new(games, templates, settings).with_page_url(page_url),
+    ))
 }
 
 /// Every file under `dir` (relative names with `/`) must be one of `valid`: a file that

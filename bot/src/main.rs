@@ -72,6 +72,11 @@ enum Command {
         /// tests; hidden from the help.
         #[arg(long, hide = true, value_parser = parse_dice_spec)]
         dice_spec: Option<gaugebot_table::dice::Spec>,
+        /// Serve the games' web pages at this address (`127.0.0.1:8080`) to watch the game
+        /// in a browser; each game's address is printed on standard error, and after the
+        /// input ends the pages are served until ctrl-c.
+        #[arg(long, value_name = "ADDR")]
+        web: Option<std::net::SocketAddr>,
         /// Transcript file (default: standard input).
         transcript: Option<PathBuf>,
     },
@@ -256,6 +261,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     end_marker: None,
                     automa: config.automa,
                     dice_spec: gaugebot_table::dice::Spec::V3,
+                    web: config.web.as_ref().map(|w| w.listen),
                 }))?;
                 Ok(ExitCode::SUCCESS)
             }
@@ -270,6 +276,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             end_marker,
             automa,
             dice_spec,
+            web,
             transcript,
         }) => {
             runtime.block_on(console::play(PlayOptions {
@@ -285,6 +292,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 end_marker,
                 automa: automa.unwrap_or(config.automa),
                 dice_spec: dice_spec.unwrap_or(gaugebot_table::dice::Spec::V3),
+                web,
             }))?;
             Ok(ExitCode::SUCCESS)
         }

@@ -179,6 +179,7 @@ pub fn replay(
         ping: false,
         skip: None,
         head: None,
+        page: None,
     };
     let upto = match until {
         Some(n) => format!("after entry #{n}"),

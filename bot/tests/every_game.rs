@@ -139,6 +139,7 @@ fn every_refusal_kind_of_every_game_renders_with_its_ruling() {
         ping: false,
         skip: None,
         head: None,
+        page: None,
     };
     for game in &games {
         let kind = game.info().kind;

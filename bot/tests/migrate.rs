@@ -82,6 +82,11 @@ async fn fill(path: &str) {
         .set_status_message(&game.id, "30000")
         .await
         .expect("status");
+    // The game's web page (its secret address).
+    shared
+        .page_token(&game.id, "0123456789abcdef0123456789abcdef")
+        .await
+        .expect("page token");
     // Two answers not yet delivered when the bot stopped: they are posted from the copy.
     for key in ["40001", "40000"] {
         let item = gaugebot_table::Outgoing {

@@ -60,6 +60,11 @@ pub enum Span {
         /// The channel's id.
         id: String,
     },
+    /// The address of the game's web page (each transport shows it as a link).
+    Link {
+        /// The whole address.
+        url: String,
+    },
 }
 
 /// A text as spans.
@@ -86,6 +91,11 @@ pub fn full(at: DateTime<Utc>) -> String {
 /// The token of a channel (see [`Span::Channel`]).
 pub fn channel(id: &str) -> String {
     format!("{OPEN}c{SEP}{}{CLOSE}", clean(id))
+}
+
+/// The token of the game's web page's address (see [`Span::Link`]).
+pub fn link(url: &str) -> String {
+    format!("{OPEN}l{SEP}{}{CLOSE}", clean(url))
 }
 
 /// Text without the characters tokens are made of (a name can never open a token).
@@ -205,6 +215,9 @@ fn token(inner: &str) -> Option<Span> {
         "c" if fields.len() == 2 => Some(Span::Channel {
             id: fields[1].to_string(),
         }),
+        "l" if fields.len() == 2 => Some(Span::Link {
+            url: fields[1].to_string(),
+        }),
         _ => None,
     }
 }
@@ -224,6 +237,7 @@ impl fmt::Display for Rich {
                 Span::Ping { name, .. } => write!(f, "@{name}")?,
                 Span::Instant { at, .. } => f.write_str(&utc(*at))?,
                 Span::Channel { id } => write!(f, "#{id}")?,
+                Span::Link { url } => f.write_str(url)?,
             }
         }
         Ok(())

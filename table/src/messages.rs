@@ -290,7 +290,9 @@ catalogue! {
     Export = "export" { game_id: String, entries: usize, file: String, sealed: bool }
     /// The record's chain head after the last stored entry (`seq`; `None`: the setup), under
     /// every report: a witness players can later check the record against.
-    RecordHead = "record_head" { seq: Option<i64>, head: String }
+    RecordHead = "record_head" { seq: Option<i64>, head: String, page: Option<String> }
+    /// `!standings`: per game kind, its players' lines (`table::standings::KindStandings`).
+    Standings = "standings" { kinds: Vec<serde_json::Value> }
     /// `!reveal` of a game with manual dice.
     NoSeed = "no_seed" {}
     /// `!reveal` before the end needs `confirm`.

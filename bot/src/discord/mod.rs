@@ -231,7 +231,7 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
     let database = config.database.to_string_lossy().into_owned();
     let shards = config.discord.shards.unwrap_or(ShardRange::SINGLE);
     shards.check().map_err(anyhow::Error::msg)?;
-    let host = games::host(
+    let host = games::host_with_pages(
         config.templates_dir.as_deref(),
         TableSettings {
             prefix: config.prefix.clone(),
@@ -242,6 +242,7 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
             report: config.report.into(),
             automa: config.automa,
         },
+        config.web.as_ref().map(|w| w.public_url()),
     )?;
     // The bot's one REST client; serenity's gateway client has its own `Http`.
     let rest = Arc::new(Rest::new(&token, config.discord.api_base.as_deref()));
@@ -254,6 +255,17 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
         )
     })?;
     let tables = Tables::new(store, host);
+    if let Some(web) = &config.web {
+        let pages = gaugebot_web::Web {
+            store: tables.store().clone(),
+            host: tables.host().clone(),
+            standings: web.standings,
+        };
+        let (bound, _task) = gaugebot_web::serve(pages, web.listen)
+            .await
+            .with_context(|| format!("serving the web pages on {}", web.listen))?;
+        tracing::info!(%bound, public_url = %web.public_url(), "serving the games' web pages");
+    }
     let content = wants_message_content(&config, &rest).await;
     if !content {
         tracing::info!("without the Message Content intent: slash commands, buttons and messages that mention the bot");

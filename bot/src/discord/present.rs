@@ -46,6 +46,8 @@ pub fn text(rich: &Rich) -> String {
                 Some(id) => out.push_str(&format!("<#{id}>")),
                 None => out.push_str(&format!("#{id}")),
             },
+            // A masked link, its address in <> so that Discord shows no preview of the page.
+            Span::Link { url } => out.push_str(&format!("[game page](<{url}>)")),
         }
     }
     out

@@ -441,6 +441,10 @@ impl TableGame for IrishGauge {
         Some(map::render_png(view).map_err(|e| PictureError(e.to_string())))
     }
 
+    fn picture_svg(&self, view: &View) -> Option<String> {
+        Some(map::render_svg(view))
+    }
+
     fn marks(&self, events: &Vec<Event>) -> Marks {
         Marks {
             ends_turn: events

@@ -328,6 +328,35 @@ impl<B: Backend> Store for SqlStore<B> {
             .await
     }
 
+    async fn page_token(&self, game_id: &str, fresh: &str) -> Result<Option<String>, StoreError> {
+        if let Some(token) = B::Db::page_token(&mut *self.read().await?, game_id).await? {
+            return Ok(Some(token));
+        }
+        self.backend
+            .run(None, &[Statement::set_page_token(game_id, fresh)])
+            .await?;
+        B::Db::page_token(&mut *self.read().await?, game_id).await
+    }
+
+    async fn game_of_page(&self, token: &str) -> Result<Option<GameRow>, StoreError> {
+        B::Db::game_of_page(&mut *self.read().await?, token)
+            .await?
+            .map(GameRow::try_from)
+            .transpose()
+    }
+
+    async fn game(&self, game_id: &str) -> Result<Option<GameRow>, StoreError> {
+        B::Db::game(&mut *self.read().await?, game_id)
+            .await?
+            .map(GameRow::try_from)
+            .transpose()
+    }
+
+    async fn games(&self) -> Result<Vec<GameRow>, StoreError> {
+        let records = B::Db::games(&mut *self.read().await?).await?;
+        records.into_iter().map(GameRow::try_from).collect()
+    }
+
     async fn channel_state(&self, channel: &str) -> Result<Option<String>, StoreError> {
         B::Db::channel_state(&mut *self.read().await?, channel).await
     }

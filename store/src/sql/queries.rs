@@ -188,6 +188,8 @@ pub struct Dump {
     pub status: Vec<(String, String)>,
     /// The outbox's undelivered items, in the order they were stored.
     pub outbox: Vec<OutboxRecord>,
+    /// Every game's web page token: (game id, token).
+    pub pages: Vec<(String, String)>,
 }
 
 impl Dump {
@@ -202,6 +204,7 @@ impl Dump {
             self.presets.len(),
             self.status.len(),
             self.outbox.len(),
+            self.pages.len(),
         ];
         TABLES.iter().copied().zip(counts).collect()
     }
@@ -211,7 +214,7 @@ impl Dump {
 /// added to the schema must be added here and to [`Dump`], or `gaugebot migrate` refuses to
 /// run: it will not leave a table behind). PostgreSQL's `channel_owners` is not data: which
 /// process owns a channel is decided anew by the processes on the new database.
-pub const TABLES: [&str; 8] = [
+pub const TABLES: [&str; 9] = [
     "games",
     "log",
     "seen_messages",
@@ -220,6 +223,7 @@ pub const TABLES: [&str; 8] = [
     "presets",
     "status_message",
     "outbox",
+    "game_pages",
 ];
 
 /// Tables of a schema that are not the bot's data: the migrations' own bookkeeping, the
@@ -528,6 +532,15 @@ impl Statement {
         )
     }
 
+    /// Gives a game its web page's token, unless it has one (then nothing changes).
+    pub fn set_page_token(game_id: &str, token: &str) -> Statement {
+        Statement::new(
+            "INSERT INTO game_pages (game_id, token) VALUES ($1, $2)
+             ON CONFLICT (game_id) DO NOTHING",
+            vec![text(game_id), text(token)],
+        )
+    }
+
     /// Replaces (or with `None` removes) a channel's state.
     pub fn set_channel_state(channel: &str, state: Option<&str>) -> Statement {
         match state {
@@ -644,6 +657,23 @@ pub trait Queries: Dialect {
         conn: &mut Self::Connection,
         game_id: &str,
     ) -> Result<Option<String>, StoreError>;
+    /// A game's web page token.
+    async fn page_token(
+        conn: &mut Self::Connection,
+        game_id: &str,
+    ) -> Result<Option<String>, StoreError>;
+    /// The game whose web page has this token.
+    async fn game_of_page(
+        conn: &mut Self::Connection,
+        token: &str,
+    ) -> Result<Option<GameRecord>, StoreError>;
+    /// A game by its id.
+    async fn game(
+        conn: &mut Self::Connection,
+        game_id: &str,
+    ) -> Result<Option<GameRecord>, StoreError>;
+    /// Every game, in the order they were created.
+    async fn games(conn: &mut Self::Connection) -> Result<Vec<GameRecord>, StoreError>;
     /// A channel's state outside any game.
     async fn channel_state(
         conn: &mut Self::Connection,
@@ -812,6 +842,52 @@ where
         .await
     }
 
+    async fn page_token(
+        conn: &mut DB::Connection,
+        game_id: &str,
+    ) -> Result<Option<String>, StoreError> {
+        optional(
+            conn,
+            "SELECT token FROM game_pages WHERE game_id = $1",
+            game_id,
+        )
+        .await
+    }
+
+    async fn game_of_page(
+        conn: &mut DB::Connection,
+        token: &str,
+    ) -> Result<Option<GameRecord>, StoreError> {
+        let sql = format!(
+            "SELECT {GAME} FROM games WHERE id = (SELECT game_id FROM game_pages WHERE token = $1)"
+        );
+        sqlx::query_as(&sql)
+            .bind(token)
+            .fetch_optional(conn)
+            .await
+            .map_err(failed)
+    }
+
+    async fn game(
+        conn: &mut DB::Connection,
+        game_id: &str,
+    ) -> Result<Option<GameRecord>, StoreError> {
+        let sql = format!("SELECT {GAME} FROM games WHERE id = $1");
+        sqlx::query_as(&sql)
+            .bind(game_id)
+            .fetch_optional(conn)
+            .await
+            .map_err(failed)
+    }
+
+    async fn games(conn: &mut DB::Connection) -> Result<Vec<GameRecord>, StoreError> {
+        let order = DB::INSERTION_ORDER;
+        sqlx::query_as(&format!("SELECT {GAME} FROM games ORDER BY {order}"))
+            .fetch_all(conn)
+            .await
+            .map_err(failed)
+    }
+
     async fn channel_state(
         conn: &mut DB::Connection,
         channel: &str,
@@ -903,6 +979,12 @@ where
                 .await
                 .map_err(failed)?;
         status.sort();
+        let mut pages: Vec<(String, String)> =
+            sqlx::query_as("SELECT game_id, token FROM game_pages")
+                .fetch_all(&mut *conn)
+                .await
+                .map_err(failed)?;
+        pages.sort();
         let outbox = DB::outbox(conn, None).await?;
         Ok(Dump {
             games,
@@ -913,6 +995,7 @@ where
             presets,
             status,
             outbox,
+            pages,
         })
     }
 
@@ -975,6 +1058,10 @@ where
         for item in &dump.outbox {
             DB::execute(conn, &Statement::insert_outbox(item.clone())).await?;
             step(7, &mut done);
+        }
+        for (game_id, token) in &dump.pages {
+            DB::execute(conn, &Statement::set_page_token(game_id, token)).await?;
+            step(8, &mut done);
         }
         Ok(())
     }

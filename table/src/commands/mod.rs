@@ -27,6 +27,7 @@ pub mod registry;
 pub(crate) mod seats;
 pub mod setup;
 pub(crate) mod signup;
+mod standings;
 /// The commands' specs (declared with the games: [`crate::game::spec`]).
 pub use crate::game::spec;
 
@@ -113,6 +114,7 @@ pub(crate) fn table_handlers() -> Vec<Box<dyn Command>> {
         Box::new(presets::Waiting),
         Box::new(recap::RecapCommand),
         Box::new(recap::Chart),
+        Box::new(standings::Standings),
     ]
 }
 

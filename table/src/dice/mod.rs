@@ -653,6 +653,17 @@ pub fn verify(export: &AuditExport, games: &dyn Recompute) -> Result<VerifyRepor
     })
 }
 
+/// A fresh token for a game's web page: 128 bits from the operating system's random source, as
+/// 32 hex digits (all zeros only if that source failed: the store then keeps a page nobody
+/// can be sent to by chance, and the web server refuses nothing else).
+pub fn fresh_page_token() -> String {
+    let mut bytes = [0u8; 16];
+    if OsRng.try_fill_bytes(&mut bytes).is_err() {
+        tracing::error!("the OS's random source failed: a game's page token is not random");
+    }
+    hex::encode(bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -667,6 +667,12 @@ pub trait TableGame: Send + Sync + Sized + 'static {
         let _ = view;
         None
     }
+    /// The same picture as an SVG document, drawn by the same code (the web page shows it);
+    /// none by default.
+    fn picture_svg(&self, view: &Self::View) -> Option<String> {
+        let _ = view;
+        None
+    }
     /// Notes what a move or draw did (`after` is the position it left); nothing by default.
     fn note(&self, notes: &mut Self::Notes, after: &Self::State, events: &Self::Events) {
         let _ = (notes, after, events);

@@ -137,6 +137,8 @@ pub struct Render<'a> {
     /// The record's chain head, shown under every report (none offline): the last entry it
     /// covers (`None`: the setup) and its first 12 hex digits.
     pub head: Option<(Option<i64>, &'a str)>,
+    /// The address of the game's web page, linked on the head's line (when pages are served).
+    pub page: Option<&'a str>,
 }
 
 impl<'a> Render<'a> {
@@ -161,6 +163,7 @@ fn with_head(text: String, render: &Render<'_>) -> String {
                 &crate::messages::RecordHead {
                     seq,
                     head: head.to_string(),
+                    page: render.page.map(crate::answer::link),
                 },
                 render.prefix,
             );
@@ -414,6 +417,12 @@ erased! {
         fn picture(&self) -> Option<Result<Vec<u8>, PictureError>> {
             let view = self.game.view(&self.state, &self.recent, "");
             self.game.picture(&view)
+        }
+
+        /// The picture as an SVG document ([`TableGame::picture_svg`]), if the game has one.
+        fn picture_svg(&self) -> Option<String> {
+            let view = self.game.view(&self.state, &self.recent, "");
+            self.game.picture_svg(&view)
         }
 
         /// A stored move in canonical notation, or a stored draw in words; `None` for other

@@ -124,7 +124,7 @@ pub struct GameRecord {
 pub struct RecordError(pub String);
 
 /// The entries of a record in force after its undos, up to and including entry `until`.
-fn in_force(log: &[RecordEntry], until: Option<i64>) -> Result<Vec<(i64, Entry)>, RecordError> {
+pub fn in_force(log: &[RecordEntry], until: Option<i64>) -> Result<Vec<(i64, Entry)>, RecordError> {
     let mut entries = Vec::with_capacity(log.len());
     for item in log.iter().filter(|e| until.is_none_or(|u| e.seq <= u)) {
         let entry = Entry::from_json(&item.entry)
@@ -499,6 +499,24 @@ impl GameRecord {
             chain: Some(summary),
             client_seed: client_seed(stored).map(str::to_string),
         })
+    }
+
+    /// The record of a stored game from its row and log, loaded with its plug-in among `games`.
+    pub fn of_stored(
+        row: &GameRow,
+        rows: &[LogRow],
+        games: &[SharedPlugin],
+    ) -> Result<GameRecord, RecordError> {
+        let stored: StoredSetup = serde_json::from_str(&row.setup_json)
+            .map_err(|e| RecordError(format!("the setup does not read: {e}")))?;
+        let plugin = games
+            .iter()
+            .find(|g| g.info().kind == row.kind)
+            .ok_or_else(|| RecordError(format!("this bot has no game of kind '{}'", row.kind)))?;
+        let session = plugin
+            .load(&stored.setup, stored.players.clone())
+            .map_err(|e| RecordError(format!("the setup is not valid: {e}")))?;
+        GameRecord::of(row, &stored, rows, session.as_ref())
     }
 
     /// The stored setup.

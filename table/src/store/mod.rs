@@ -316,6 +316,30 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         let _ = (game_id, message_id);
         Ok(())
     }
+    /// The token of a game's web page (its secret address): the stored one, else `fresh`,
+    /// stored now. `None` from a store that keeps no pages (the default).
+    async fn page_token(&self, game_id: &str, fresh: &str) -> Result<Option<String>, StoreError> {
+        let _ = (game_id, fresh);
+        Ok(None)
+    }
+
+    /// The game whose web page has this token (any game, active or not).
+    async fn game_of_page(&self, token: &str) -> Result<Option<GameRow>, StoreError> {
+        let _ = token;
+        Ok(None)
+    }
+
+    /// A game by its id, active or not (the default knows none).
+    async fn game(&self, game_id: &str) -> Result<Option<GameRow>, StoreError> {
+        let _ = game_id;
+        Ok(None)
+    }
+
+    /// Every game, active or not, in the order they were created (the default knows none).
+    async fn games(&self) -> Result<Vec<GameRow>, StoreError> {
+        Ok(Vec::new())
+    }
+
     /// A channel's table-level state outside any game (open signups, as JSON), if it has one.
     async fn channel_state(&self, channel: &str) -> Result<Option<String>, StoreError>;
 

@@ -19,6 +19,7 @@ pub mod prompt;
 pub mod recap;
 pub(crate) mod signups;
 pub(crate) mod standing;
+pub mod standings;
 pub(crate) mod start;
 pub(crate) mod view;
 
@@ -99,6 +100,9 @@ pub struct Host {
     pub commands: Catalogue,
     /// Settings.
     pub settings: TableSettings,
+    /// Where the games' web pages are served (`https://games.example.org`), if they are: every
+    /// report then links its game's page ([`crate::answer::Span::Link`]).
+    pub page_url: Option<String>,
 }
 
 impl Host {
@@ -173,6 +177,7 @@ impl Host {
             session,
             head,
             report: std::sync::OnceLock::new(),
+            page: None,
         })
     }
 
@@ -241,6 +246,8 @@ pub(crate) struct Current {
     /// position: `!status` and the pinned status share it ([`Cx::report`]); every commit
     /// clears it.
     pub(crate) report: std::sync::OnceLock<String>,
+    /// The address of the game's web page, once its token is stored (pages served only).
+    pub(crate) page: Option<String>,
 }
 
 impl Current {
@@ -429,6 +436,8 @@ impl Cx {
         let Err(error) = self.ledger.store.write(&writes).await else {
             self.ledger.presets.committed(&writes);
             self.ledger.stale = false;
+            // A game set up by this write gets its page now that its row is stored.
+            self.attach_page().await;
             return Ok(());
         };
         match self.reload().await {
@@ -454,6 +463,35 @@ impl Cx {
     }
 
     /// Rebuilds the table from the database.
+    /// Gives the running game the address of its web page, its token made and stored the first
+    /// time (pages served only; a store failure leaves the reports without the link).
+    pub(crate) async fn attach_page(&mut self) {
+        let Some(base) = self.host.page_url.clone() else {
+            return;
+        };
+        let Loaded::Running(current) = &mut self.loaded else {
+            return;
+        };
+        if current.page.is_some() {
+            return;
+        }
+        match self
+            .ledger
+            .store
+            .page_token(&current.row.id, &crate::dice::fresh_page_token())
+            .await
+        {
+            Ok(Some(token)) => {
+                current.page = Some(format!("{}/g/{token}", base.trim_end_matches('/')));
+                current.report = std::sync::OnceLock::new();
+            }
+            Ok(None) => {}
+            Err(error) => {
+                tracing::warn!(game = %current.row.id, %error, "no web page for the game's reports")
+            }
+        }
+    }
+
     pub(crate) async fn reload(&mut self) -> Result<(), TableError> {
         self.ledger.presets.clear();
         let Some(row) = self.ledger.store.active_game(&self.ledger.channel).await? else {
@@ -479,6 +517,7 @@ impl Cx {
                 }))
             }
         };
+        self.attach_page().await;
         Ok(())
     }
 

@@ -77,6 +77,7 @@ pub(crate) async fn start_game(
         ping: true,
         skip: None,
         head: None,
+        page: None,
     };
     let (setup, session) = match parsed
         .game
@@ -129,6 +130,7 @@ pub(crate) async fn start_game(
         session,
         head,
         report: std::sync::OnceLock::new(),
+        page: None,
     };
     let draw_commands: Vec<String> = host
         .commands

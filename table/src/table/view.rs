@@ -40,6 +40,7 @@ impl<'a> View<'a> {
             ping,
             skip,
             head: Some((current.head.seq(), current.head.short())),
+            page: current.page.as_deref(),
         }
     }
 

@@ -46,7 +46,15 @@ impl Host {
             templates,
             commands,
             settings,
+            page_url: None,
         }
+    }
+
+    /// The same host, its reports linking each game's web page under `page_url` (`None`: no
+    /// pages are served).
+    pub fn with_page_url(mut self, page_url: Option<String>) -> Host {
+        self.page_url = page_url;
+        self
     }
 }
 

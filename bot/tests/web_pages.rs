@@ -1,0 +1,573 @@
+//! The games' web pages in a real browser (headless Chromium driven from the command line):
+//! `gaugebot play --web` serves a console game while it is played; the page shows the status
+//! and the map, an earlier position is `gaugebot replay --until N`'s, the browser's dice
+//! verifier passes a valid record and names the entry of a tampered draw, and nothing hidden
+//! is ever sent during a game of Privates.
+//!
+//! Without Chromium (`chromium` or `chromium-browser` on the PATH) the tests are skipped,
+//! saying so, except under CI (`CI` set), where that is a failure (`.ci/run` installs it).
+//! Screenshots of both games' pages are saved in `$GAUGEBOT_SCREENS` (default
+//! `target/screens`).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::Duration;
+
+const SEED: &str = "ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12";
+const END: &str = "@@end-of-reply@@";
+
+/// The browser, or `None` (the test is skipped, saying why; under CI it fails).
+fn chromium() -> Option<PathBuf> {
+    let found = ["chromium", "chromium-browser"].iter().find_map(|name| {
+        std::env::var_os("PATH").and_then(|paths| {
+            std::env::split_paths(&paths)
+                .map(|dir| dir.join(name))
+                .find(|p| p.is_file())
+        })
+    });
+    if found.is_none() {
+        let why = "web page tests skipped: no chromium on the PATH; install Debian's `chromium` \
+                   package (.ci/run does)";
+        if std::env::var_os("CI").is_some() {
+            panic!("{why}, and CI must run them");
+        }
+        let _ = writeln!(std::io::stderr().lock(), "NOTE: {why}");
+    }
+    found
+}
+
+/// The browser's flags for a headless run in a container.
+fn browser(chrome: &Path, profile: &Path) -> Command {
+    let mut command = Command::new(chrome);
+    command
+        .arg("--headless")
+        .arg("--no-sandbox")
+        .arg("--disable-gpu")
+        .arg("--disable-dev-shm-usage")
+        .arg("--no-first-run")
+        .arg("--hide-scrollbars")
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .stdin(Stdio::null())
+        .stderr(Stdio::null());
+    command
+}
+
+/// The page's DOM after its scripts ran (the dice verifier included).
+fn dump_dom(chrome: &Path, profile: &Path, url: &str) -> String {
+    let out = browser(chrome, profile)
+        .arg("--virtual-time-budget=15000")
+        .arg("--dump-dom")
+        .arg(url)
+        .output()
+        .expect("chromium runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Saves a screenshot of the page.
+fn screenshot(chrome: &Path, profile: &Path, url: &str, file: &Path) {
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir).expect("the screenshots' folder");
+    }
+    let status = browser(chrome, profile)
+        .arg("--window-size=1000,2600")
+        .arg("--virtual-time-budget=8000")
+        .arg(format!("--screenshot={}", file.display()))
+        .arg(url)
+        .status()
+        .expect("chromium runs");
+    assert!(status.success() && file.is_file(), "no screenshot {file:?}");
+}
+
+fn screens() -> PathBuf {
+    std::env::var_os("GAUGEBOT_SCREENS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/screens"))
+}
+
+/// One HTTP/1.1 GET: the status, the headers and the body, every byte as sent.
+fn get(addr: &str, path: &str) -> (u16, String, Vec<u8>) {
+    let mut stream = TcpStream::connect(addr).expect("the web server answers");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("a timeout");
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .expect("the request is sent");
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).expect("the answer is read");
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("an HTTP answer");
+    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status");
+    let mut body = raw[split + 4..].to_vec();
+    if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        body = dechunk(&body);
+    }
+    (status, head, body)
+}
+
+fn dechunk(mut body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let line_end = body.windows(2).position(|w| w == b"\r\n").unwrap_or(0);
+        let size = usize::from_str_radix(String::from_utf8_lossy(&body[..line_end]).trim(), 16)
+            .unwrap_or(0);
+        if size == 0 {
+            return out;
+        }
+        out.extend_from_slice(&body[line_end + 2..line_end + 2 + size]);
+        body = &body[line_end + 2 + size + 2..];
+    }
+}
+
+/// `gaugebot play --web` on a pipe: lines in, replies out.
+struct Console {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: Receiver<String>,
+    stderr: Receiver<String>,
+    /// The pages' address (`127.0.0.1:port`).
+    addr: String,
+}
+
+impl Console {
+    fn start(db: &Path) -> Console {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gaugebot"))
+            .args([
+                "play",
+                "--automa",
+                "cheap",
+                "--seed",
+                SEED,
+                "--end-marker",
+                END,
+            ])
+            .args(["--web", "127.0.0.1:0", "--db"])
+            .arg(db)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("gaugebot play starts");
+        let lines = |from: Box<dyn Read + Send>| {
+            let (tx, rx) = channel();
+            std::thread::spawn(move || {
+                for line in BufReader::new(from).lines().map_while(Result::ok) {
+                    if tx.send(line).is_err() {
+                        break;
+                    }
+                }
+            });
+            rx
+        };
+        let stdout = lines(Box::new(child.stdout.take().expect("stdout")));
+        let stderr = lines(Box::new(child.stderr.take().expect("stderr")));
+        let stdin = child.stdin.take().expect("stdin");
+        let first = stderr
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the console says where the pages are");
+        let addr = first
+            .strip_prefix("(web pages on http://")
+            .and_then(|rest| rest.strip_suffix(')'))
+            .unwrap_or_else(|| panic!("not the pages' address: {first}"))
+            .to_string();
+        Console {
+            child,
+            stdin,
+            stdout,
+            stderr,
+            addr,
+        }
+    }
+
+    /// Sends a line and returns the reply, up to the end marker.
+    fn say(&mut self, line: &str) -> String {
+        writeln!(self.stdin, "{line}").expect("the console reads");
+        let mut reply = String::new();
+        loop {
+            let out = self
+                .stdout
+                .recv_timeout(Duration::from_secs(120))
+                .unwrap_or_else(|_| panic!("no reply to {line:?}; so far: {reply}"));
+            if out == END {
+                return reply;
+            }
+            reply.push_str(&out);
+            reply.push('\n');
+        }
+    }
+
+    /// The path of a game's page, as the console printed it (`/g/<token>`).
+    fn page_of(&self, game: &str) -> String {
+        loop {
+            let line = self
+                .stderr
+                .recv_timeout(Duration::from_secs(30))
+                .unwrap_or_else(|_| panic!("no page announced for {game}"));
+            if let Some(rest) = line.strip_prefix(&format!("(the page of {game}: http://")) {
+                let url = rest.trim_end_matches(')');
+                let path = &url[url.find('/').expect("a path")..];
+                return path.to_string();
+            }
+        }
+    }
+}
+
+impl Drop for Console {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An element's inner HTML by id, from a dumped DOM.
+fn inner<'a>(dom: &'a str, open: &str, close: &str) -> &'a str {
+    let start = dom
+        .find(open)
+        .unwrap_or_else(|| panic!("no {open} in the page"))
+        + open.len();
+    let end = dom[start..].find(close).expect("its end") + start;
+    &dom[start..end]
+}
+
+/// Text of HTML: tags dropped, entities read, `**` of the forum's markdown dropped.
+fn text_of(html: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+        .replace("**", "")
+        .trim()
+        .to_string()
+}
+
+fn json(body: &[u8]) -> serde_json::Value {
+    serde_json::from_slice(body).expect("JSON")
+}
+
+#[test]
+fn an_irish_gauge_page_shows_the_game_its_history_and_checks_its_dice() {
+    let Some(chrome) = chromium() else { return };
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let profile = dir.path().join("profile");
+    let mut console = Console::start(&dir.path().join("g.db"));
+    // A game in progress: ann against two automa seats, who move at once until it is her turn.
+    let reply = console.say("mod: !setup ann automa automa");
+    assert!(reply.contains("Irish Gauge"), "{reply}");
+    let page = console.page_of("console-1");
+    let addr = console.addr.clone();
+    let url = format!("http://{addr}{page}");
+    // ann plays a few moves: a pass where she may, else the least bid or a dividend call.
+    for _ in 0..8 {
+        for attempt in ["pass", "bid 10", "bid 15", "bid 20", "dividends"] {
+            if !console.say(&format!("ann: **{attempt}**")).contains('❌') {
+                break;
+            }
+        }
+    }
+
+    // Every status report links the page, under the record's head.
+    let report = console.say("bob: !status");
+    assert!(
+        report.contains(&format!("` · {url}")),
+        "the report links {url}: {report}"
+    );
+
+    let dom = dump_dom(&chrome, &profile, &url);
+    let status = text_of(inner(&dom, "<div class=\"report\">", "</div>"));
+    assert!(status.contains("Irish Gauge — console-1"), "{status}");
+    let map = inner(&dom, "<section id=\"map\"", "</section>");
+    assert!(
+        map.contains("<svg") && map.contains("Galway"),
+        "the map is drawn"
+    );
+    assert!(dom.contains("id=\"players\""), "worth and rank");
+    // The chart's lines end at each player's worth in the table of players.
+    let players = inner(&dom, "<section id=\"players\"", "</section>");
+    let chart = inner(&dom, "<section id=\"chart\"", "</section>");
+    for row in players.split("<th scope=\"row\">").skip(1) {
+        let name = &row[..row.find('<').expect("a name")];
+        let worth = row.split("<td>").nth(1).and_then(|c| c.split('<').next());
+        let label = format!(">{name} {}</text>", worth.expect("a worth"));
+        assert!(chart.contains(&label), "the chart ends at {label}");
+    }
+    // Before the reveal the verifier checks the chain and waits for the seed.
+    assert!(
+        dom.contains("data-verdict=\"pending\""),
+        "{}",
+        inner(&dom, "<div id=\"verify\"", "</div>")
+    );
+    screenshot(
+        &chrome,
+        &profile,
+        &url,
+        &screens().join("irish-gauge-page.png"),
+    );
+
+    // The slider: the position after entry N is `gaugebot replay --until N`'s.
+    let (code, _, record) = get(&addr, &format!("{page}/record.json"));
+    assert_eq!(code, 200);
+    let entries = json(&record)["log"].as_array().expect("a log").len() as i64;
+    assert!(entries > 4, "the automa moved: {entries} entries");
+    let until = entries / 2;
+    let file = dir.path().join("record.json");
+    std::fs::write(&file, &record).expect("the record is saved");
+    let replay = Command::new(env!("CARGO_BIN_EXE_gaugebot"))
+        .arg("replay")
+        .arg(&file)
+        .args(["--until", &until.to_string()])
+        .output()
+        .expect("gaugebot replay runs");
+    assert!(replay.status.success());
+    let replayed = String::from_utf8_lossy(&replay.stdout);
+    let replayed = replayed
+        .split_once(":\n\n")
+        .map_or(replayed.as_ref(), |(_, status)| status);
+    let earlier = dump_dom(&chrome, &profile, &format!("{url}?at={until}"));
+    assert!(earlier.contains(&format!("after entry #{until} of")));
+    let shown = text_of(inner(&earlier, "<div class=\"report\">", "</div>"));
+    assert_eq!(shown, text_of(replayed.trim()), "entry #{until}");
+    assert_ne!(shown, status, "an earlier position differs from now");
+}
+
+#[test]
+fn the_browser_verifies_a_finished_game_and_names_a_tampered_draw() {
+    let Some(chrome) = chromium() else { return };
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let profile = dir.path().join("profile");
+    let db = dir.path().join("g.db");
+    let mut console = Console::start(&db);
+    // Three automa seats play the whole game; the seed is revealed at the end.
+    let reply = console.say("mod: !setup automa automa automa");
+    assert!(reply.contains("Game over"), "{reply}");
+    let page = console.page_of("console-1");
+    let addr = console.addr.clone();
+    let dom = dump_dom(&chrome, &profile, &format!("http://{addr}{page}"));
+    let verdict = inner(&dom, "<div id=\"verify\"", "</div>");
+    assert!(verdict.contains("data-verdict=\"verified\""), "{verdict}");
+    assert!(verdict.contains("test vectors of DICE.md §9"), "{verdict}");
+    assert!(
+        verdict.contains("draws recomputed from the seed"),
+        "{verdict}"
+    );
+
+    // One draw changed in the database: the record the bot serves is consistent with itself
+    // (its chain is recomputed), but the draw is not what the seed gives.
+    let (_, _, record) = get(&addr, &format!("{page}/record.json"));
+    let record = json(&record);
+    let tampered = record["log"]
+        .as_array()
+        .expect("a log")
+        .iter()
+        .find(|e| e["entry"]["entry"] == "draw")
+        .expect("a dividend draw")
+        .clone();
+    let seq = tampered["seq"].as_i64().expect("a seq");
+    let mut entry = tampered["entry"].clone();
+    let first = entry["cubes"][0].as_str().expect("a cube").to_string();
+    entry["cubes"][0] = serde_json::Value::from(if first == "white" { "black" } else { "white" });
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime")
+        .block_on(async {
+            use sqlx::ConnectOptions as _;
+            let mut conn = sqlx::sqlite::SqliteConnectOptions::new()
+                .filename(&db)
+                .connect()
+                .await
+                .expect("the database opens");
+            sqlx::query("UPDATE log SET entry_json = $1 WHERE game_id = 'console-1' AND seq = $2")
+                .bind(entry.to_string())
+                .bind(seq)
+                .execute(&mut conn)
+                .await
+                .expect("the draw is changed");
+        });
+    let dom = dump_dom(
+        &chrome,
+        &profile,
+        &format!("http://{addr}/verify?record={page}/record.json"),
+    );
+    let verdict = inner(&dom, "<div id=\"verify\"", "</div>");
+    assert!(verdict.contains("data-verdict=\"failed\""), "{verdict}");
+    assert!(
+        verdict.contains(&format!("data-failed-at=\"{seq}\"")),
+        "{verdict}"
+    );
+    assert!(
+        verdict.contains(&format!("The draw of entry #{seq} (dividend-draw")),
+        "{verdict}"
+    );
+    assert!(verdict.contains("does not match"), "{verdict}");
+}
+
+#[test]
+fn nothing_hidden_is_sent_during_a_game_of_privates() {
+    let Some(chrome) = chromium() else { return };
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let profile = dir.path().join("profile");
+    let db = dir.path().join("g.db");
+    let mut console = Console::start(&db);
+    let reply = console.say("mod: !setup privates ann automa automa");
+    assert!(reply.contains("Privates"), "{reply}");
+    let page = console.page_of("console-1");
+    let addr = console.addr.clone();
+    let (seed, deck) = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime")
+        .block_on(async {
+            use sqlx::ConnectOptions as _;
+            let mut conn = sqlx::sqlite::SqliteConnectOptions::new()
+                .filename(&db)
+                .connect()
+                .await
+                .expect("the database opens");
+            let (seed, setup): (String, String) =
+                sqlx::query_as("SELECT seed_hex, setup_json FROM games WHERE id = 'console-1'")
+                    .fetch_one(&mut conn)
+                    .await
+                    .expect("the game");
+            let setup: serde_json::Value = serde_json::from_str(&setup).expect("JSON");
+            let deck: Vec<u64> =
+                serde_json::from_value(setup["setup"]["deck"].clone()).expect("a deck");
+            (seed, deck)
+        });
+    assert_eq!(seed.len(), 64);
+    let mut sent: Vec<u8> = Vec::new();
+    let fetch_all = |sent: &mut Vec<u8>, entries: i64| {
+        let mut paths = vec![
+            page.clone(),
+            format!("{page}/record.json"),
+            format!("{page}/head"),
+            format!("{page}/chart.svg"),
+            format!("{page}/map.svg"),
+            "/verify".to_string(),
+            "/assets/page.js".to_string(),
+            "/assets/verify.js".to_string(),
+            "/assets/style.css".to_string(),
+        ];
+        for at in 0..entries {
+            paths.push(format!("{page}?at={at}"));
+            paths.push(format!("{page}/chart.svg?at={at}"));
+        }
+        for path in paths {
+            let (_, head, body) = get(&addr, &path);
+            sent.extend_from_slice(head.as_bytes());
+            sent.extend_from_slice(&body);
+        }
+    };
+    let mut moves = 0;
+    for _ in 0..12 {
+        let (_, _, head) = get(&addr, &format!("{page}/head"));
+        let head = json(&head);
+        if head["revealed"] == true {
+            break;
+        }
+        fetch_all(&mut sent, head["entries"].as_i64().expect("entries"));
+        // ann passes when she can, else bids the least she may.
+        let reply = console.say("ann: **pass**");
+        if reply.contains('❌') {
+            console.say("ann: **bid 5**");
+        }
+        moves += 1;
+    }
+    assert!(moves > 3, "the game went on");
+    let screens = screens();
+    screenshot(
+        &chrome,
+        &profile,
+        &format!("http://{addr}{page}"),
+        &screens.join("privates-page.png"),
+    );
+    let text: String = String::from_utf8_lossy(&sent)
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    assert!(!text.contains(&seed), "the seed was sent before the reveal");
+    assert!(!text.contains(&seed.to_uppercase()));
+    // No run of ten cards of the deck in its order, as JSON or as text.
+    for window in deck.windows(10) {
+        let run: Vec<String> = window.iter().map(u64::to_string).collect();
+        for sep in [",", "/", "·"] {
+            assert!(
+                !text.contains(&run.join(sep)),
+                "the deck's order was sent: {}",
+                run.join(sep)
+            );
+        }
+    }
+    assert!(
+        text.contains("\"withheld\":{\"draws\":[1],\"header\":true}")
+            || text.contains("\"withheld\":{\"header\":true,\"draws\":[1]}"),
+        "the record says what it withholds"
+    );
+}
+
+#[test]
+fn standings_count_games_wins_and_ratings_per_kind() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut console = Console::start(&dir.path().join("g.db"));
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games");
+    // Two complete games with manual dice: cat wins the Irish Gauge one, bob the Privates one.
+    for file in ["complete_manual.txt", "privates_manual.txt"] {
+        let text = std::fs::read_to_string(games.join(file)).expect("a game");
+        for line in text
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
+            console.say(line);
+        }
+    }
+    let answer = console.say("ann: !standings");
+    let irish = &answer[answer
+        .find("**Irish Gauge** — 1 game")
+        .expect("Irish Gauge")..];
+    let privates = &answer[answer.find("**Privates** — 1 game").expect("Privates")..];
+    let first = |text: &str| text.lines().nth(1).unwrap_or_default().to_string();
+    assert!(
+        first(irish).starts_with("1. cat · rating 30.3 ± 7.8 · played 1, finished 1, wins 1"),
+        "{answer}"
+    );
+    assert!(
+        first(privates).starts_with("1. bob · rating 30.3 ± 7.8 · played 1, finished 1, wins 1"),
+        "{answer}"
+    );
+    assert!(irish.contains("3. ann · rating 19.7 ± 7.8 · played 1, finished 1, wins 0"));
+    // The same on the page.
+    let (code, _, page) = get(&console.addr, "/standings");
+    assert_eq!(code, 200);
+    let page = String::from_utf8_lossy(&page);
+    assert!(
+        page.contains(
+            "<th scope=\"row\">cat</th><td>30.3 ± 7.8</td><td>1</td><td>1</td><td>1</td>"
+        ),
+        "{page}"
+    );
+}

@@ -1,0 +1,126 @@
+//! A game read from the store: its row, its record (as `!export` makes it: the seed only once
+//! revealed) and any position of it, rebuilt by replaying the record.
+
+use gaugebot_table::game::log::Entry;
+use gaugebot_table::game::session::Session;
+use gaugebot_table::record::{self, GameRecord, RecordError, StoredSetup};
+use gaugebot_table::table::chart::Series;
+use gaugebot_table::{GameRow, SharedPlugin, StoreError};
+
+use crate::Web;
+
+/// A game as its page shows it.
+pub struct Loaded {
+    /// The stored game.
+    pub row: GameRow,
+    /// Its plug-in.
+    pub plugin: SharedPlugin,
+    /// Its complete record.
+    pub record: GameRecord,
+}
+
+/// Why a page cannot be shown.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// No game has this page.
+    #[error("no such page")]
+    NotFound,
+    /// The store failed.
+    #[error("the database: {0}")]
+    Store(#[from] StoreError),
+    /// The stored game does not read or replay.
+    #[error("the game record: {0}")]
+    Record(#[from] RecordError),
+}
+
+/// The game whose page has `token`, with its record.
+pub async fn load(web: &Web, token: &str) -> Result<Loaded, LoadError> {
+    if !crate::token::is_token(token) {
+        return Err(LoadError::NotFound);
+    }
+    let row = web
+        .store
+        .game_of_page(token)
+        .await?
+        .ok_or(LoadError::NotFound)?;
+    let rows = web.store.log(&row.id).await?;
+    let stored: StoredSetup = serde_json::from_str(&row.setup_json)
+        .map_err(|e| RecordError(format!("the setup does not read: {e}")))?;
+    let plugin = web
+        .host
+        .games
+        .iter()
+        .find(|g| g.info().kind == row.kind)
+        .cloned()
+        .ok_or_else(|| RecordError(format!("this bot has no game of kind '{}'", row.kind)))?;
+    let session = plugin
+        .load(&stored.setup, stored.players.clone())
+        .map_err(|e| RecordError(format!("the setup is not valid: {e}")))?;
+    let record = GameRecord::of(&row, &stored, &rows, session.as_ref())?;
+    Ok(Loaded {
+        row,
+        plugin,
+        record,
+    })
+}
+
+impl Loaded {
+    /// The number of the last entry, if there is one.
+    pub fn last_seq(&self) -> Option<i64> {
+        self.record.log.last().map(|e| e.seq)
+    }
+
+    /// The position after entry `at` (after every entry when `None`): the record replayed,
+    /// exactly as `gaugebot replay --until` does.
+    pub fn position(
+        &self,
+        games: &[SharedPlugin],
+        at: Option<i64>,
+    ) -> Result<Box<dyn Session>, RecordError> {
+        record::replay(&self.record, games, at)
+    }
+
+    /// Every player's net worth from the start and after each move in force up to `at`, with
+    /// the currency; `None` when the game does not say what its players are worth. A draw
+    /// belongs to the move that called for it (as `!chart` counts them).
+    pub fn net_worth(&self, at: Option<i64>) -> Option<(Vec<Series>, &'static str)> {
+        let stored = self.record.stored_setup().ok()?;
+        let mut session = self
+            .plugin
+            .load(&stored.setup, stored.players.clone())
+            .ok()?;
+        // Seat order (the setup may have drawn it), as `worth` counts seats.
+        let names: Vec<String> = session.seated().iter().map(|p| p.name.clone()).collect();
+        let currency = session.worth(0)?.currency;
+        let sample = |session: &dyn Session| -> Option<Vec<i64>> {
+            (0..names.len())
+                .map(|seat| session.worth(seat).map(|w| w.total))
+                .collect()
+        };
+        let mut points = vec![sample(&*session)?];
+        for (_, entry) in record::in_force(&self.record.log, at).ok()? {
+            session.replay(&entry).ok()?;
+            match entry {
+                Entry::Action { .. } => points.push(sample(&*session)?),
+                Entry::Draw { .. } => {
+                    let now = sample(&*session)?;
+                    if points.len() > 1 {
+                        if let Some(last) = points.last_mut() {
+                            *last = now;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let series = names
+            .into_iter()
+            .enumerate()
+            .map(|(seat, name)| Series {
+                name,
+                values: points.iter().map(|p| p[seat]).collect(),
+            })
+            .collect();
+        Some((series, currency))
+    }
+}
