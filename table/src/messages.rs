@@ -213,8 +213,14 @@ catalogue! {
     Undone = "undone" { what: Vec<String> }
     /// `!log`.
     Log = "log" { game_id: String, total: usize, lines: Vec<LogLine> }
-    /// An undo in the log.
-    LogUndo = "log_undo" { author: String }
+    /// An undo in the log; `takeback`: the player's own `!takeback`.
+    LogUndo = "log_undo" { author: String, takeback: bool }
+    /// What a `!takeback` took back (the move in words).
+    TakenBack = "taken_back" { player: String, what: Vec<String> }
+    /// `!takeback` refused: `why` is `nothing`, `finished`, `closed`, `not_yours` (the last
+    /// move is `last`'s), `moved_since` (`last` moved after the player), `draw` (a draw since),
+    /// `made_for` (the move was made for the seat: `made_for` why) or `replay`.
+    TakebackRefused = "takeback_refused" { player: String, why: String, last: String, made_for: String, reason: String }
     /// `!audit` of a game with manual dice.
     ManualDice = "manual_dice" {}
     /// `!audit`.

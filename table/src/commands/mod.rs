@@ -27,6 +27,7 @@ pub mod registry;
 pub(crate) mod seats;
 pub mod setup;
 pub(crate) mod signup;
+mod takeback;
 /// The commands' specs (declared with the games: [`crate::game::spec`]).
 pub use crate::game::spec;
 
@@ -100,6 +101,7 @@ pub(crate) fn table_handlers() -> Vec<Box<dyn Command>> {
         Box::new(export::Export),
         Box::new(info::Help),
         Box::new(moderation::Undo),
+        Box::new(takeback::Takeback),
         Box::new(moderation::Reveal),
         Box::new(signup::Signup),
         Box::new(signup::Join),
