@@ -128,6 +128,35 @@ pub struct WaitingGame {
     pub c: DecisionData,
 }
 
+/// One game in `!tables`: `c` the decision it waits for (none when the dice or nobody are to
+/// act), `away` the players away (with until when), `automa` the automa's seats (with whom it
+/// covers).
+#[derive(Debug, Clone, Default, Serialize)]
+#[allow(missing_docs)]
+pub struct TableLine {
+    pub channel: String,
+    pub game_id: String,
+    pub title: String,
+    pub finished: bool,
+    pub c: Option<DecisionData>,
+    pub away: Vec<String>,
+    pub automa: Vec<String>,
+}
+
+/// One player in `!pace`: the median time to move over `moves` moves, deadlines missed, the
+/// automa's moves for them and the time it held their seat.
+#[derive(Debug, Clone, Default, Serialize)]
+#[allow(missing_docs)]
+pub struct PaceLine {
+    pub player: String,
+    pub automa_seat: bool,
+    pub moves: usize,
+    pub median: Option<String>,
+    pub missed: usize,
+    pub automa_moves: usize,
+    pub automa_time: Option<String>,
+}
+
 /// Why a logged move was made for a seat, and by whom.
 #[derive(Debug, Clone, Default, Serialize)]
 #[allow(missing_docs)]
@@ -334,6 +363,10 @@ catalogue! {
     DmHelp = "dm_help" { command: String }
     /// `!waiting`.
     Waiting = "waiting" { player: String, games: Vec<WaitingGame> }
+    /// `!tables`: the games of the server.
+    Tables = "tables" { games: Vec<TableLine> }
+    /// `!pace`: each seat's figures.
+    PaceFigures = "pace" { game_id: String, seats: Vec<PaceLine> }
     /// `!chart`: the net-worth chart is attached.
     ChartPosted = "chart_posted" { title: String, game_id: String, now: Vec<String> }
     /// A game that does not say what its players are worth.

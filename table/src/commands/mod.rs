@@ -21,6 +21,7 @@ mod export;
 mod game;
 mod info;
 mod moderation;
+mod overview;
 mod presets;
 mod recap;
 pub mod registry;
@@ -57,6 +58,18 @@ pub(crate) trait Command: Send + Sync {
     ) -> Option<Response> {
         None
     }
+
+    /// Runs it across the tables from the channel `channel` (the caller's): `None` leaves it
+    /// to [`Command::run_across`]. Only `!tables` needs to know where it was asked.
+    async fn run_from(
+        &self,
+        _tables: &dyn Directory,
+        _channel: &str,
+        _args: &str,
+        _msg: &Incoming,
+    ) -> Option<Response> {
+        None
+    }
 }
 
 /// A game a player is seated in.
@@ -87,6 +100,28 @@ pub(crate) trait Directory: Send + Sync {
 
     /// A channel's table, locked, loaded if need be.
     async fn cx(&self, channel: &str) -> Result<LockedCx, TableError>;
+
+    /// Every channel with an active game.
+    async fn channels(&self) -> Result<Vec<String>, TableError>;
+
+    /// The server (community) a channel belongs to, as the transport knows it; `None`: not
+    /// known. The console is one server.
+    fn server_of(&self, channel: &str) -> Option<String>;
+}
+
+/// Which server each channel belongs to: told by the transport ([`crate::Tables::set_servers`]).
+pub trait Servers: Send + Sync {
+    /// The server of `channel`, if known.
+    fn server_of(&self, channel: &str) -> Option<String>;
+}
+
+/// Every channel in one server (the console, and the default).
+pub struct OneServer;
+
+impl Servers for OneServer {
+    fn server_of(&self, _channel: &str) -> Option<String> {
+        Some(String::new())
+    }
 }
 
 /// The table's own commands, in the order `!help` lists them.
@@ -113,6 +148,8 @@ pub(crate) fn table_handlers() -> Vec<Box<dyn Command>> {
         Box::new(seats::Back),
         Box::new(presets::Preset),
         Box::new(presets::Waiting),
+        Box::new(overview::TablesCommand),
+        Box::new(overview::Pace),
         Box::new(recap::RecapCommand),
         Box::new(recap::Chart),
     ]
