@@ -82,6 +82,10 @@ async fn fill(path: &str) {
         .set_status_message(&game.id, "30000")
         .await
         .expect("status");
+    shared
+        .set_notify_mode("bob", Some("dm"))
+        .await
+        .expect("notify");
     // Two answers not yet delivered when the bot stopped: they are posted from the copy.
     for key in ["40001", "40000"] {
         let item = gaugebot_table::Outgoing {

@@ -94,6 +94,21 @@ pub struct Reply {
     pub attachment: Option<Attachment>,
 }
 
+/// A direct message to one person besides the channel's replies: a turn ping or reminder for a
+/// player who asked for them (`!notify dm`). The transport sends it privately, with a link to
+/// the channel's message it repeats.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Direct {
+    /// The person's transport id (a Discord user id; the lower-case name at the console).
+    pub to: String,
+    /// Their name.
+    pub name: String,
+    /// What it says.
+    pub text: Rich,
+    /// The reply of the same response it points to (its index in [`Response::replies`]).
+    pub reply: usize,
+}
+
 /// What the table made of a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Verdict {
@@ -118,6 +133,8 @@ pub struct Response {
     pub verdict: Verdict,
     /// The moves applied, in canonical notation (`bid 7`), for transports that echo them.
     pub moves: Vec<String>,
+    /// Direct messages to send besides the replies (turn pings by direct message).
+    pub direct: Vec<Direct>,
 }
 
 impl Response {
@@ -127,6 +144,7 @@ impl Response {
             replies: Vec::new(),
             verdict,
             moves: Vec::new(),
+            direct: Vec::new(),
         }
     }
 

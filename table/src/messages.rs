@@ -363,6 +363,12 @@ catalogue! {
     DmHelp = "dm_help" { command: String }
     /// `!waiting`.
     Waiting = "waiting" { player: String, games: Vec<WaitingGame> }
+    /// A turn ping by direct message: `kind` is `turn`, `remind` or `deadline`.
+    NotifyDm = "notify_dm" { kind: String, game_id: String, title: String, channel: String, c: DecisionData }
+    /// `!notify`: the player's choice (`dm` or none), `changed` when this command set it.
+    Notify = "notify" { player: String, mode: Option<String>, changed: bool }
+    /// `!notify` that does not read.
+    NotifyUsage = "notify_usage" { text: String }
     /// `!tables`: the games of the server.
     Tables = "tables" { games: Vec<TableLine> }
     /// `!pace`: each seat's figures.

@@ -188,6 +188,8 @@ pub struct Dump {
     pub status: Vec<(String, String)>,
     /// The outbox's undelivered items, in the order they were stored.
     pub outbox: Vec<OutboxRecord>,
+    /// Every player's choice of turn pings by direct message: (player id, mode).
+    pub notify: Vec<(String, String)>,
 }
 
 impl Dump {
@@ -202,6 +204,7 @@ impl Dump {
             self.presets.len(),
             self.status.len(),
             self.outbox.len(),
+            self.notify.len(),
         ];
         TABLES.iter().copied().zip(counts).collect()
     }
@@ -211,7 +214,7 @@ impl Dump {
 /// added to the schema must be added here and to [`Dump`], or `gaugebot migrate` refuses to
 /// run: it will not leave a table behind). PostgreSQL's `channel_owners` is not data: which
 /// process owns a channel is decided anew by the processes on the new database.
-pub const TABLES: [&str; 8] = [
+pub const TABLES: [&str; 9] = [
     "games",
     "log",
     "seen_messages",
@@ -220,6 +223,7 @@ pub const TABLES: [&str; 8] = [
     "presets",
     "status_message",
     "outbox",
+    "notify",
 ];
 
 /// Tables of a schema that are not the bot's data: the migrations' own bookkeeping, the
@@ -528,6 +532,21 @@ impl Statement {
         )
     }
 
+    /// Replaces (or with `None` removes) a player's choice of turn pings.
+    pub fn set_notify(player_id: &str, mode: Option<&str>) -> Statement {
+        match mode {
+            Some(mode) => Statement::new(
+                "INSERT INTO notify (player_id, mode) VALUES ($1, $2)
+                 ON CONFLICT (player_id) DO UPDATE SET mode = excluded.mode",
+                vec![text(player_id), text(mode)],
+            ),
+            None => Statement::new(
+                "DELETE FROM notify WHERE player_id = $1",
+                vec![text(player_id)],
+            ),
+        }
+    }
+
     /// Replaces (or with `None` removes) a channel's state.
     pub fn set_channel_state(channel: &str, state: Option<&str>) -> Statement {
         match state {
@@ -643,6 +662,11 @@ pub trait Queries: Dialect {
     async fn status_message(
         conn: &mut Self::Connection,
         game_id: &str,
+    ) -> Result<Option<String>, StoreError>;
+    /// A player's choice of turn pings.
+    async fn notify_mode(
+        conn: &mut Self::Connection,
+        player_id: &str,
     ) -> Result<Option<String>, StoreError>;
     /// A channel's state outside any game.
     async fn channel_state(
@@ -812,6 +836,18 @@ where
         .await
     }
 
+    async fn notify_mode(
+        conn: &mut DB::Connection,
+        player_id: &str,
+    ) -> Result<Option<String>, StoreError> {
+        optional(
+            conn,
+            "SELECT mode FROM notify WHERE player_id = $1",
+            player_id,
+        )
+        .await
+    }
+
     async fn channel_state(
         conn: &mut DB::Connection,
         channel: &str,
@@ -904,6 +940,12 @@ where
                 .map_err(failed)?;
         status.sort();
         let outbox = DB::outbox(conn, None).await?;
+        let mut notify: Vec<(String, String)> =
+            sqlx::query_as("SELECT player_id, mode FROM notify")
+                .fetch_all(&mut *conn)
+                .await
+                .map_err(failed)?;
+        notify.sort();
         Ok(Dump {
             games,
             logs: logs.into_iter().map(|l| (l.game_id, l.row)).collect(),
@@ -913,6 +955,7 @@ where
             presets,
             status,
             outbox,
+            notify,
         })
     }
 
@@ -975,6 +1018,10 @@ where
         for item in &dump.outbox {
             DB::execute(conn, &Statement::insert_outbox(item.clone())).await?;
             step(7, &mut done);
+        }
+        for (player_id, mode) in &dump.notify {
+            DB::execute(conn, &Statement::set_notify(player_id, Some(mode))).await?;
+            step(8, &mut done);
         }
         Ok(())
     }

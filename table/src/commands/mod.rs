@@ -21,6 +21,7 @@ mod export;
 mod game;
 mod info;
 mod moderation;
+pub(crate) mod notify;
 mod overview;
 mod presets;
 mod recap;
@@ -95,6 +96,9 @@ pub(crate) trait Directory: Send + Sync {
     /// What the tables share.
     fn host(&self) -> &Arc<Host>;
 
+    /// The database.
+    fn store(&self) -> &Arc<dyn crate::store::Store>;
+
     /// Every running game the player `id` is seated in, with the decision it waits for.
     async fn games_of(&self, id: &str, now: DateTime<Utc>) -> Result<Vec<PlayerGame>, TableError>;
 
@@ -148,6 +152,7 @@ pub(crate) fn table_handlers() -> Vec<Box<dyn Command>> {
         Box::new(seats::Back),
         Box::new(presets::Preset),
         Box::new(presets::Waiting),
+        Box::new(notify::Notify),
         Box::new(overview::TablesCommand),
         Box::new(overview::Pace),
         Box::new(recap::RecapCommand),

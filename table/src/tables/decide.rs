@@ -20,7 +20,7 @@ impl Table {
             return Decided::answer(Cause::Tick, Response::new(Verdict::Ignored));
         }
         let response = self.cx.pace_tick(now).await;
-        self.decided(Cause::Tick, response)
+        self.decided(Cause::Tick, response, now).await
     }
 
     /// Decides one move of the automa to act, if an automa is to act and may move (not held by
@@ -31,7 +31,7 @@ impl Table {
     pub async fn decide_automa(&mut self, now: DateTime<Utc>) -> Option<Decided> {
         self.cx.refresh().await.ok()?;
         let response = self.cx.automa_step(now).await?;
-        Some(self.decided(Cause::Automa, response))
+        Some(self.decided(Cause::Automa, response, now).await)
     }
 
     /// Whether an automa is to act now and may move.
@@ -50,12 +50,15 @@ impl Table {
             return Decided::answer(Cause::Message(msg.message_id.clone()), refusal);
         }
         let response = self.dispatch(msg).await;
-        self.decided(Cause::Message(msg.message_id.clone()), response)
+        self.decided(Cause::Message(msg.message_id.clone()), response, msg.at)
+            .await
     }
 
-    /// The decision of the command just handled: its answer and what it staged.
-    fn decided(&mut self, cause: Cause, response: Response) -> Decided {
+    /// The decision of the command just handled: its answer (with the turn ping by direct
+    /// message it calls for: [`super::notify`]) and what it staged.
+    async fn decided(&mut self, cause: Cause, response: Response, now: DateTime<Utc>) -> Decided {
         let writes = self.cx.ledger.take_staged();
+        let response = self.with_direct(response, &writes, now).await;
         Decided {
             response,
             cause,

@@ -131,6 +131,10 @@ impl Directory for Tables {
         Ok(Box::new(TableCx(self.table(channel).await?)))
     }
 
+    fn store(&self) -> &Arc<dyn crate::store::Store> {
+        Tables::store(self)
+    }
+
     async fn channels(&self) -> Result<Vec<String>, TableError> {
         self.active_channels().await
     }

@@ -5,6 +5,7 @@
 pub mod commit;
 pub mod decide;
 pub mod direct;
+pub mod notify;
 
 pub use commit::{Answer, Committed, NotStored};
 pub use decide::Decided;
@@ -36,6 +37,8 @@ use crate::weeks::meta::DecisionClock;
 pub struct Table {
     pub(crate) cx: Cx,
     registry: Arc<Registry>,
+    /// The direct messages sent in this run: (game, decision, kind) ([`notify`]).
+    notified: std::collections::HashSet<(String, i64, &'static str)>,
 }
 
 impl Host {
@@ -77,7 +80,11 @@ impl Table {
             ledger: Ledger::new(channel, store),
         };
         cx.reload().await?;
-        Ok(Table { cx, registry })
+        Ok(Table {
+            cx,
+            registry,
+            notified: Default::default(),
+        })
     }
 
     /// The channel.
