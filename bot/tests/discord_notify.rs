@@ -1,7 +1,7 @@
 //! Through the real serenity client against the fake Discord (issue 34 points 4 and 5): a
 //! player who asked for turn pings by direct message (`!notify dm`, in a direct message to the
 //! bot) gets one, linking to the channel's post that pings them; a player takes back their own
-//! move (`!takeback`) and is refused another's.
+//! move (`!takeback`) and is refused another's; a moderator's `!tables` lists the game.
 
 use fakediscord::{within, FakeDiscord};
 
@@ -104,5 +104,21 @@ async fn a_turn_ping_comes_by_direct_message_and_a_move_is_taken_back() {
         .expect("the log");
     assert!(log.contains("~~ann: **bid 9**"), "{log}");
     assert!(log.contains("ann: takes back their own move"), "{log}");
+    // A moderator's overview of the server's games.
+    let asked = fake.post_user_message(CHANNEL, Some(GUILD), &moderator(), "!tables");
+    let tables = fake
+        .wait_for(WAIT, |f| {
+            f.bot_messages(CHANNEL)
+                .into_iter()
+                .find(|m| m.referenced_message == Some(asked))
+                .map(|m| m.content)
+                .ok_or_else(|| "the overview".to_string())
+        })
+        .await
+        .expect("the overview");
+    assert!(
+        tables.contains(&format!("in <#{CHANNEL}>: bob's bid or pass since <t:")),
+        "{tables}"
+    );
     within(WAIT, "the bot stops", bot.shutdown()).await;
 }
