@@ -20,7 +20,7 @@ impl Table {
             return Decided::answer(Cause::Tick, Response::new(Verdict::Ignored));
         }
         let response = self.cx.pace_tick(now).await;
-        self.decided(Cause::Tick, response, now).await
+        self.decided(Cause::Tick, response, now, None).await
     }
 
     /// Decides one move of the automa to act, if an automa is to act and may move (not held by
@@ -31,7 +31,7 @@ impl Table {
     pub async fn decide_automa(&mut self, now: DateTime<Utc>) -> Option<Decided> {
         self.cx.refresh().await.ok()?;
         let response = self.cx.automa_step(now).await?;
-        Some(self.decided(Cause::Automa, response, now).await)
+        Some(self.decided(Cause::Automa, response, now, None).await)
     }
 
     /// Whether an automa is to act now and may move.
@@ -50,15 +50,28 @@ impl Table {
             return Decided::answer(Cause::Message(msg.message_id.clone()), refusal);
         }
         let response = self.dispatch(msg).await;
-        self.decided(Cause::Message(msg.message_id.clone()), response, msg.at)
-            .await
+        let author = Some(msg.author.id.as_str());
+        self.decided(
+            Cause::Message(msg.message_id.clone()),
+            response,
+            msg.at,
+            author,
+        )
+        .await
     }
 
     /// The decision of the command just handled: its answer (with the turn ping by direct
     /// message it calls for: [`super::notify`]) and what it staged.
-    async fn decided(&mut self, cause: Cause, response: Response, now: DateTime<Utc>) -> Decided {
+    /// `author`: who sent the message decided on (never sent a direct message about it).
+    async fn decided(
+        &mut self,
+        cause: Cause,
+        response: Response,
+        now: DateTime<Utc>,
+        author: Option<&str>,
+    ) -> Decided {
         let writes = self.cx.ledger.take_staged();
-        let response = self.with_direct(response, &writes, now).await;
+        let response = self.with_direct(response, &writes, now, author).await;
         Decided {
             response,
             cause,

@@ -1,7 +1,7 @@
 //! Turn pings by direct message (`!notify dm`): when a stored decision of a table pings the
 //! player to act — their turn, a reminder, a deadline notice — and that player chose direct
 //! messages, the answer carries a [`Direct`] for them, pointing to the reply that pings them.
-//! None while they are away; at most one per decision and kind (the turn, its reminder, its
+//! None while they are away, nor for the message they sent themselves; at most one per decision and kind (the turn, its reminder, its
 //! deadline), even when a later answer pings them again for the same decision.
 
 use chrono::{DateTime, Utc};
@@ -42,12 +42,14 @@ fn kind_of(writes: &[Write]) -> &'static str {
 
 impl Table {
     /// Adds the direct message of the player to act, if this stored answer pings them and
-    /// they asked for one.
+    /// they asked for one — unless they sent the message answered (they are here: a
+    /// `!takeback`, a second move of their own).
     pub(super) async fn with_direct(
         &mut self,
         mut response: Response,
         writes: &[Write],
         now: DateTime<Utc>,
+        author: Option<&str>,
     ) -> Response {
         if response.verdict != Verdict::Accepted || writes.is_empty() {
             return response;
@@ -58,7 +60,7 @@ impl Table {
         let Some(clock) = self.cx.loaded.decision_clock(now) else {
             return response;
         };
-        if clock.away {
+        if clock.away || author == Some(clock.player.id.as_str()) {
             return response;
         }
         let Some(reply) = response
