@@ -75,7 +75,6 @@ pub(crate) async fn respond(
 /// Posts presented replies in order: the first as a reply to `reply_to` (if any), the buttons on the
 /// last. `nonce` makes the posts' nonces (a retried post that did arrive is dropped). Returns
 /// the message that carries the buttons, if posted.
-#[tracing::instrument(target = "hop", level = "trace", skip_all, fields(milestone = "reply"))]
 pub(crate) async fn post(
     rest: &Rest,
     channel: ChannelId,
@@ -90,6 +89,14 @@ pub(crate) async fn post(
 }
 
 /// [`post`], also returning the id of each post shown (in order; `None` where it failed).
+// The hop of a reply posted, whichever of the two is called (docs/ARCHITECTURE.md).
+#[tracing::instrument(
+    target = "hop",
+    name = "post",
+    level = "trace",
+    skip_all,
+    fields(milestone = "reply")
+)]
 pub(crate) async fn post_each(
     rest: &Rest,
     channel: ChannelId,
