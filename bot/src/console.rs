@@ -529,6 +529,12 @@ pub async fn print_response(
             }
         }
     }
+    // Turn pings by direct message: on Discord they link to the channel's message.
+    for direct in &response.direct {
+        let text = present(&direct.text, now);
+        out.write_all(format!("(dm to {}) {text}\n", direct.name).as_bytes())
+            .await?;
+    }
     if !response.replies.is_empty() {
         out.write_all(b"\n").await?;
     }

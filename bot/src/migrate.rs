@@ -1,7 +1,7 @@
 //! `gaugebot migrate --from sqlite:PATH --to postgres://…`: copies a SQLite database into an
 //! empty PostgreSQL database, verbatim: every table of the bot's data ([`TABLES`]: games, their
 //! logs, the messages already read, the channels' cursors, open signups, secret presets, the
-//! pinned status messages), in one transaction, then checks the copy row by row and table by
+//! pinned status messages, the players' `!notify` choices), in one transaction, then checks the copy row by row and table by
 //! table, and replays every game on both sides.
 //!
 //! It refuses a source with a table it does not know (a table added to the schema without
@@ -318,4 +318,5 @@ fn first_difference(a: &Dump, b: &Dump) -> Option<String> {
         .or_else(|| rows("presets", &a.presets, &b.presets))
         .or_else(|| rows("status_message", &a.status, &b.status))
         .or_else(|| rows("outbox", &a.outbox, &b.outbox))
+        .or_else(|| rows("notify", &a.notify, &b.notify))
 }

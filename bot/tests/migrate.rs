@@ -87,6 +87,10 @@ async fn fill(path: &str) {
         .page_token(&game.id, "0123456789abcdef0123456789abcdef")
         .await
         .expect("page token");
+    shared
+        .set_notify_mode("bob", Some("dm"))
+        .await
+        .expect("notify");
     // Two answers not yet delivered when the bot stopped: they are posted from the copy.
     for key in ["40001", "40000"] {
         let item = gaugebot_table::Outgoing {

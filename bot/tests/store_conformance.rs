@@ -31,6 +31,7 @@ fn checks() -> Vec<(&'static str, Check)> {
         ("duplicate_read", |s| Box::pin(duplicate_read(s))),
         ("failure_midway", |s| Box::pin(failure_midway(s))),
         ("seen", |s| Box::pin(seen(s))),
+        ("notify", |s| Box::pin(notify(s))),
         ("cursors", |s| Box::pin(cursors(s))),
         ("verbatim_text", |s| Box::pin(verbatim_text(s))),
         ("played_game", |s| Box::pin(played_game(s))),
@@ -505,6 +506,26 @@ async fn seen(store: Arc<dyn Store>) {
     store.mark_seen("40", "1").await.expect("mark twice");
     assert!(store.seen("40", "1").await.expect("seen"));
     assert!(!store.seen("41", "1").await.expect("seen"), "per channel");
+}
+
+async fn notify(store: Arc<dyn Store>) {
+    assert_eq!(store.notify_mode("7").await.expect("read"), None);
+    store.set_notify_mode("7", Some("dm")).await.expect("set");
+    store
+        .set_notify_mode("7", Some("dm"))
+        .await
+        .expect("set again");
+    assert_eq!(
+        store.notify_mode("7").await.expect("read").as_deref(),
+        Some("dm")
+    );
+    assert_eq!(
+        store.notify_mode("8").await.expect("read"),
+        None,
+        "per player"
+    );
+    store.set_notify_mode("7", None).await.expect("clear");
+    assert_eq!(store.notify_mode("7").await.expect("read"), None);
 }
 
 async fn cursors(store: Arc<dyn Store>) {

@@ -94,6 +94,21 @@ pub struct Reply {
     pub attachment: Option<Attachment>,
 }
 
+/// A direct message to one person besides the channel's replies: a turn ping or reminder for a
+/// player who asked for them (`!notify dm`). The transport sends it privately, with a link to
+/// the channel's message it repeats.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Direct {
+    /// The person's transport id (a Discord user id; the lower-case name at the console).
+    pub to: String,
+    /// Their name.
+    pub name: String,
+    /// What it says.
+    pub text: Rich,
+    /// The reply of the same response it points to (its index in [`Response::replies`]).
+    pub reply: usize,
+}
+
 /// What the table made of a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Verdict {
@@ -121,6 +136,8 @@ pub struct Response {
     /// For a status report: which position of the game it shows, so a transport can offer
     /// the positions before and after it (Discord's ◀ ▶ buttons).
     pub page: Option<Page>,
+    /// Direct messages to send besides the replies (turn pings by direct message).
+    pub direct: Vec<Direct>,
 }
 
 /// The position of a game a status report shows, among the positions after each record entry.
@@ -160,6 +177,7 @@ impl Response {
             verdict,
             moves: Vec::new(),
             page: None,
+            direct: Vec::new(),
         }
     }
 

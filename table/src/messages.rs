@@ -174,6 +174,35 @@ pub struct WaitingGame {
     pub c: DecisionData,
 }
 
+/// One game in `!tables`: `c` the decision it waits for (none when the dice or nobody are to
+/// act), `away` the players away (with until when), `automa` the automa's seats (with whom it
+/// covers).
+#[derive(Debug, Clone, Default, Serialize)]
+#[allow(missing_docs)]
+pub struct TableLine {
+    pub channel: String,
+    pub game_id: String,
+    pub title: String,
+    pub finished: bool,
+    pub c: Option<DecisionData>,
+    pub away: Vec<String>,
+    pub automa: Vec<String>,
+}
+
+/// One player in `!pace`: the median time to move over `moves` moves, deadlines missed, the
+/// automa's moves for them and the time it held their seat.
+#[derive(Debug, Clone, Default, Serialize)]
+#[allow(missing_docs)]
+pub struct PaceLine {
+    pub player: String,
+    pub automa_seat: bool,
+    pub moves: usize,
+    pub median: Option<String>,
+    pub missed: usize,
+    pub automa_moves: usize,
+    pub automa_time: Option<String>,
+}
+
 /// Why a logged move was made for a seat, and by whom.
 #[derive(Debug, Clone, Default, Serialize)]
 #[allow(missing_docs)]
@@ -267,8 +296,14 @@ catalogue! {
     Undone = "undone" { what: Vec<String>, audited: bool }
     /// `!log`.
     Log = "log" { game_id: String, total: usize, lines: Vec<LogLine> }
-    /// An undo in the log.
-    LogUndo = "log_undo" { author: String }
+    /// An undo in the log; `takeback`: the player's own `!takeback`.
+    LogUndo = "log_undo" { author: String, takeback: bool }
+    /// What a `!takeback` took back (the move in words).
+    TakenBack = "taken_back" { player: String, what: Vec<String> }
+    /// `!takeback` refused: `why` is `nothing`, `finished`, `closed`, `not_yours` (the last
+    /// move is `last`'s), `moved_since` (`last` moved after the player), `draw` (a draw since),
+    /// `made_for` (the move was made for the seat: `made_for` why) or `replay`.
+    TakebackRefused = "takeback_refused" { player: String, why: String, last: String, made_for: String, reason: String }
     /// `!audit` of a game with manual dice.
     ManualDice = "manual_dice" {}
     /// `!audit`.
@@ -406,6 +441,16 @@ catalogue! {
     DmHelp = "dm_help" { command: String }
     /// `!waiting`.
     Waiting = "waiting" { player: String, games: Vec<WaitingGame> }
+    /// A turn ping by direct message: `kind` is `turn`, `remind` or `deadline`.
+    NotifyDm = "notify_dm" { kind: String, game_id: String, title: String, channel: String, c: DecisionData }
+    /// `!notify`: the player's choice (`dm` or none), `changed` when this command set it.
+    Notify = "notify" { player: String, mode: Option<String>, changed: bool }
+    /// `!notify` that does not read.
+    NotifyUsage = "notify_usage" { text: String }
+    /// `!tables`: the games of the server.
+    Tables = "tables" { games: Vec<TableLine> }
+    /// `!pace`: each seat's figures.
+    PaceFigures = "pace" { game_id: String, seats: Vec<PaceLine> }
     /// `!chart`: the net-worth chart is attached.
     ChartPosted = "chart_posted" { title: String, game_id: String, now: Vec<String> }
     /// A game that does not say what its players are worth.

@@ -76,7 +76,11 @@ pub(crate) async fn process(
     // Direct messages (`!preset`, `!waiting`) and `!waiting` anywhere are answered across
     // the tables, never by this channel's own table.
     let dm = shared.discord.perms.is_direct(message).await;
-    if let Some(response) = shared.tables.across(dm, &incoming).await {
+    if let Some(guild) = message.guild_id {
+        shared.servers.saw(&state.key, guild.get());
+    }
+    let asked_in = (!dm).then_some(state.key.as_str());
+    if let Some(response) = shared.tables.across_from(asked_in, &incoming).await {
         state.done.insert(message.id.get());
         let rest = &*shared.discord.rest;
         reply::respond(rest, state.channel, message.id, &response, Vec::new()).await;

@@ -59,6 +59,7 @@ pub mod present;
 mod queue;
 mod rest;
 mod retry;
+mod servers;
 mod session;
 mod setup;
 pub mod shards;

@@ -72,7 +72,7 @@ async fn post(
     components.extend(parcel.page.as_ref().map(pages::rows).unwrap_or_default());
     let posts: Vec<Post> = parcel.posts.iter().map(StoredPost::post).collect();
     let answers = parcel.answers.filter(|id| *id != 0).map(MessageId::new);
-    let posted = reply::post(
+    let (posted, ids) = reply::post_each(
         rest,
         state.channel,
         answers,
@@ -84,8 +84,42 @@ async fn post(
     if let Some(command) = answers {
         reply::react(rest, state.channel, command, parcel.verdict).await;
     }
+    send_dms(shared, state, parcel, &ids).await;
     settle(shared, state, after, posted, status).await;
     posted
+}
+
+/// Sends a parcel's turn pings by direct message, each linked to the post it repeats.
+async fn send_dms(
+    shared: &Shared,
+    state: &mut ChannelState,
+    parcel: &Parcel,
+    ids: &[Option<MessageId>],
+) {
+    if parcel.dms.is_empty() {
+        return;
+    }
+    let rest = &*shared.discord.rest;
+    if state.guild.is_none() {
+        // Learned from the channel itself when no message of it was read in this run.
+        if let Ok(channel) = rest.channel(state.channel).await {
+            state.guild = channel
+                .get("guild_id")
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_string);
+        }
+    }
+    let server = state.guild.clone().unwrap_or_else(|| "@me".to_string());
+    for (index, dm) in parcel.dms.iter().enumerate() {
+        let link = ids.get(dm.post).copied().flatten().map(|id| {
+            format!(
+                "https://discord.com/channels/{server}/{}/{id}",
+                state.channel
+            )
+        });
+        let nonce = format!("{}-dm{index}", parcel.nonce);
+        reply::direct(rest, dm.to, &dm.text, link, nonce).await;
+    }
 }
 
 /// Removes a delivered parcel from the outbox (a failure is logged: the parcel is delivered

@@ -69,6 +69,37 @@ impl StoredPost {
     }
 }
 
+/// A turn ping by direct message (`!notify dm`), as the outbox keeps it: to whom, its text,
+/// and the post of the parcel it links to (its index).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct StoredDm {
+    pub(super) to: u64,
+    pub(super) text: String,
+    pub(super) post: usize,
+}
+
+impl StoredDm {
+    /// The direct messages of `response`, each linked to the last post made from the reply
+    /// it repeats (`present::posts` splits a long reply); a recipient whose id is not a
+    /// Discord user id is left out.
+    fn of(response: &Response) -> Vec<StoredDm> {
+        response
+            .direct
+            .iter()
+            .filter_map(|direct| {
+                let to = direct.to.parse::<u64>().ok().filter(|id| *id != 0)?;
+                let upto = response.replies.get(..=direct.reply)?;
+                let post = super::present::posts(upto).len().checked_sub(1)?;
+                Some(StoredDm {
+                    to,
+                    text: super::present::text(&direct.text),
+                    post,
+                })
+            })
+            .collect()
+    }
+}
+
 /// What a command leads to in its channel, as the outbox keeps it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Parcel {
@@ -98,6 +129,10 @@ pub(crate) struct Parcel {
         deserialize_with = "pinned_game"
     )]
     pub(super) pin: Option<String>,
+    /// Turn pings by direct message, sent once the posts they link to are posted (absent from
+    /// a parcel kept by an earlier version).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(super) dms: Vec<StoredDm>,
 }
 
 /// A parcel's `status`: the game id, or an earlier version's `[game id, text]`.
@@ -148,6 +183,7 @@ impl Parcel {
             prompt: after.prompt,
             page: response.page.clone(),
             pin: after.pin,
+            dms: StoredDm::of(response),
         }
     }
 
@@ -261,6 +297,11 @@ mod tests {
                 entries: Some((0, 9)),
             }),
             pin: Some("g-1".into()),
+            dms: vec![StoredDm {
+                to: 12,
+                text: "🔔 ann, your turn".into(),
+                post: 0,
+            }],
         };
         let kept = parcel.outgoing("c").expect("serialises");
         assert_eq!(kept.key, "42");

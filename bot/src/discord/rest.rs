@@ -289,6 +289,22 @@ impl Rest {
         decode(&body)
     }
 
+    /// `POST /users/@me/channels`: the direct-message channel with a user (made if need be).
+    pub(crate) async fn dm_channel(&self, user: u64) -> Result<ChannelId, RestError> {
+        let body = serde_json::json!({ "recipient_id": user.to_string() });
+        let request =
+            Request::new(Route::UserMeDmChannels, LightMethod::Post).body(Some(json(&body)?));
+        let body = self.execute(request, "dm channels", JSON_TIMEOUT).await?;
+        let channel: Value = decode(&body)?;
+        channel
+            .get("id")
+            .and_then(Value::as_str)
+            .and_then(|id| id.parse::<u64>().ok())
+            .filter(|id| *id != 0)
+            .map(ChannelId::new)
+            .ok_or_else(|| RestError::Invalid("a DM channel without an id".into()))
+    }
+
     /// `GET /channels/{c}`: the channel object, as Discord sends it (permission bits kept).
     pub(crate) async fn channel(&self, channel: ChannelId) -> Result<Value, RestError> {
         let route = Route::Channel {

@@ -54,6 +54,8 @@ pub(crate) struct Shared {
     pub(crate) owners: Arc<dyn Owners>,
     /// The channels left behind by a storage fault, and their retries.
     pub(crate) behind: Arc<Behind>,
+    /// Which server each channel is in (`!tables`).
+    pub(crate) servers: Arc<crate::discord::servers::SeenServers>,
 }
 
 impl Shared {
@@ -68,6 +70,8 @@ impl Shared {
         worker: Worker<Shared>,
     ) -> Arc<Shared> {
         let shards = config.discord.shards.unwrap_or(ShardRange::SINGLE);
+        let servers = Arc::new(crate::discord::servers::SeenServers::default());
+        tables.set_servers(servers.clone());
         Arc::new(Shared {
             tables,
             discord: Discord {
@@ -88,6 +92,7 @@ impl Shared {
             behind: Arc::new(Behind::new(
                 Database::parse(&config.database.to_string_lossy()).display(),
             )),
+            servers,
         })
     }
 

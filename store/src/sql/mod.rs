@@ -361,6 +361,16 @@ impl<B: Backend> Store for SqlStore<B> {
         B::Db::channel_state(&mut *self.read().await?, channel).await
     }
 
+    async fn notify_mode(&self, player_id: &str) -> Result<Option<String>, StoreError> {
+        B::Db::notify_mode(&mut *self.read().await?, player_id).await
+    }
+
+    async fn set_notify_mode(&self, player_id: &str, mode: Option<&str>) -> Result<(), StoreError> {
+        self.backend
+            .run(None, &[Statement::set_notify(player_id, mode)])
+            .await
+    }
+
     async fn state_channels(&self) -> Result<Vec<String>, StoreError> {
         B::Db::state_channels(&mut *self.read().await?).await
     }

@@ -190,6 +190,8 @@ pub struct Dump {
     pub outbox: Vec<OutboxRecord>,
     /// Every game's web page token: (game id, token).
     pub pages: Vec<(String, String)>,
+    /// Every player's choice of turn pings by direct message: (player id, mode).
+    pub notify: Vec<(String, String)>,
 }
 
 impl Dump {
@@ -205,6 +207,7 @@ impl Dump {
             self.status.len(),
             self.outbox.len(),
             self.pages.len(),
+            self.notify.len(),
         ];
         TABLES.iter().copied().zip(counts).collect()
     }
@@ -214,7 +217,7 @@ impl Dump {
 /// added to the schema must be added here and to [`Dump`], or `gaugebot migrate` refuses to
 /// run: it will not leave a table behind). PostgreSQL's `channel_owners` is not data: which
 /// process owns a channel is decided anew by the processes on the new database.
-pub const TABLES: [&str; 9] = [
+pub const TABLES: [&str; 10] = [
     "games",
     "log",
     "seen_messages",
@@ -224,6 +227,7 @@ pub const TABLES: [&str; 9] = [
     "status_message",
     "outbox",
     "game_pages",
+    "notify",
 ];
 
 /// Tables of a schema that are not the bot's data: the migrations' own bookkeeping, the
@@ -541,6 +545,21 @@ impl Statement {
         )
     }
 
+    /// Replaces (or with `None` removes) a player's choice of turn pings.
+    pub fn set_notify(player_id: &str, mode: Option<&str>) -> Statement {
+        match mode {
+            Some(mode) => Statement::new(
+                "INSERT INTO notify (player_id, mode) VALUES ($1, $2)
+                 ON CONFLICT (player_id) DO UPDATE SET mode = excluded.mode",
+                vec![text(player_id), text(mode)],
+            ),
+            None => Statement::new(
+                "DELETE FROM notify WHERE player_id = $1",
+                vec![text(player_id)],
+            ),
+        }
+    }
+
     /// Replaces (or with `None` removes) a channel's state.
     pub fn set_channel_state(channel: &str, state: Option<&str>) -> Statement {
         match state {
@@ -674,6 +693,11 @@ pub trait Queries: Dialect {
     ) -> Result<Option<GameRecord>, StoreError>;
     /// Every game, in the order they were created.
     async fn games(conn: &mut Self::Connection) -> Result<Vec<GameRecord>, StoreError>;
+    /// A player's choice of turn pings.
+    async fn notify_mode(
+        conn: &mut Self::Connection,
+        player_id: &str,
+    ) -> Result<Option<String>, StoreError>;
     /// A channel's state outside any game.
     async fn channel_state(
         conn: &mut Self::Connection,
@@ -854,6 +878,18 @@ where
         .await
     }
 
+    async fn notify_mode(
+        conn: &mut DB::Connection,
+        player_id: &str,
+    ) -> Result<Option<String>, StoreError> {
+        optional(
+            conn,
+            "SELECT mode FROM notify WHERE player_id = $1",
+            player_id,
+        )
+        .await
+    }
+
     async fn game_of_page(
         conn: &mut DB::Connection,
         token: &str,
@@ -986,6 +1022,12 @@ where
                 .map_err(failed)?;
         pages.sort();
         let outbox = DB::outbox(conn, None).await?;
+        let mut notify: Vec<(String, String)> =
+            sqlx::query_as("SELECT player_id, mode FROM notify")
+                .fetch_all(&mut *conn)
+                .await
+                .map_err(failed)?;
+        notify.sort();
         Ok(Dump {
             games,
             logs: logs.into_iter().map(|l| (l.game_id, l.row)).collect(),
@@ -996,6 +1038,7 @@ where
             status,
             outbox,
             pages,
+            notify,
         })
     }
 
@@ -1062,6 +1105,10 @@ where
         for (game_id, token) in &dump.pages {
             DB::execute(conn, &Statement::set_page_token(game_id, token)).await?;
             step(8, &mut done);
+        }
+        for (player_id, mode) in &dump.notify {
+            DB::execute(conn, &Statement::set_notify(player_id, Some(mode))).await?;
+            step(9, &mut done);
         }
         Ok(())
     }

@@ -315,6 +315,13 @@ impl Command for Log {
                     Entry::Action { .. } => {
                         describe_move(cx, current, &meta, row.seq, entry, previous)
                     }
+                    Entry::Undo => cx.say(messages::LogUndo {
+                        author: row.author_name.clone(),
+                        takeback: matches!(
+                            previous,
+                            Some(Entry::Table(TableEvent::TakeBack { .. }))
+                        ),
+                    }),
                     _ => describe_entry(cx, current, entry, &row.author_name),
                 };
                 Some(messages::LogLine {
@@ -344,6 +351,7 @@ fn describe_entry(cx: &Cx, current: &Current, entry: &Entry, author: &str) -> St
         ),
         Entry::Undo => cx.say(messages::LogUndo {
             author: author.to_string(),
+            takeback: false,
         }),
         Entry::Reveal => "seed revealed".to_string(),
         Entry::Table(event) => describe_table_event(cx, event, author).unwrap_or_default(),
@@ -353,7 +361,7 @@ fn describe_entry(cx: &Cx, current: &Current, entry: &Entry, author: &str) -> St
 /// A log line for a table entry; `None` for a marker shown with its move.
 fn describe_table_event(cx: &Cx, event: &TableEvent, author: &str) -> Option<String> {
     let data = match event {
-        TableEvent::Proxy { .. } => return None,
+        TableEvent::Proxy { .. } | TableEvent::TakeBack { .. } => return None,
         TableEvent::Clock { settings, by } => messages::LogEvent {
             event: "clock".into(),
             by: by.name.clone(),

@@ -21,6 +21,8 @@ mod export;
 mod game;
 mod info;
 mod moderation;
+pub(crate) mod notify;
+mod overview;
 mod presets;
 mod recap;
 pub mod registry;
@@ -28,6 +30,7 @@ pub(crate) mod seats;
 pub mod setup;
 pub(crate) mod signup;
 mod standings;
+mod takeback;
 /// The commands' specs (declared with the games: [`crate::game::spec`]).
 pub use crate::game::spec;
 
@@ -52,6 +55,18 @@ pub(crate) trait Command: Send + Sync {
         &self,
         _tables: &dyn Directory,
         _dm: bool,
+        _args: &str,
+        _msg: &Incoming,
+    ) -> Option<Response> {
+        None
+    }
+
+    /// Runs it across the tables from the channel `channel` (the caller's): `None` leaves it
+    /// to [`Command::run_across`]. Only `!tables` needs to know where it was asked.
+    async fn run_from(
+        &self,
+        _tables: &dyn Directory,
+        _channel: &str,
         _args: &str,
         _msg: &Incoming,
     ) -> Option<Response> {
@@ -82,11 +97,36 @@ pub(crate) trait Directory: Send + Sync {
     /// What the tables share.
     fn host(&self) -> &Arc<Host>;
 
+    /// The database.
+    fn store(&self) -> &Arc<dyn crate::store::Store>;
+
     /// Every running game the player `id` is seated in, with the decision it waits for.
     async fn games_of(&self, id: &str, now: DateTime<Utc>) -> Result<Vec<PlayerGame>, TableError>;
 
     /// A channel's table, locked, loaded if need be.
     async fn cx(&self, channel: &str) -> Result<LockedCx, TableError>;
+
+    /// Every channel with an active game.
+    async fn channels(&self) -> Result<Vec<String>, TableError>;
+
+    /// The server (community) a channel belongs to, as the transport knows it; `None`: not
+    /// known. The console is one server.
+    fn server_of(&self, channel: &str) -> Option<String>;
+}
+
+/// Which server each channel belongs to: told by the transport ([`crate::Tables::set_servers`]).
+pub trait Servers: Send + Sync {
+    /// The server of `channel`, if known.
+    fn server_of(&self, channel: &str) -> Option<String>;
+}
+
+/// Every channel in one server (the console, and the default).
+pub struct OneServer;
+
+impl Servers for OneServer {
+    fn server_of(&self, _channel: &str) -> Option<String> {
+        Some(String::new())
+    }
 }
 
 /// The table's own commands, in the order `!help` lists them.
@@ -101,6 +141,7 @@ pub(crate) fn table_handlers() -> Vec<Box<dyn Command>> {
         Box::new(export::Export),
         Box::new(info::Help),
         Box::new(moderation::Undo),
+        Box::new(takeback::Takeback),
         Box::new(moderation::Reveal),
         Box::new(signup::Signup),
         Box::new(signup::Join),
@@ -112,6 +153,9 @@ pub(crate) fn table_handlers() -> Vec<Box<dyn Command>> {
         Box::new(seats::Back),
         Box::new(presets::Preset),
         Box::new(presets::Waiting),
+        Box::new(notify::Notify),
+        Box::new(overview::TablesCommand),
+        Box::new(overview::Pace),
         Box::new(recap::RecapCommand),
         Box::new(recap::Chart),
         Box::new(standings::Standings),

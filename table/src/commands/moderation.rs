@@ -5,11 +5,12 @@ use async_trait::async_trait;
 
 use crate::commands::registry::{arg, table_command, Access, ArgKind, ArgSpec, CommandSpec};
 use crate::commands::Command;
-use crate::game::log::{pop_unit, Entry};
+use crate::game::log::{pop_unit, Effective, Entry};
+use crate::game::session::Session;
 use crate::game::DiceMode;
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
-use crate::table::{Cx, Draft, Loaded};
+use crate::table::{Current, Cx, Draft, Loaded};
 
 const REVEAL_ARGS: &[ArgSpec] = &[arg(
     "confirm",
@@ -63,24 +64,10 @@ impl Command for Undo {
         if units.is_empty() {
             return cx.refuse(cx.say(messages::NothingToUndo {}));
         }
-        let mut session = match current
-            .plugin
-            .load(&current.stored.setup, current.stored.players.clone())
-        {
+        let mut session = match rebuilt(current, &stack) {
             Ok(session) => session,
-            Err(reason) => {
-                return cx.refuse(cx.say(messages::UndoDoesNotReplay {
-                    reason: reason.to_string(),
-                }))
-            }
+            Err(reason) => return cx.refuse(cx.say(messages::UndoDoesNotReplay { reason })),
         };
-        for item in &stack {
-            if let Err(reason) = session.replay(&item.entry) {
-                return cx.refuse(cx.say(messages::UndoDoesNotReplay {
-                    reason: reason.to_string(),
-                }));
-            }
-        }
         crate::weeks::meta::substitute_all(&mut *session, &current.log);
         let what: Vec<String> = units
             .iter()
@@ -102,6 +89,21 @@ impl Command for Undo {
         let undone = cx.say(messages::Undone { what, audited });
         cx.commit_turn(draft, msg, undone).await
     }
+}
+
+/// The game replayed from its setup through `stack` (the entries left in force), or why it
+/// does not replay.
+pub(crate) fn rebuilt(current: &Current, stack: &[Effective]) -> Result<Box<dyn Session>, String> {
+    let mut session = current
+        .plugin
+        .load(&current.stored.setup, current.stored.players.clone())
+        .map_err(|reason| reason.to_string())?;
+    for item in stack {
+        session
+            .replay(&item.entry)
+            .map_err(|reason| reason.to_string())?;
+    }
+    Ok(session)
 }
 
 /// `!reveal [confirm]`: reveals the dice seed.

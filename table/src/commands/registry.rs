@@ -119,6 +119,22 @@ impl Registry {
         let index = self.find_any(name)?;
         self.handlers[index].run_across(tables, dm, args, msg).await
     }
+
+    /// Runs the `!`-command `name` across the tables as asked in `channel`, if it is answered
+    /// so (`!tables`); `None` otherwise.
+    pub(crate) async fn run_from(
+        &self,
+        tables: &dyn Directory,
+        channel: &str,
+        name: &str,
+        args: &str,
+        msg: &Incoming,
+    ) -> Option<Response> {
+        let index = self.find_any(name)?;
+        self.handlers[index]
+            .run_from(tables, channel, args, msg)
+            .await
+    }
 }
 
 #[cfg(test)]

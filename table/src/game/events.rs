@@ -286,4 +286,12 @@ pub enum TableEvent {
         /// Which reminder.
         kind: ReminderKind,
     },
+    /// The player of `seat` takes back their own last move (`!takeback`): the undo that
+    /// follows is theirs, not a moderator's.
+    TakeBack {
+        /// The seat.
+        seat: usize,
+        /// The player.
+        player: PlayerInfo,
+    },
 }

@@ -45,6 +45,8 @@ struct Data {
     status: BTreeMap<String, String>,
     /// The outbox, in the order it was stored.
     outbox: Vec<Outgoing>,
+    /// Each player's choice of turn pings by direct message.
+    notify: BTreeMap<String, String>,
 }
 
 impl Data {
@@ -357,6 +359,19 @@ impl Store for MemoryStore {
 
     async fn channel_state(&self, channel: &str) -> Result<Option<String>, StoreError> {
         Ok(self.data().states.get(channel).cloned())
+    }
+
+    async fn notify_mode(&self, player_id: &str) -> Result<Option<String>, StoreError> {
+        Ok(self.data().notify.get(player_id).cloned())
+    }
+
+    async fn set_notify_mode(&self, player_id: &str, mode: Option<&str>) -> Result<(), StoreError> {
+        let mut data = self.data();
+        match mode {
+            Some(mode) => data.notify.insert(player_id.to_string(), mode.to_string()),
+            None => data.notify.remove(player_id),
+        };
+        Ok(())
     }
 
     async fn state_channels(&self) -> Result<Vec<String>, StoreError> {

@@ -381,6 +381,21 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         .await
     }
 
+    /// How turn pings reach a player besides the channel (`dm`), if they chose (`!notify`).
+    ///
+    /// The default keeps nothing: a store without it pings in the channel only.
+    async fn notify_mode(&self, player_id: &str) -> Result<Option<String>, StoreError> {
+        let _ = player_id;
+        Ok(None)
+    }
+
+    /// Records a player's choice (`None`: pings in the channel only), in one transaction (not
+    /// fenced: it is no channel's).
+    async fn set_notify_mode(&self, player_id: &str, mode: Option<&str>) -> Result<(), StoreError> {
+        let _ = (player_id, mode);
+        Ok(())
+    }
+
     /// Flushes and closes.
     async fn close(&self);
 

@@ -20,7 +20,7 @@ impl Table {
             return Decided::answer(Cause::Tick, Response::new(Verdict::Ignored));
         }
         let response = self.cx.pace_tick(now).await;
-        self.decided(Cause::Tick, response)
+        self.decided(Cause::Tick, response, now, None).await
     }
 
     /// Decides one move of the automa to act, if an automa is to act and may move (not held by
@@ -31,7 +31,7 @@ impl Table {
     pub async fn decide_automa(&mut self, now: DateTime<Utc>) -> Option<Decided> {
         self.cx.refresh().await.ok()?;
         let response = self.cx.automa_step(now).await?;
-        Some(self.decided(Cause::Automa, response))
+        Some(self.decided(Cause::Automa, response, now, None).await)
     }
 
     /// Whether an automa is to act now and may move.
@@ -55,7 +55,14 @@ impl Table {
         if response.verdict != Verdict::Answered {
             self.note_post(msg);
         }
-        self.decided(Cause::Message(msg.message_id.clone()), response)
+        let author = Some(msg.author.id.as_str());
+        self.decided(
+            Cause::Message(msg.message_id.clone()),
+            response,
+            msg.at,
+            author,
+        )
+        .await
     }
 
     /// Notes that the author posted in the running game, after their message was handled (a
@@ -64,9 +71,18 @@ impl Table {
         self.cx.note_post(msg);
     }
 
-    /// The decision of the command just handled: its answer and what it staged.
-    fn decided(&mut self, cause: Cause, response: Response) -> Decided {
+    /// The decision of the command just handled: its answer (with the turn ping by direct
+    /// message it calls for: [`super::notify`]) and what it staged.
+    /// `author`: who sent the message decided on (never sent a direct message about it).
+    async fn decided(
+        &mut self,
+        cause: Cause,
+        response: Response,
+        now: DateTime<Utc>,
+        author: Option<&str>,
+    ) -> Decided {
         let writes = self.cx.ledger.take_staged();
+        let response = self.with_direct(response, &writes, now, author).await;
         Decided {
             response,
             cause,

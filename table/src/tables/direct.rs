@@ -20,10 +20,27 @@ impl Tables {
     /// registry answers across tables anywhere (`!waiting`). `None`: the channel's own table
     /// handles the message.
     pub async fn across(&self, dm: bool, msg: &Incoming) -> Option<Response> {
+        self.across_from(if dm { None } else { Some("") }, msg)
+            .await
+    }
+
+    /// [`Tables::across`], knowing the channel asked in (`None`: a direct message): the
+    /// commands that answer for the caller's server (`!tables`) need it.
+    pub async fn across_from(&self, channel: Option<&str>, msg: &Incoming) -> Option<Response> {
+        let dm = channel.is_none();
         let prefix = self.host().settings.prefix.clone();
         match extract(&msg.text, &prefix) {
             Commands::Bang { name, args } => {
                 let host = self.host().clone();
+                if let Some(channel) = channel.filter(|c| !c.is_empty()) {
+                    if let Some(response) = self
+                        .registry()
+                        .run_from(self, channel, &name, &args, msg)
+                        .await
+                    {
+                        return Some(response);
+                    }
+                }
                 if let Some(response) = self
                     .registry()
                     .run_across(self, dm, &name, &args, msg)
@@ -112,5 +129,17 @@ impl Directory for Tables {
 
     async fn cx(&self, channel: &str) -> Result<LockedCx, TableError> {
         Ok(Box::new(TableCx(self.table(channel).await?)))
+    }
+
+    fn store(&self) -> &Arc<dyn crate::store::Store> {
+        Tables::store(self)
+    }
+
+    async fn channels(&self) -> Result<Vec<String>, TableError> {
+        self.active_channels().await
+    }
+
+    fn server_of(&self, channel: &str) -> Option<String> {
+        self.servers().server_of(channel)
     }
 }

@@ -5,6 +5,7 @@
 pub mod commit;
 pub mod decide;
 pub mod direct;
+pub mod notify;
 
 pub use commit::{Answer, Committed, NotStored};
 pub use decide::Decided;
@@ -18,6 +19,7 @@ use tokio::sync::Mutex;
 use serde_json::Value;
 
 use crate::commands::registry::Registry;
+use crate::commands::{OneServer, Servers};
 use crate::dice::AuditExport;
 use crate::game::session::SharedPlugin;
 use crate::game::{PlayerInfo, Query, Suggestion, ToAct};
@@ -35,6 +37,8 @@ use crate::weeks::meta::DecisionClock;
 pub struct Table {
     pub(crate) cx: Cx,
     registry: Arc<Registry>,
+    /// The direct messages sent in this run: (game, decision, kind) ([`notify`]).
+    notified: std::collections::HashSet<(String, i64, &'static str)>,
 }
 
 impl Host {
@@ -85,7 +89,11 @@ impl Table {
             posts: Default::default(),
         };
         cx.reload().await?;
-        Ok(Table { cx, registry })
+        Ok(Table {
+            cx,
+            registry,
+            notified: Default::default(),
+        })
     }
 
     /// The channel.
@@ -277,6 +285,7 @@ pub struct Tables {
     host: Arc<Host>,
     registry: Arc<Registry>,
     slots: std::sync::Mutex<HashMap<String, Slot>>,
+    servers: std::sync::RwLock<Arc<dyn Servers>>,
 }
 
 impl Tables {
@@ -288,7 +297,22 @@ impl Tables {
             host,
             registry,
             slots: std::sync::Mutex::new(HashMap::new()),
+            servers: std::sync::RwLock::new(Arc::new(OneServer)),
         }
+    }
+
+    /// Tells the tables which server each channel belongs to (`!tables` lists the games of
+    /// the caller's server); by default every channel is in one.
+    pub fn set_servers(&self, servers: Arc<dyn Servers>) {
+        *self.servers.write().unwrap_or_else(|e| e.into_inner()) = servers;
+    }
+
+    /// Which server each channel belongs to.
+    pub fn servers(&self) -> Arc<dyn Servers> {
+        self.servers
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// The database.
@@ -341,7 +365,7 @@ impl Tables {
 
     /// Handles a message in its channel's table (`!waiting` is answered across tables).
     pub async fn handle(&self, channel: &str, message: &Incoming) -> Result<Response, TableError> {
-        if let Some(response) = self.across(false, message).await {
+        if let Some(response) = self.across_from(Some(channel), message).await {
             return Ok(response);
         }
         let mut table = self.table(channel).await?;

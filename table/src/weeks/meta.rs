@@ -246,6 +246,8 @@ impl Meta {
                 self.reminded.push((*since, *kind));
                 false
             }
+            // The undo that follows restarts the decision.
+            TableEvent::TakeBack { .. } => false,
         }
     }
 

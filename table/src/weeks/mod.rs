@@ -7,6 +7,7 @@ pub mod automa;
 pub mod duration;
 /// The table's own log entries (kept with the log: [`crate::game::events`]).
 pub use crate::game::events;
+pub mod figures;
 pub mod meta;
 pub mod pace;
 pub(crate) mod preset_book;

@@ -88,7 +88,6 @@ pub(crate) async fn respond(
 /// Posts presented replies in order: the first as a reply to `reply_to` (if any), the buttons on the
 /// last. `nonce` makes the posts' nonces (a retried post that did arrive is dropped). Returns
 /// the message that carries the buttons, if posted.
-#[tracing::instrument(target = "hop", level = "trace", skip_all, fields(milestone = "reply"))]
 pub(crate) async fn post(
     rest: &Rest,
     channel: ChannelId,
@@ -97,8 +96,31 @@ pub(crate) async fn post(
     posts: &[Post],
     components: Vec<CreateActionRow>,
 ) -> Option<MessageId> {
+    post_each(rest, channel, reply_to, nonce, posts, components)
+        .await
+        .0
+}
+
+/// [`post`], also returning the id of each post shown (in order; `None` where it failed).
+// The hop of a reply posted, whichever of the two is called (docs/ARCHITECTURE.md).
+#[tracing::instrument(
+    target = "hop",
+    name = "post",
+    level = "trace",
+    skip_all,
+    fields(milestone = "reply")
+)]
+pub(crate) async fn post_each(
+    rest: &Rest,
+    channel: ChannelId,
+    reply_to: Option<MessageId>,
+    nonce: u64,
+    posts: &[Post],
+    components: Vec<CreateActionRow>,
+) -> (Option<MessageId>, Vec<Option<MessageId>>) {
     let shown: Vec<&Post> = posts.iter().filter(|p| p.is_shown()).collect();
     let mut with_buttons = None;
+    let mut ids = Vec::with_capacity(shown.len());
     for (index, reply) in shown.iter().enumerate() {
         let mut builder = message(reply)
             .nonce(Nonce::String(format!("{nonce}-{index}")))
@@ -117,11 +139,40 @@ pub(crate) async fn post(
             rest.send_message(channel, &builder, file.as_ref())
         })
         .await;
-        if let (true, false, Ok(message)) = (last, components.is_empty(), sent) {
-            with_buttons = Some(message.id);
+        let id = sent.ok().map(|message| message.id);
+        ids.push(id);
+        if last && !components.is_empty() {
+            with_buttons = id;
         }
     }
-    with_buttons
+    (with_buttons, ids)
+}
+
+/// Sends a player the direct message that repeats a ping (`!notify dm`), with a link to the
+/// channel's post (`link`); `nonce` keeps a retry from doubling it.
+pub(crate) async fn direct(rest: &Rest, to: u64, text: &str, link: Option<String>, nonce: String) {
+    // Retries are logged under the user's id: no channel exists yet.
+    let channel = match deliver("open a direct message", ChannelId::new(to), || {
+        rest.dm_channel(to)
+    })
+    .await
+    {
+        Ok(channel) => channel,
+        Err(_) => return,
+    };
+    let content = match link {
+        Some(link) => format!("{text}\n{link}"),
+        None => text.to_string(),
+    };
+    let builder = CreateMessage::new()
+        .content(content)
+        .allowed_mentions(CreateAllowedMentions::new())
+        .nonce(Nonce::String(nonce))
+        .enforce_nonce(true);
+    let _ = deliver("send a direct message", channel, || {
+        rest.send_message(channel, &builder, None)
+    })
+    .await;
 }
 
 /// Adds ✅ to an accepted command, ❌ to a refused one.
