@@ -44,9 +44,7 @@ pub use game::{
     Ctx, Decision, DiceMode, GameInfo, Names, PlayerInfo, Preset, PresetAnswer, Proxy, Query,
     QuickMove, SetupDice, SetupOptions, Suggestion, TableGame, ToAct,
 };
-pub use input::{
-    Attachment, Author, Direct, Incoming, Mention, Page, Reply, Response, Verdict,
-};
+pub use input::{Attachment, Author, Direct, Incoming, Mention, Page, Reply, Response, Verdict};
 pub use store::{GameRow, LogRow, Outgoing, Store, StoreError, Write};
 pub use table::prompt::Prompt;
 pub use table::{Host, Report, TableError, TableSettings};

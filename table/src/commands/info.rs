@@ -58,7 +58,7 @@ impl Command for Status {
     async fn run(&self, cx: &mut Cx, args: &str, msg: &Incoming) -> Response {
         match &cx.loaded {
             Loaded::Running(current) => match past_or_now(cx, current, args, "status") {
-                Err(refusal) => refusal,
+                Err(refusal) => *refusal,
                 Ok(None) => {
                     let view = cx.host.view(current);
                     let mut text = view.report().to_string();
@@ -116,16 +116,16 @@ fn past_or_now(
     current: &Current,
     args: &str,
     command: &str,
-) -> Result<Option<(i64, Current)>, Response> {
+) -> Result<Option<(i64, Current)>, Box<Response>> {
     let refuse = |asked: String| {
         let entries = history::entries(current);
-        cx.refuse(cx.say(messages::NoSuchEntry {
+        Box::new(cx.refuse(cx.say(messages::NoSuchEntry {
             game_id: current.row.id.clone(),
             asked,
             first: entries.map(|e| e.0),
             last: entries.map(|e| e.1),
             command: command.to_string(),
-        }))
+        })))
     };
     match Asked::read(args) {
         Err(asked) => Err(refuse(asked.trim_start_matches('#').to_string())),
@@ -239,7 +239,7 @@ impl Command for Map {
             return cx.no_game();
         };
         let (said, picture) = match past_or_now(cx, current, args, "map") {
-            Err(refusal) => return refusal,
+            Err(refusal) => return *refusal,
             Ok(None) => (
                 cx.say(messages::Map {}),
                 cx.host.view(current).picture_attachment(),
