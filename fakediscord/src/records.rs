@@ -78,6 +78,9 @@ pub struct RecordedMessage {
     pub allowed_mentions: Option<Value>,
     /// The full JSON payload of the bot's last POST/PATCH (`payload_json` for uploads).
     pub payload: Option<Value>,
+    /// The nonce the bot created it with, if any: an edit keeps it (what `enforce_nonce`
+    /// matches, as Discord does).
+    pub nonce: Option<Value>,
     /// When the fake received the POST (bot) or the test posted it (user).
     pub created_at: Instant,
     /// When MESSAGE_CREATE was handed to the connected session(s); `None` if no session was
@@ -123,6 +126,7 @@ impl RecordedMessage {
             mention_everyone,
             allowed_mentions: None,
             payload: None,
+            nonce: None,
             created_at: Instant::now(),
             dispatched_at: None,
             edited_at: None,

@@ -579,7 +579,8 @@ async fn create_message(State(shared): St, Path(channel_id): Path<u64>, req: Req
         let Some(channel) = s.channels.get(&channel_id).cloned() else {
             return unknown_channel();
         };
-        // enforce_nonce: a nonce this author used in this channel lately gets that message.
+        // enforce_nonce: a nonce this author created a message with in this channel lately
+        // gets that message (edited since or not).
         let nonce = v.get("nonce").filter(|n| !n.is_null());
         if let (Some(nonce), Some(true)) = (nonce, v["enforce_nonce"].as_bool()) {
             let bot = s.bot.id;
@@ -587,7 +588,7 @@ async fn create_message(State(shared): St, Path(channel_id): Path<u64>, req: Req
                 m.channel_id == channel_id
                     && m.author.id == bot
                     && received.duration_since(m.created_at) < NONCE_WINDOW
-                    && m.payload.as_ref().and_then(|p| p.get("nonce")) == Some(nonce)
+                    && m.nonce.as_ref() == Some(nonce)
             });
             if let Some(earlier) = earlier {
                 return Json(s.message_json(earlier, false)).into_response();
@@ -631,6 +632,7 @@ async fn create_message(State(shared): St, Path(channel_id): Path<u64>, req: Req
                 referenced_message: referenced,
                 allowed_mentions: v.get("allowed_mentions").cloned(),
                 payload: Some(v.clone()),
+                nonce: nonce.cloned(),
                 created_at: received,
                 ..RecordedMessage::new(id, channel_id, channel.guild_id, bot, &content)
             },

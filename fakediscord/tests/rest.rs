@@ -423,6 +423,20 @@ async fn rate_limit_forms_nonces_and_hangs() {
         first.id, again.id,
         "the same nonce, enforced: the same message"
     );
+    // An edit (the buttons removed, the text changed) does not make the nonce new.
+    channel
+        .edit_message(
+            &http,
+            first.id,
+            EditMessage::new().content("edited").components(Vec::new()),
+        )
+        .await
+        .unwrap();
+    let after_edit = channel.send_message(&http, post("n1", true)).await.unwrap();
+    assert_eq!(
+        after_edit.id, first.id,
+        "the nonce of an edited message: still that message"
+    );
     let other = channel.send_message(&http, post("n2", true)).await.unwrap();
     assert_ne!(other.id, first.id);
     let loose = channel

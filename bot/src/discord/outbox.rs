@@ -12,22 +12,38 @@ use super::channel::ChannelState;
 use super::parcel::{After, Parcel, StoredPost};
 use super::posting::{buttons, pages, pin, reply};
 use super::present::{self, Post};
+use super::rest::RestError;
 use super::retry::retry;
 use super::shared::Shared;
 
+/// What became of a parcel handed to [`send`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[must_use]
+pub(crate) enum Delivery {
+    /// Posted, and removed from the outbox if it was kept there (or there was nothing to post).
+    Done,
+    /// Another process owns the channel now: it delivers the kept parcel from the outbox (or
+    /// has already); this process posted nothing and leaves the channel to it.
+    LeftToOwner,
+    /// Whether the channel is still this process's could not be told (a transient storage
+    /// fault, noted): nothing was posted, the parcel stays in the outbox and is delivered
+    /// before the channel's next job.
+    Kept,
+}
+
 /// Delivers a kept parcel in its channel (replies, reaction, buttons, the pinned status), then
-/// removes it from the outbox. Returns the message that carries the buttons, if posted.
+/// removes it from the outbox.
 pub(crate) async fn deliver(
     shared: &Shared,
     state: &mut ChannelState,
     item: &Outgoing,
-) -> Option<MessageId> {
+) -> Delivery {
     let parcel: Parcel = match serde_json::from_str(&item.payload) {
         Ok(parcel) => parcel,
         Err(error) => {
             tracing::error!(channel = %state.channel, key = %item.key, %error, "a kept parcel does not read; dropped");
             forget(shared, item).await;
-            return None;
+            return Delivery::Done;
         }
     };
     let status = match parcel.pinned_game() {
@@ -40,6 +56,10 @@ pub(crate) async fn deliver(
 /// Posts a command's parcel, then removes it from the outbox if the table kept it there.
 /// `status`: the pinned status's text, if the parcel updates it ([`Parcel::pinned_game`]), read
 /// from the table by the caller.
+///
+/// A kept parcel is posted only while this process owns the channel ([`still_owner`]): a
+/// process that hung between storing a command and posting its answer may have lost the
+/// channel meanwhile, and the new owner delivers the parcel from the outbox.
 #[tracing::instrument(target = "hop", level = "trace", skip_all)]
 pub(crate) async fn send(
     shared: &Shared,
@@ -47,25 +67,74 @@ pub(crate) async fn send(
     kept: Option<&Outgoing>,
     parcel: Option<Parcel>,
     status: Option<String>,
-) -> Option<MessageId> {
-    let posted = match &parcel {
-        Some(parcel) => post(shared, state, parcel, status).await,
-        None => None,
-    };
+) -> Delivery {
+    if let Some(item) = kept {
+        let delivery = still_owner(shared, state, item).await;
+        if delivery != Delivery::Done {
+            return delivery;
+        }
+    }
+    if let Some(parcel) = &parcel {
+        let key = state.key.clone();
+        let gate = kept
+            .filter(|_| shared.owners.shared())
+            .map(|_| (&*shared.owners, key.as_str()));
+        if post(shared, state, parcel, status, gate).await.is_err() {
+            // Taken over between two attempts: the rest is the new owner's.
+            return left_to_owner(shared, state, kept);
+        }
+    }
     if let Some(item) = kept {
         forget(shared, item).await;
     }
-    posted
+    Delivery::Done
 }
 
-/// Posts a parcel and settles the prompt and the pinned status (`status`, its text).
+/// Whether this process may post a kept parcel of the channel now ([`Delivery::Done`]): always
+/// with one process per database; with several, only while the channel's owner row names
+/// this process. The new owner of a channel delivers what the outbox kept before its first
+/// job, so a process that lost the channel while it hung (its lease ran out) and posted its
+/// parcel on waking would answer the command twice: Discord drops a post whose nonce it has
+/// seen only for a few minutes. Asked once per parcel, just before its first post.
+async fn still_owner(shared: &Shared, state: &mut ChannelState, item: &Outgoing) -> Delivery {
+    if !shared.owners.shared() {
+        return Delivery::Done;
+    }
+    match shared.owners.holds(&state.key).await {
+        Ok(true) => Delivery::Done,
+        Ok(false) => left_to_owner(shared, state, Some(item)),
+        Err(error) => {
+            gaugebot_store::faults::note_any(&error);
+            tracing::debug!(channel = %state.channel, %error, "cannot tell who owns the channel; the answer stays in the outbox");
+            state.outbox_checked = false;
+            Delivery::Kept
+        }
+    }
+}
+
+/// A kept parcel not posted (or not all of it) because another process owns the channel now:
+/// the channel is left to it.
+fn left_to_owner(shared: &Shared, state: &mut ChannelState, item: Option<&Outgoing>) -> Delivery {
+    let key = item.map(|item| item.key.as_str()).unwrap_or_default();
+    tracing::warn!(channel = %state.channel, key, "the channel was taken over; its answer is left to its new owner");
+    // Taken back later, the channel is caught up and its outbox read again.
+    state.synced_epoch = 0;
+    state.outbox_checked = false;
+    shared.session.restart.forget(state.channel.get());
+    Delivery::LeftToOwner
+}
+
+/// Posts a parcel and settles the prompt and the pinned status (`status`, its text); the
+/// `gate` is asked before each attempt of a post but the first ([`reply::Gate`]). Nothing more
+/// (no reaction, no settling) once it closed.
 #[tracing::instrument(target = "hop", level = "trace", skip_all)]
 async fn post(
     shared: &Shared,
     state: &mut ChannelState,
     parcel: &Parcel,
     status: Option<String>,
-) -> Option<MessageId> {
+    gate: reply::Gate<'_>,
+) -> Result<Option<MessageId>, RestError> {
     let rest = &*shared.discord.rest;
     let after = parcel.after();
     let mut components = after.prompt.as_ref().map(buttons::rows).unwrap_or_default();
@@ -79,14 +148,15 @@ async fn post(
         parcel.nonce,
         &posts,
         components,
+        gate,
     )
-    .await;
+    .await?;
     if let Some(command) = answers {
         reply::react(rest, state.channel, command, parcel.verdict).await;
     }
     send_dms(shared, state, parcel, &ids).await;
     settle(shared, state, after, posted, status).await;
-    posted
+    Ok(posted)
 }
 
 /// Sends a parcel's turn pings by direct message, each linked to the post it repeats.
@@ -150,7 +220,10 @@ pub(crate) async fn redeliver(shared: &Shared, state: &mut ChannelState) {
         tracing::info!(channel = %state.channel, parcels = pending.len(), "delivering what the outbox kept");
     }
     for item in &pending {
-        deliver(shared, state, item).await;
+        if deliver(shared, state, item).await != Delivery::Done {
+            // The rest wait for the channel's owner (this process again, or the new one).
+            return;
+        }
     }
 }
 
@@ -205,5 +278,233 @@ async fn status_of(shared: &Shared, state: &ChannelState, game: &str) -> Option<
             tracing::warn!(channel = %state.channel, %error, "the table does not load; the pinned status is not updated");
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
+    use std::sync::Arc;
+
+    use async_trait::async_trait;
+    use fakediscord::{FakeDiscord, FakeUser, RouteKind};
+    use gaugebot_store::backend::{Claim, Owners};
+    use gaugebot_table::store::{StoreError, Write};
+    use gaugebot_table::Tables;
+    use serenity::model::id::ChannelId;
+
+    use super::*;
+    use crate::config::Config;
+    use crate::discord::rest::Rest;
+    use crate::discord::worker;
+
+    const GUILD: u64 = 8 << 22;
+    const CHANNEL: u64 = 701;
+
+    /// The channel's owner row as this process reads it: its own ([`HELD`]), another's
+    /// ([`TAKEN`]), or not readable ([`DOWN`]); taken over by another process after it was
+    /// read `hands_over_after` times, if set.
+    struct OwnerRow {
+        row: AtomicU8,
+        reads: AtomicU32,
+        hands_over_after: u32,
+    }
+    const HELD: u8 = 0;
+    const TAKEN: u8 = 1;
+    const DOWN: u8 = 2;
+
+    impl OwnerRow {
+        fn new(row: u8, hands_over_after: u32) -> Arc<OwnerRow> {
+            Arc::new(OwnerRow {
+                row: AtomicU8::new(row),
+                reads: AtomicU32::new(0),
+                hands_over_after,
+            })
+        }
+
+        fn set(&self, row: u8) {
+            self.row.store(row, Ordering::SeqCst);
+        }
+    }
+
+    #[async_trait]
+    impl Owners for OwnerRow {
+        async fn claim(&self, _channel: &str, _guild: Option<&str>) -> Result<Claim, StoreError> {
+            unreachable!("the outbox never claims")
+        }
+
+        async fn holds(&self, _channel: &str) -> Result<bool, StoreError> {
+            if self.reads.fetch_add(1, Ordering::SeqCst) + 1 > self.hands_over_after {
+                self.set(TAKEN);
+            }
+            match self.row.load(Ordering::SeqCst) {
+                HELD => Ok(true),
+                TAKEN => Ok(false),
+                _ => Err(StoreError::Unavailable(Arc::new(std::io::Error::other(
+                    "the database is away",
+                )))),
+            }
+        }
+
+        async fn orphans(&self) -> Result<Vec<(String, Option<String>)>, StoreError> {
+            Ok(Vec::new())
+        }
+    }
+
+    /// A process's adapter on a throwaway store, talking to `fake`, its channel's owner row
+    /// as `owners` says.
+    async fn process(fake: &FakeDiscord, owners: Arc<OwnerRow>) -> Arc<Shared> {
+        let store = gaugebot_store::SqliteStore::open(":memory:")
+            .await
+            .expect("store");
+        let host =
+            crate::games::host(None, gaugebot_table::TableSettings::default()).expect("templates");
+        let tables = Tables::new(Arc::new(store), host);
+        let rest = Arc::new(Rest::new(fakediscord::BOT_TOKEN, Some(&fake.api_base())));
+        Shared::new(tables, rest, &Config::default(), true, owners, worker::run)
+    }
+
+    /// The fake Discord with the game's guild and channel, and ann in it.
+    async fn world() -> (FakeDiscord, FakeUser) {
+        let fake = FakeDiscord::start().await;
+        fake.add_guild(GUILD, "Irish Gauge");
+        fake.add_channel(GUILD, CHANNEL, "game");
+        let ann = FakeUser::new(1, "ann");
+        fake.add_member(GUILD, &ann, &[]);
+        (fake, ann)
+    }
+
+    /// The answer to `command` as a command's commit keeps it in the outbox: stored there.
+    async fn kept_answer(shared: &Shared, command: u64) -> Outgoing {
+        let payload = serde_json::json!({
+            "answers": command,
+            "nonce": command,
+            "verdict": "Accepted",
+            "posts": [{"text": "ann passes."}],
+        });
+        let item = Outgoing {
+            channel: CHANNEL.to_string(),
+            key: command.to_string(),
+            payload: payload.to_string(),
+            at: chrono::Utc::now(),
+        };
+        shared
+            .tables
+            .store()
+            .write(&[Write::Outbox(item.clone())])
+            .await
+            .expect("kept");
+        item
+    }
+
+    fn parcel_of(item: &Outgoing) -> Parcel {
+        serde_json::from_str(&item.payload).expect("a parcel")
+    }
+
+    /// A process that stored a command and its answer, then hung and lost the channel to
+    /// another process (which delivers the kept answer from the outbox), posts nothing on
+    /// waking: not the reply, not the reaction; the parcel stays for the new owner. Before, it
+    /// posted the reply again, and only Discord's memory of the nonce (a few minutes, and in
+    /// the fake Discord not across an edit) kept the command from being answered twice.
+    #[tokio::test]
+    async fn a_process_that_lost_the_channel_posts_nothing_of_its_kept_answer() {
+        let (fake, ann) = world().await;
+        let owners = OwnerRow::new(TAKEN, u32::MAX);
+        let shared = process(&fake, owners.clone()).await;
+        let mut state = ChannelState::new(ChannelId::new(CHANNEL));
+        state.outbox_checked = true;
+        let command = fake.post_user_message(CHANNEL, Some(GUILD), &ann, "**pass**");
+        let item = kept_answer(&shared, command).await;
+
+        let delivery = send(
+            &shared,
+            &mut state,
+            Some(&item),
+            Some(parcel_of(&item)),
+            None,
+        )
+        .await;
+        assert_eq!(delivery, Delivery::LeftToOwner);
+        assert!(fake.bot_messages(CHANNEL).is_empty(), "nothing posted");
+        assert!(fake.reactions(command).is_empty(), "no reaction");
+        let store = shared.tables.store();
+        assert_eq!(
+            store.pending(Some(&state.key)).await.expect("outbox"),
+            vec![item.clone()]
+        );
+        assert!(
+            !state.outbox_checked,
+            "read again if the channel is taken back"
+        );
+
+        // The owner cannot be told: nothing posted either, the parcel kept, the fault noted.
+        owners.set(DOWN);
+        state.outbox_checked = true;
+        let (delivery, fault) = gaugebot_store::faults::watch(send(
+            &shared,
+            &mut state,
+            Some(&item),
+            Some(parcel_of(&item)),
+            None,
+        ))
+        .await;
+        assert_eq!(delivery, Delivery::Kept);
+        assert!(fault.is_some(), "the fault is noted");
+        assert!(fake.bot_messages(CHANNEL).is_empty(), "nothing posted");
+        assert!(!state.outbox_checked);
+
+        // Its owner again (taken back): the kept answer is delivered from the outbox, once.
+        owners.set(HELD);
+        redeliver(&shared, &mut state).await;
+        let posted = fake.bot_messages(CHANNEL);
+        assert_eq!(posted.len(), 1, "{posted:?}");
+        assert_eq!(posted[0].referenced_message, Some(command));
+        assert_eq!(posted[0].content, "ann passes.");
+        assert_eq!(fake.reactions(command), vec!["✅".to_string()]);
+        assert!(store
+            .pending(Some(&state.key))
+            .await
+            .expect("outbox")
+            .is_empty());
+    }
+
+    /// A process that hung in the middle of a kept answer's post (the attempt failed, here a
+    /// 503; in the failover test it timed out while the process was stopped) and lost the
+    /// channel meanwhile does not retry it: the new owner posts it from the outbox.
+    #[tokio::test]
+    async fn a_post_is_not_retried_once_the_channel_was_taken_over() {
+        let (fake, ann) = world().await;
+        // Read once as its own (just before the first attempt), then another process's.
+        let owners = OwnerRow::new(HELD, 1);
+        let shared = process(&fake, owners.clone()).await;
+        let mut state = ChannelState::new(ChannelId::new(CHANNEL));
+        state.outbox_checked = true;
+        let command = fake.post_user_message(CHANNEL, Some(GUILD), &ann, "**pass**");
+        let item = kept_answer(&shared, command).await;
+        fake.fail_next(RouteKind::CreateMessage, 503, 1);
+
+        let delivery = send(
+            &shared,
+            &mut state,
+            Some(&item),
+            Some(parcel_of(&item)),
+            None,
+        )
+        .await;
+        assert_eq!(delivery, Delivery::LeftToOwner);
+        let posts = fake
+            .requests()
+            .iter()
+            .filter(|r| r.route == Some(RouteKind::CreateMessage))
+            .count();
+        assert_eq!(posts, 1, "the failed attempt only");
+        assert!(fake.bot_messages(CHANNEL).is_empty(), "nothing posted");
+        assert!(fake.reactions(command).is_empty(), "no reaction");
+        let store = shared.tables.store();
+        assert_eq!(
+            store.pending(Some(&state.key)).await.expect("outbox"),
+            vec![item]
+        );
+        assert!(!state.outbox_checked);
     }
 }

@@ -20,7 +20,7 @@ use gaugebot_table::{Committed, NotStored, Table};
 
 use super::channel::ChannelState;
 use super::job::{Echo, Invocation, Outcome};
-use super::outbox::{self, status_at};
+use super::outbox::{self, status_at, Delivery};
 use super::parcel::{interaction_nonce, Address, Parcel};
 use super::present::{self, Post, MESSAGE_LIMIT};
 use super::shared::Shared;
@@ -104,9 +104,7 @@ pub(crate) async fn play(
     {
         drop(table);
         tracing::warn!(channel = %state.channel, id = %incoming.message_id, "the channel was taken over; input left to its new owner");
-        shared.tables.unload(&state.key).await;
-        shared.session.restart.forget(state.channel.get());
-        state.synced_epoch = 0;
+        let_go(shared, state).await;
         return Played::LeftToOwner(response);
     }
     let active = table.game_id().is_some();
@@ -121,11 +119,26 @@ pub(crate) async fn play(
         );
     }
     let status = pinned_status(&table, parcel.as_ref());
-    outbox::send(shared, state, kept.as_ref(), parcel, status).await;
-    if response.verdict == Verdict::Accepted {
-        automa_moves(shared, state, &mut table).await;
+    let mut delivery = outbox::send(shared, state, kept.as_ref(), parcel, status).await;
+    if delivery == Delivery::Done && response.verdict == Verdict::Accepted {
+        delivery = automa_moves(shared, state, &mut table).await;
+    }
+    if delivery == Delivery::LeftToOwner {
+        // Stored, then the channel was taken over before its answer was posted (this process
+        // hung meanwhile): the new owner posts it from the outbox.
+        drop(table);
+        let_go(shared, state).await;
+        return Played::LeftToOwner(response);
     }
     Played::Handled { response, active }
+}
+
+/// After the channel was taken over by another process: its table is dropped (loaded afresh
+/// if the channel is taken back), and it is caught up first then.
+async fn let_go(shared: &Shared, state: &mut ChannelState) {
+    shared.tables.unload(&state.key).await;
+    shared.session.restart.forget(state.channel.get());
+    state.synced_epoch = 0;
 }
 
 /// Runs an interaction in its channel's table and sends its outcome to the submitter.
@@ -186,22 +199,32 @@ fn pinned_status(table: &Table, parcel: Option<&Parcel>) -> Option<String> {
 
 /// The automa's moves after an accepted command, each posted after the one before, as the
 /// forum record reads, until a human is to act (the decisions run on the blocking pool, one
-/// per table at a time: the table stays locked while its automa thinks).
-async fn automa_moves(shared: &Shared, state: &mut ChannelState, table: &mut TableGuard) {
+/// per table at a time: the table stays locked while its automa thinks). Stops at a parcel
+/// not posted (the channel taken over, or its owner not known): what it says.
+async fn automa_moves(
+    shared: &Shared,
+    state: &mut ChannelState,
+    table: &mut TableGuard,
+) -> Delivery {
     for _ in 0..gaugebot_table::tables::MAX_AUTOMA_MOVES {
         let Some(decided) = table.decide_automa(chrono::Utc::now()).await else {
-            return;
+            break;
         };
         let parcel = automa_parcel(shared, table, decided.response());
         let outgoing = parcel
             .outgoing(table.channel())
             .filter(|_| decided.stores());
         let Ok(committed) = table.commit(decided, outgoing).await else {
-            return;
+            break;
         };
         let status = pinned_status(table, Some(&parcel));
-        outbox::send(shared, state, committed.kept.as_ref(), Some(parcel), status).await;
+        let delivery =
+            outbox::send(shared, state, committed.kept.as_ref(), Some(parcel), status).await;
+        if delivery != Delivery::Done {
+            return delivery;
+        }
     }
+    Delivery::Done
 }
 
 /// The parcel of an automa's move: its post, keyed by the decision's seed (the same position,

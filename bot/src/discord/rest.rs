@@ -85,6 +85,10 @@ pub(crate) enum RestError {
     /// The request could not be built, or the answer not read: retrying cannot help.
     #[error("{0}")]
     Invalid(String),
+    /// Not sent: another process owns the channel now (a kept answer's post, withdrawn
+    /// before an attempt; that process posts it).
+    #[error("not sent: another process owns the channel now")]
+    Withdrawn,
 }
 
 impl RestError {
@@ -102,7 +106,7 @@ impl RestError {
         match self {
             RestError::RateLimited { .. } | RestError::TimedOut(_) | RestError::Network(_) => true,
             RestError::Refused { status, .. } => *status >= 500,
-            RestError::Invalid(_) => false,
+            RestError::Invalid(_) | RestError::Withdrawn => false,
         }
     }
 }

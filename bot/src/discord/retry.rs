@@ -117,6 +117,8 @@ where
             tracing::info!(%channel, what, attempt, "Discord request succeeded after retrying");
         }
         Ok(_) => {}
+        // Not Discord's failure: the caller says why ([`RestError::Withdrawn`]).
+        Err(RestError::Withdrawn) => {}
         Err(error) => {
             tracing::error!(%channel, what, attempt, %error, "Discord request failed; giving up");
         }

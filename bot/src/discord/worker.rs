@@ -21,7 +21,7 @@ use super::channel::ChannelState;
 use super::edits;
 use super::job::Job;
 use super::messages::process;
-use super::outbox::{self, redeliver};
+use super::outbox::{self, redeliver, Delivery};
 use super::ownership::owned;
 use super::play::invoke;
 use super::posting::reply;
@@ -112,7 +112,12 @@ async fn run_job(shared: &Arc<Shared>, state: &mut ChannelState, job: Job) {
         }
         Job::Deliver(item) => {
             if state.outbox_checked {
-                outbox::deliver(shared, state, &item).await;
+                // Not posted if the channel was taken over meanwhile (its new owner delivers
+                // it; this process's table of it is stale) or its owner cannot be told
+                // (delivered before the next job).
+                if outbox::deliver(shared, state, &item).await == Delivery::LeftToOwner {
+                    shared.tables.unload(&state.key).await;
+                }
             } else {
                 // The first read of the outbox delivers this parcel too, in its order.
                 redeliver(shared, state).await;

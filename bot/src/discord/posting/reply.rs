@@ -9,8 +9,9 @@ use serenity::model::id::ChannelId;
 use gaugebot_table::input::{Response, Verdict};
 
 use crate::discord::present::{self, Post};
-use crate::discord::rest::Rest;
+use crate::discord::rest::{Rest, RestError};
 use crate::discord::retry::deliver;
+use gaugebot_store::backend::Owners;
 
 /// The users a post may ping: exactly those the table called on (a user id quoted from a
 /// player's text never pings), or any user for a post kept by an earlier version; roles and
@@ -62,6 +63,24 @@ fn description(alt: &str) -> String {
     cut
 }
 
+/// Whose the channel's posts are, asked before every attempt of a post but the first (a retry,
+/// the next post of the same replies): the channel's key in its owners' table. A kept answer's
+/// posts stop once another process owns the channel ([`RestError::Withdrawn`]); a process
+/// that hung in the middle of a post (its attempt timed out meanwhile) so does not post it
+/// again after a takeover. When the owner cannot be told the post goes on (its nonce keeps a
+/// repeat out for a few minutes).
+pub(crate) type Gate<'a> = Option<(&'a dyn Owners, &'a str)>;
+
+/// Whether a post may be attempted now, by the [`Gate`].
+async fn open(gate: Gate<'_>) -> Result<(), RestError> {
+    match gate {
+        Some((owners, key)) if matches!(owners.holds(key).await, Ok(false)) => {
+            Err(RestError::Withdrawn)
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Posts a table's replies to a message (the first as a reply to it, attachments uploaded, the
 /// buttons on the last), then adds ✅ for an accepted command or ❌ for a refused one. Returns
 /// the message that carries the buttons, if posted.
@@ -79,15 +98,17 @@ pub(crate) async fn respond(
         command.get(),
         &present::posts(&response.replies),
         components,
+        None,
     )
     .await;
     react(rest, channel, command, response.verdict).await;
-    posted
+    posted.ok().flatten()
 }
 
 /// Posts presented replies in order: the first as a reply to `reply_to` (if any), the buttons on the
 /// last. `nonce` makes the posts' nonces (a retried post that did arrive is dropped). Returns
-/// the message that carries the buttons, if posted.
+/// the message that carries the buttons, if posted; [`RestError::Withdrawn`] if the `gate`
+/// closed before an attempt (the posts after it are not made).
 pub(crate) async fn post(
     rest: &Rest,
     channel: ChannelId,
@@ -95,10 +116,11 @@ pub(crate) async fn post(
     nonce: u64,
     posts: &[Post],
     components: Vec<CreateActionRow>,
-) -> Option<MessageId> {
-    post_each(rest, channel, reply_to, nonce, posts, components)
+    gate: Gate<'_>,
+) -> Result<Option<MessageId>, RestError> {
+    post_each(rest, channel, reply_to, nonce, posts, components, gate)
         .await
-        .0
+        .map(|(with_buttons, _)| with_buttons)
 }
 
 /// [`post`], also returning the id of each post shown (in order; `None` where it failed).
@@ -117,10 +139,14 @@ pub(crate) async fn post_each(
     nonce: u64,
     posts: &[Post],
     components: Vec<CreateActionRow>,
-) -> (Option<MessageId>, Vec<Option<MessageId>>) {
+    gate: Gate<'_>,
+) -> Result<(Option<MessageId>, Vec<Option<MessageId>>), RestError> {
     let shown: Vec<&Post> = posts.iter().filter(|p| p.is_shown()).collect();
     let mut with_buttons = None;
     let mut ids = Vec::with_capacity(shown.len());
+    // The caller asked the gate just before the first attempt.
+    let first = std::sync::atomic::AtomicBool::new(true);
+    let first = &first;
     for (index, reply) in shown.iter().enumerate() {
         let mut builder = message(reply)
             .nonce(Nonce::String(format!("{nonce}-{index}")))
@@ -135,17 +161,24 @@ pub(crate) async fn post_each(
             builder = builder.components(components.clone());
         }
         let file = file(reply);
-        let sent = deliver("post a reply", channel, || {
-            rest.send_message(channel, &builder, file.as_ref())
+        let (builder, file) = (&builder, file.as_ref());
+        let sent = deliver("post a reply", channel, || async move {
+            if !first.swap(false, std::sync::atomic::Ordering::SeqCst) {
+                open(gate).await?;
+            }
+            rest.send_message(channel, builder, file).await
         })
         .await;
-        let id = sent.ok().map(|message| message.id);
+        let id = match sent {
+            Err(RestError::Withdrawn) => return Err(RestError::Withdrawn),
+            sent => sent.ok().map(|message| message.id),
+        };
         ids.push(id);
         if last && !components.is_empty() {
             with_buttons = id;
         }
     }
-    (with_buttons, ids)
+    Ok((with_buttons, ids))
 }
 
 /// Sends a player the direct message that repeats a ping (`!notify dm`), with a link to the
