@@ -1,9 +1,10 @@
 //! Pace figures (`!pace`), read from a game's log alone: for each seat, the median time its
 //! player took to move (from the moment the seat was asked to the move, moves in force made by
-//! the player themselves), the deadlines missed (deadline notices sent to the seat, and
-//! automatic passes when an auction clock ran out) and the time the automa covered the seat
-//! (while a moderator's `!sub` had given it to the automa, and the moves the automa made for
-//! it).
+//! the player themselves), the deadlines missed (deadline notices sent to the seat, automatic
+//! passes when an auction clock ran out, moves made because time ran out) and the time the
+//! automa covered the seat (while a moderator's `!sub` had given it to the automa, from a
+//! hand-over to the player's return, during an absence with `cover:automa`), and the moves the
+//! automa made for it.
 
 use std::collections::HashSet;
 
@@ -64,6 +65,9 @@ pub fn pace<'a>(
         })
         .collect();
     let mut held_since: Vec<Option<DateTime<Utc>>> = vec![None; seats.len()];
+    // Away with cover: from when, until when (the absence's end, unless `!back` comes first).
+    let mut covered: Vec<Option<(DateTime<Utc>, DateTime<Utc>)>> = vec![None; seats.len()];
+    let seat_of = |id: &str| seated.iter().position(|p| p.id == id);
     let mut meta = Meta::of(created_at, std::iter::empty());
     let mut marker: Option<(usize, ProxyWhy)> = None;
     for (seq, entry, at) in log {
@@ -73,8 +77,13 @@ pub fn pace<'a>(
                 if let Some(figures) = seats.get_mut(*seat) {
                     match proxy {
                         Some((s, why)) if s == *seat => match why {
-                            ProxyWhy::Clock => figures.missed += 1,
-                            ProxyWhy::Automa if !figures.player.is_automa() => {
+                            // The clock ran out: an auction clock's pass, or a timeout's move.
+                            ProxyWhy::Clock | ProxyWhy::Expired => figures.missed += 1,
+                            ProxyWhy::Timeout => {
+                                figures.missed += 1;
+                                figures.automa_moves += 1;
+                            }
+                            ProxyWhy::Automa | ProxyWhy::Cover if !figures.player.is_automa() => {
                                 figures.automa_moves += 1
                             }
                             _ => {}
@@ -97,6 +106,40 @@ pub fn pace<'a>(
                     figures.missed += 1;
                 }
             }
+            // The automa holds the seat after timeouts in a row, until its player is back.
+            Entry::Table(TableEvent::HandOver { seat, .. }) => {
+                if let Some(held) = held_since.get_mut(*seat) {
+                    held.get_or_insert(at);
+                }
+            }
+            Entry::Table(TableEvent::Reclaim { seat, .. }) => {
+                if let (Some(Some(from)), Some(figures)) = (
+                    held_since.get_mut(*seat).map(Option::take),
+                    seats.get_mut(*seat),
+                ) {
+                    figures.automa_time += (at - from).max(Duration::zero());
+                }
+            }
+            Entry::Table(TableEvent::Away {
+                player,
+                until: away_until,
+                cover: true,
+                ..
+            }) => {
+                let end = crate::weeks::duration::parse_time(away_until).unwrap_or(at);
+                if let Some(span) = seat_of(player).and_then(|seat| covered.get_mut(seat)) {
+                    *span = Some((at, end));
+                }
+            }
+            Entry::Table(TableEvent::Back { player, .. }) => {
+                if let Some(seat) = seat_of(player) {
+                    if let (Some(Some((from, end))), Some(figures)) =
+                        (covered.get_mut(seat).map(Option::take), seats.get_mut(seat))
+                    {
+                        figures.automa_time += (at.min(end) - from).max(Duration::zero());
+                    }
+                }
+            }
             Entry::Table(TableEvent::Sub { seat, old, new, .. }) => {
                 if let Some(held) = held_since.get_mut(*seat) {
                     if new.is_automa() && !old.is_automa() {
@@ -112,9 +155,12 @@ pub fn pace<'a>(
         }
         meta.add(seq, entry, Some(at));
     }
-    for (figures, held) in seats.iter_mut().zip(held_since) {
+    for ((figures, held), cover) in seats.iter_mut().zip(held_since).zip(covered) {
         if let Some(from) = held {
             figures.automa_time += (until - from).max(Duration::zero());
+        }
+        if let Some((from, end)) = cover {
+            figures.automa_time += (until.min(end) - from).max(Duration::zero());
         }
     }
     seats
@@ -207,5 +253,90 @@ mod tests {
         // The automa holds seat 2 from hour 71 to now (hour 100); its move there is its own seat's.
         assert_eq!(figures[1].automa_time, Duration::hours(29));
         assert_eq!(figures[0].missed + figures[0].automa_moves, 0);
+    }
+
+    #[test]
+    fn timeouts_hand_overs_and_cover_count_as_missed_and_covered() {
+        let log = [
+            (
+                Entry::Table(TableEvent::Proxy {
+                    seat: 0,
+                    why: ProxyWhy::Timeout,
+                    by: None,
+                }),
+                t(48),
+            ),
+            (action(0), t(48)),
+            (
+                Entry::Table(TableEvent::HandOver {
+                    seat: 0,
+                    player: person("ann"),
+                    timeouts: 2,
+                }),
+                t(50),
+            ),
+            (
+                Entry::Table(TableEvent::Proxy {
+                    seat: 0,
+                    why: ProxyWhy::Cover,
+                    by: None,
+                }),
+                t(50),
+            ),
+            (action(0), t(50)),
+            (
+                Entry::Table(TableEvent::Reclaim {
+                    seat: 0,
+                    player: person("ann"),
+                }),
+                t(60),
+            ),
+            (
+                Entry::Table(TableEvent::Proxy {
+                    seat: 1,
+                    why: ProxyWhy::Expired,
+                    by: None,
+                }),
+                t(61),
+            ),
+            (action(1), t(61)),
+            (
+                Entry::Table(TableEvent::Away {
+                    player: "bob".into(),
+                    name: "bob".into(),
+                    until: "2025-03-04T00:00:00Z".into(),
+                    pause_until: "2025-03-04T00:00:00Z".into(),
+                    reason: None,
+                    cover: true,
+                }),
+                t(62),
+            ),
+            (
+                Entry::Table(TableEvent::Back {
+                    player: "bob".into(),
+                    name: "bob".into(),
+                }),
+                t(66),
+            ),
+        ];
+        let in_force: HashSet<i64> = [1, 4, 7].into_iter().collect();
+        let seated = [person("ann"), person("bob")];
+        let figures = pace(
+            t(0),
+            log.iter()
+                .enumerate()
+                .map(|(i, (e, at))| (i as i64, e, *at)),
+            &in_force,
+            &seated,
+            t(100),
+        );
+        // ann: one timeout (missed, made by the automa), one covered move, 10h held.
+        assert_eq!(figures[0].missed, 1);
+        assert_eq!(figures[0].automa_moves, 2);
+        assert_eq!(figures[0].automa_time, Duration::hours(10));
+        assert!(figures[0].times.is_empty(), "{:?}", figures[0].times);
+        // bob: one expired pass; away with cover for 4h until `!back`.
+        assert_eq!(figures[1].missed, 1);
+        assert_eq!(figures[1].automa_time, Duration::hours(4));
     }
 }
