@@ -99,4 +99,23 @@ async fn odds_are_the_engine_s_exact_odds_and_the_luck_line_adds_up() {
             "{shown} missing from the luck line: {status}"
         );
     }
+    // The luckiest first (issue 33: the line listed seats as they sat, Automa 1, 3, 4, 2).
+    let line = status
+        .lines()
+        .find(|l| l.contains("**Luck**"))
+        .expect("a luck line");
+    let mut order: Vec<(usize, f64)> = game
+        .players()
+        .iter()
+        .enumerate()
+        .map(|(seat, p)| {
+            let at = line.find(&format!("{} £", p.name)).expect("listed");
+            (at, received[seat] as f64 - expected[seat].to_f64())
+        })
+        .collect();
+    order.sort_by_key(|(at, _)| *at);
+    assert!(
+        order.windows(2).all(|w| w[0].1 >= w[1].1),
+        "not luckiest first: {line}"
+    );
 }

@@ -757,15 +757,21 @@ pub fn odds(ctx: &Ctx<'_>, game: &Game) -> String {
     )
 }
 
-/// The luck line at the end: each player's dividends received against expected.
+/// The luck line at the end: each player's dividends received against expected, the luckiest
+/// first (equal luck in seat order).
 pub fn luck(ctx: &Ctx<'_>, game: &Game, calls: &[(Vec<crate::odds::Ratio>, Vec<u32>)]) -> String {
     let totals = crate::odds::luck(calls);
-    let players: Vec<Value> = game
+    let mut seats: Vec<(usize, crate::odds::Luck)> = game
         .players()
         .iter()
         .enumerate()
-        .map(|(seat, p)| {
-            let luck = totals.get(seat).copied().unwrap_or_default();
+        .map(|(seat, _)| (seat, totals.get(seat).copied().unwrap_or_default()))
+        .collect();
+    seats.sort_by(|(a, la), (b, lb)| lb.difference().total_cmp(&la.difference()).then(a.cmp(b)));
+    let players: Vec<Value> = seats
+        .into_iter()
+        .filter_map(|(seat, luck)| Some((game.players().get(seat)?, luck)))
+        .map(|(p, luck)| {
             context! {
                 name => p.name, received => luck.received,
                 expected => format!("{:.2}", luck.expected.to_f64()),
