@@ -285,14 +285,17 @@ fn json(body: &[u8]) -> serde_json::Value {
 /// checks it at once, `/NAME.html`.
 struct Site {
     addr: String,
-    files: Arc<Mutex<HashMap<String, (&'static str, Vec<u8>)>>>,
+    files: Files,
 }
+
+/// The site's files by path: their content type and bytes.
+type Files = Arc<Mutex<HashMap<String, (&'static str, Vec<u8>)>>>;
 
 impl Site {
     fn start(verifier: Vec<u8>) -> Site {
         let listener = TcpListener::bind("127.0.0.1:0").expect("a port");
         let addr = listener.local_addr().expect("its address").to_string();
-        let files: Arc<Mutex<HashMap<String, (&'static str, Vec<u8>)>>> = Arc::default();
+        let files: Files = Arc::default();
         files.lock().expect("the files").insert(
             "/verify.js".into(),
             ("text/javascript; charset=utf-8", verifier),
@@ -513,10 +516,29 @@ fn the_browser_verifies_a_v3_game_and_rejects_what_the_other_verifiers_reject() 
     let dir = tempfile::tempdir().expect("a temporary folder");
     let profile = dir.path().join("profile");
     let mut console = Console::start(&dir.path().join("g.db"));
-    // Three automa seats play a whole game of Privates; the seed is revealed at the end.
-    let reply = console.say("mod: !setup privates automa automa automa");
-    assert!(reply.contains("Game over"), "{reply}");
+    // ann and two automa seats play a whole game of Privates; the move that ends the first
+    // round is undone and taken again (its chips drawn again); the seed is revealed at the end.
+    let reply = console.say("mod: !setup privates ann automa automa");
+    assert!(reply.contains("Privates"), "{reply}");
     let page = console.page_of("console-1");
+    let mut undone = false;
+    for _ in 0..100 {
+        let mut reply = console.say("ann: **pass**");
+        if reply.contains('❌') {
+            reply = console.say("ann: **bid 5**");
+        }
+        if !undone && (reply.contains("Round 2 of") || reply.contains("round 2 of")) {
+            console.say("mod: !undo");
+            if console.say("ann: **pass**").contains('❌') {
+                console.say("ann: **bid 5**");
+            }
+            undone = true;
+        }
+        if reply.contains("Game over") {
+            break;
+        }
+    }
+    assert!(undone, "a round-ending move was undone and taken again");
     let addr = console.addr.clone();
     let (_, _, body) = get(&addr, &format!("{page}/record.json"));
     let record = json(&body);
@@ -571,6 +593,11 @@ fn the_browser_verifies_a_v3_game_and_rejects_what_the_other_verifiers_reject() 
     forged::rechain_v3(&mut changed);
     let mut cases = vec![("one draw changed", changed)];
     cases.extend(forged::forgeries(&record));
+    assert_eq!(
+        cases.len(),
+        8,
+        "a changed draw and every forgery of finding 7"
+    );
     let mut failed_at = None;
     for (what, forgery) in cases {
         let path = dir.path().join(format!("{}.json", what.replace(' ', "-")));
@@ -624,7 +651,7 @@ fn the_browser_verifies_a_v3_game_and_rejects_what_the_other_verifiers_reject() 
                     "{verdict}"
                 );
             }
-            "a draw moved to another index" => {
+            "a draw moved to another index" | "redone draw re-keyed" => {
                 assert!(verdict.contains("a moved draw is a re-roll"), "{verdict}");
             }
             "client seed changed" => {
