@@ -744,6 +744,12 @@ fn nothing_hidden_is_sent_during_a_game_of_privates() {
     let verdict = inner(&dom, "<div id=\"verify\"", "</div>");
     assert!(verdict.contains("data-verdict=\"pending\""), "{verdict}");
     assert!(
+        verdict.contains(
+            "The hidden draws (privates-deck) are sealed: they will be checkable after the reveal."
+        ),
+        "{verdict}"
+    );
+    assert!(
         verdict.contains("(gaugebot-chain-v2) is whole"),
         "{verdict}"
     );

@@ -562,7 +562,8 @@
       box.dataset.failedAt = first === null ? "" : String(first);
       show(box, "failed", "FAILED: " + failed.length + " check" + (failed.length === 1 ? "" : "s") + " failed" + (first === null ? "" : ", the first at entry #" + first) + ". This record is not what the dice made.", lines);
     } else if (pending) {
-      show(box, "pending", "Checked so far: nothing wrong. The draws are checked once the seed is revealed.", lines);
+      const sealed = (Array.isArray(record.draws) ? record.draws : []).filter((d) => d && d.hidden === true).map((d) => d.purpose);
+      show(box, "pending", "Checked so far: nothing wrong. The draws are checked once the seed is revealed." + (sealed.length ? " The hidden draws (" + sealed.join(", ") + ") are sealed: they will be checkable after the reveal." : ""), lines);
     } else {
       show(box, "verified", "Verified: every check passed.", lines);
     }
