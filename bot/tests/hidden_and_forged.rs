@@ -14,10 +14,10 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use gaugebot_table::dice::AuditExport;
-use gaugebot_table::record::chain::{self, Chain, CHAIN_V2};
-use gaugebot_table::record::redacted_setup;
+use forged::{verdicts, verdicts_with};
 use serde_json::{json, Value};
+
+mod forged;
 
 const SEED: &str = "5a17c0ffee5a17c0ffee5a17c0ffee5a17c0ffee5a17c0ffee5a17c0ffee0001";
 const MARKER: &str = "@@end-of-replies@@";
@@ -174,54 +174,6 @@ fn number_lists(text: &str) -> Vec<Vec<u64>> {
         lists.push(current);
     }
     lists
-}
-
-/// Both verifiers' exit statuses on `path` (Python's `None` without python3).
-fn verdicts(path: &Path) -> ((i32, String), Option<(i32, String)>) {
-    verdicts_with(path, &[])
-}
-
-/// Both verifiers' exit statuses on `path` with these witnesses (`SEQ:HEAD`).
-fn verdicts_with(path: &Path, witnesses: &[String]) -> ((i32, String), Option<(i32, String)>) {
-    let mut args = vec!["verify".to_string(), path.to_string_lossy().into_owned()];
-    for w in witnesses {
-        args.push("--witness".into());
-        args.push(w.clone());
-    }
-    let out = Command::new(env!("CARGO_BIN_EXE_gaugebot"))
-        .args(&args)
-        .output()
-        .expect("gaugebot runs");
-    let rust = (
-        out.status.code().unwrap_or(-1),
-        format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ),
-    );
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/verify_draws.py");
-    let python = Command::new("python3")
-        .arg(script)
-        .arg(path)
-        .args(
-            witnesses
-                .iter()
-                .flat_map(|w| ["--witness".to_string(), w.clone()]),
-        )
-        .output()
-        .ok()
-        .map(|out| {
-            (
-                out.status.code().unwrap_or(-1),
-                format!(
-                    "{}{}",
-                    String::from_utf8_lossy(&out.stdout),
-                    String::from_utf8_lossy(&out.stderr)
-                ),
-            )
-        });
-    (rust, python)
 }
 
 /// Plays a whole Privates game at the console, a spectator asking for everything after every
@@ -467,64 +419,6 @@ fn a_move_posted_again_under_another_message_draws_the_same() {
     assert_eq!(a, b, "the same move posted again draws the same chips");
 }
 
-/// Recomputes a v3 record's chain (`gaugebot-chain-v2`), as a forger would.
-fn rechain_v3(record: &mut Value) {
-    let draws_typed: Vec<gaugebot_table::dice::DrawRecord> =
-        serde_json::from_value(record["draws"].clone()).unwrap_or_default();
-    let header = chain::header_v2(
-        record["format"].as_str().unwrap_or(""),
-        record["version"].as_str().unwrap_or(""),
-        record["game_id"].as_str().unwrap_or(""),
-        record["kind"].as_str().unwrap_or(""),
-        record["commitment"].as_str(),
-        record["client_seed"].as_str(),
-        &redacted_setup(&record["setup"], &draws_typed),
-    );
-    let mut chain = Chain::start_of(CHAIN_V2, &header);
-    let mut draws: Vec<Value> = record["draws"].as_array().cloned().unwrap_or_default();
-    let mut log: Vec<Value> = record["log"].as_array().cloned().unwrap_or_default();
-    let mut cursor = 0;
-    while cursor < draws.len() && draws[cursor].get("seq").is_none() {
-        draws[cursor]["prev"] = Value::from(chain.link(&draws[cursor]));
-        cursor += 1;
-    }
-    for item in &mut log {
-        item["prev"] = Value::from(chain.link(item));
-        if cursor < draws.len() && draws[cursor]["seq"] == item["seq"] {
-            draws[cursor]["prev"] = Value::from(chain.link(&draws[cursor]));
-            cursor += 1;
-        }
-    }
-    record["chain"] = json!({
-        "algorithm": CHAIN_V2,
-        "head": chain.head(),
-        "seq": log.last().map(|e| e["seq"].clone()).unwrap_or(Value::Null),
-        "entries": log.len(),
-        "draws": draws.len(),
-    });
-    record["draws"] = Value::from(draws);
-    record["log"] = Value::from(log);
-}
-
-/// The result a draw record gives with its (changed) inputs, as a forger recomputes it.
-fn recomputed(record: &Value, draw: &Value) -> Value {
-    let export = AuditExport {
-        version: record["version"].as_str().unwrap_or("").to_string(),
-        game_id: record["game_id"].as_str().unwrap_or("").to_string(),
-        commitment: record["commitment"].as_str().unwrap_or("").to_string(),
-        seed: record["seed"].as_str().map(str::to_string),
-        draws: vec![serde_json::from_value(draw.clone()).expect("a draw record")],
-        format: record["format"].as_str().map(str::to_string),
-        client_seed: record["client_seed"].as_str().map(str::to_string),
-    };
-    let report = gaugebot::games::verify(&export).expect("recomputes");
-    report
-        .mismatches
-        .first()
-        .map(|m| m.expected.clone())
-        .unwrap_or_else(|| draw["result"].clone())
-}
-
 #[test]
 fn every_forged_record_of_finding_7_is_rejected_by_both_verifiers_without_a_witness() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -561,88 +455,17 @@ fn every_forged_record_of_finding_7_is_rejected_by_both_verifiers_without_a_witn
         assert_eq!(python.0, 0, "{}", python.1);
     }
 
-    let mut forgeries: Vec<(&str, Value)> = Vec::new();
-    // 1. format and chain stripped: read as a bare export it would pass; v3 refuses it.
-    let mut stripped = record.clone();
-    stripped.as_object_mut().expect("object").remove("format");
-    stripped.as_object_mut().expect("object").remove("chain");
-    forgeries.push(("format and chain stripped", stripped));
-    // 2. downgraded to the first record format (no chain).
-    let mut v1 = record.clone();
-    v1["format"] = json!("gaugebot-record-v1");
-    v1.as_object_mut().expect("object").remove("chain");
-    for list in ["log", "draws"] {
-        for item in v1[list].as_array_mut().expect("list") {
-            item.as_object_mut().expect("object").remove("prev");
-        }
-    }
-    forgeries.push(("rewritten as gaugebot-record-v1", v1));
-    // 3. the dice version downgraded under the same format, chain recomputed.
-    let mut v2 = record.clone();
-    v2["version"] = json!("gaugebot-dice-v2");
-    rechain_v3(&mut v2);
-    forgeries.push(("dice relabelled gaugebot-dice-v2", v2));
-    // 4. audited draws passed off as the moderator's (chain recomputed).
-    let mut manual = record.clone();
-    for item in manual["log"].as_array_mut().expect("log") {
-        if item["entry"]["entry"] == "draw" {
-            item["entry"]["manual"] = json!(true);
-        }
-    }
-    manual["draws"]
-        .as_array_mut()
-        .expect("draws")
-        .retain(|d| d.get("seq").is_none());
-    rechain_v3(&mut manual);
-    forgeries.push(("audited draws relabelled manual", manual));
-    // 5. the redone draw re-keyed: another index, its result recomputed, in the log and the
-    //    draw record alike (a re-roll), chain recomputed.
-    let mut rekeyed = record.clone();
-    let draws = rekeyed["draws"].as_array().cloned().expect("draws");
-    let undone_draw = draws
-        .iter()
-        .find(|d| d["undone"] == true)
-        .expect("an undone draw");
-    let redone = draws
-        .iter()
-        .position(|d| {
-            d["undone"] == false
-                && d["purpose"] == undone_draw["purpose"]
-                && d["index"] == undone_draw["index"]
-        })
-        .expect("the redone draw");
-    let seq = draws[redone]["seq"].as_u64().expect("seq") as usize;
-    let mut draw = draws[redone].clone();
-    draw["index"] = json!(draw["index"].as_u64().unwrap_or(0) + 40);
-    let result = recomputed(&rekeyed, &draw);
-    draw["result"] = result.clone();
-    rekeyed["draws"][redone] = draw.clone();
-    rekeyed["log"][seq]["entry"]["index"] = draw["index"].clone();
-    rekeyed["log"][seq]["entry"]["chips"] = result;
-    rechain_v3(&mut rekeyed);
-    forgeries.push(("redone draw re-keyed", rekeyed));
-    // 6. a draw moved to another index without an undo (a re-roll), chain recomputed.
-    let mut moved = record.clone();
-    let last = moved["draws"].as_array().map_or(0, Vec::len) - 1;
-    let seq = moved["draws"][last]["seq"].as_u64().expect("seq") as usize;
-    let mut draw = moved["draws"][last].clone();
-    draw["index"] = json!(draw["index"].as_u64().unwrap_or(0) + 1);
-    let result = recomputed(&moved, &draw);
-    draw["result"] = result.clone();
-    moved["draws"][last] = draw.clone();
-    moved["log"][seq]["entry"]["index"] = draw["index"].clone();
-    moved["log"][seq]["entry"]["chips"] = result;
-    rechain_v3(&mut moved);
-    forgeries.push(("a draw moved to another index", moved));
-    // 7. the client seed changed (every draw recomputed would be needed; here only the field).
-    let mut client = record.clone();
-    client["client_seed"] = json!("1");
-    rechain_v3(&mut client);
-    forgeries.push(("client seed changed", client));
-
-    for (what, forged) in forgeries {
+    let forgeries = forged::forgeries(&record);
+    assert!(
+        forgeries
+            .iter()
+            .any(|(what, _)| *what == "redone draw re-keyed"),
+        "the game has a draw undone and redone to re-key"
+    );
+    assert_eq!(forgeries.len(), 7, "every forgery of finding 7");
+    for (what, forgery) in forgeries {
         let path = dir.path().join(format!("{}.json", what.replace(' ', "-")));
-        std::fs::write(&path, serde_json::to_vec_pretty(&forged).expect("json")).expect("written");
+        std::fs::write(&path, serde_json::to_vec_pretty(&forgery).expect("json")).expect("written");
         let (rust, python) = verdicts(&path);
         let why = |out: &str| {
             out.lines()

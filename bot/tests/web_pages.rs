@@ -2,19 +2,29 @@
 //! `gaugebot play --web` serves a console game while it is played; the page shows the status
 //! and the map, an earlier position is `gaugebot replay --until N`'s, the browser's dice
 //! verifier passes a valid record and names the entry of a tampered draw, and nothing hidden
-//! is ever sent during a game of Privates.
+//! is ever sent during a game of Privates (a `gaugebot-record-v3`: the verifier says its deck
+//! is sealed until the reveal); after the reveal it verifies the v3 record and rejects what
+//! `gaugebot verify` and `tools/verify_draws.py` reject (a draw changed, the record stripped,
+//! downgraded or relabelled).
 //!
 //! Without Chromium (`chromium` or `chromium-browser` on the PATH) the tests are skipped,
 //! saying so, except under CI (`CI` set), where that is a failure (`.ci/run` installs it).
 //! Screenshots of both games' pages are saved in `$GAUGEBOT_SCREENS` (default
 //! `target/screens`).
 
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+use serde_json::Value;
+
+mod forged;
 
 const SEED: &str = "ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12";
 const END: &str = "@@end-of-reply@@";
@@ -270,6 +280,79 @@ fn json(body: &[u8]) -> serde_json::Value {
     serde_json::from_slice(body).expect("JSON")
 }
 
+/// A little site of the test's own, for records the bot does not serve (forgeries): the
+/// verifier as the bot serves it (`/verify.js`) and, per record, `/NAME.json` and a page that
+/// checks it at once, `/NAME.html`.
+struct Site {
+    addr: String,
+    files: Files,
+}
+
+/// The site's files by path: their content type and bytes.
+type Files = Arc<Mutex<HashMap<String, (&'static str, Vec<u8>)>>>;
+
+impl Site {
+    fn start(verifier: Vec<u8>) -> Site {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a port");
+        let addr = listener.local_addr().expect("its address").to_string();
+        let files: Files = Arc::default();
+        files.lock().expect("the files").insert(
+            "/verify.js".into(),
+            ("text/javascript; charset=utf-8", verifier),
+        );
+        let served = files.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                let mut request = String::new();
+                let mut reader = BufReader::new(stream.try_clone().expect("the stream"));
+                if reader.read_line(&mut request).is_err() {
+                    continue;
+                }
+                let path = request.split(' ').nth(1).unwrap_or("/").to_string();
+                let mut line = String::new();
+                while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+                    line.clear();
+                }
+                let found = served.lock().expect("the files").get(&path).cloned();
+                let (status, kind, body) = match found {
+                    Some((kind, body)) => ("200 OK", kind, body),
+                    None => ("404 Not Found", "text/plain", b"not found".to_vec()),
+                };
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                    body.len()
+                );
+                let _ = stream.write_all(&body);
+            }
+        });
+        Site { addr, files }
+    }
+
+    /// Serves `record` as `/NAME.json`; returns the address of the page that checks it.
+    fn checker(&self, name: &str, record: &Value) -> String {
+        let page = format!(
+            "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{name}</title>\
+             <script src=\"/verify.js\" defer></script></head><body>\
+             <div id=\"verify\" data-record=\"/{name}.json\"></div></body></html>"
+        );
+        let mut files = self.files.lock().expect("the files");
+        files.insert(
+            format!("/{name}.json"),
+            (
+                "application/json",
+                serde_json::to_vec(record).expect("JSON"),
+            ),
+        );
+        files.insert(
+            format!("/{name}.html"),
+            ("text/html; charset=utf-8", page.into_bytes()),
+        );
+        format!("http://{}/{name}.html", self.addr)
+    }
+}
+
 #[test]
 fn an_irish_gauge_page_shows_the_game_its_history_and_checks_its_dice() {
     let Some(chrome) = chromium() else { return };
@@ -428,6 +511,162 @@ fn the_browser_verifies_a_finished_game_and_names_a_tampered_draw() {
 }
 
 #[test]
+fn the_browser_verifies_a_v3_game_and_rejects_what_the_other_verifiers_reject() {
+    let Some(chrome) = chromium() else { return };
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let profile = dir.path().join("profile");
+    let mut console = Console::start(&dir.path().join("g.db"));
+    // ann and two automa seats play a whole game of Privates; the move that ends the first
+    // round is undone and taken again (its chips drawn again); the seed is revealed at the end.
+    let reply = console.say("mod: !setup privates ann automa automa");
+    assert!(reply.contains("Privates"), "{reply}");
+    let page = console.page_of("console-1");
+    let mut undone = false;
+    for _ in 0..100 {
+        let mut reply = console.say("ann: **pass**");
+        if reply.contains('❌') {
+            reply = console.say("ann: **bid 5**");
+        }
+        if !undone && (reply.contains("Round 2 of") || reply.contains("round 2 of")) {
+            console.say("mod: !undo");
+            if console.say("ann: **pass**").contains('❌') {
+                console.say("ann: **bid 5**");
+            }
+            undone = true;
+        }
+        if reply.contains("Game over") {
+            break;
+        }
+    }
+    assert!(undone, "a round-ending move was undone and taken again");
+    let addr = console.addr.clone();
+    let (_, _, body) = get(&addr, &format!("{page}/record.json"));
+    let record = json(&body);
+    assert_eq!(record["format"], "gaugebot-record-v3");
+    assert_eq!(record["version"], "gaugebot-dice-v3");
+    assert!(record["seed"].is_string(), "revealed");
+    assert!(
+        record.get("withheld").is_none(),
+        "a v3 record withholds nothing"
+    );
+    let dom = dump_dom(&chrome, &profile, &format!("http://{addr}{page}"));
+    let verdict = inner(&dom, "<div id=\"verify\"", "</div>");
+    assert!(verdict.contains("data-verdict=\"verified\""), "{verdict}");
+    assert!(verdict.contains("test vectors of DICE.md §9"), "{verdict}");
+    assert!(
+        verdict.contains("(gaugebot-chain-v2) is whole"),
+        "{verdict}"
+    );
+    assert!(
+        verdict.contains("rules of a gaugebot-record-v3 record hold"),
+        "{verdict}"
+    );
+    assert!(
+        verdict.contains("draws recomputed from the seed: each matches. The 1 hidden draw matches its sealed hash."),
+        "{verdict}"
+    );
+
+    // The same record, served by a site of the test's own, verifies there too; then each forgery.
+    let (_, _, verifier) = get(&addr, "/assets/verify.js");
+    let site = Site::start(verifier);
+    let check = |name: &str, record: &Value| -> String {
+        let dom = dump_dom(&chrome, &profile, &site.checker(name, record));
+        inner(&dom, "<div id=\"verify\"", "</div>").to_string()
+    };
+    let honest = check("honest", &record);
+    assert!(honest.contains("data-verdict=\"verified\""), "{honest}");
+
+    // One draw changed, in its draw record and its log entry alike, the chain recomputed: the
+    // record is consistent with itself but the draw is not what the seed gives.
+    let mut changed = record.clone();
+    let position = changed["draws"]
+        .as_array()
+        .expect("draws")
+        .iter()
+        .position(|d| d["seq"].is_u64() && d["purpose"] == "privates-chips")
+        .expect("a round's chips drawn in play");
+    let seq = changed["draws"][position]["seq"].as_u64().expect("a seq");
+    let first = changed["draws"][position]["result"][0].clone();
+    let other = Value::from(if first == "red" { "blue" } else { "red" });
+    changed["draws"][position]["result"][0] = other.clone();
+    changed["log"][seq as usize]["entry"]["chips"][0] = other;
+    forged::rechain_v3(&mut changed);
+    let mut cases = vec![("one draw changed", changed)];
+    cases.extend(forged::forgeries(&record));
+    assert_eq!(
+        cases.len(),
+        8,
+        "a changed draw and every forgery of finding 7"
+    );
+    let mut failed_at = None;
+    for (what, forgery) in cases {
+        let path = dir.path().join(format!("{}.json", what.replace(' ', "-")));
+        std::fs::write(&path, serde_json::to_vec_pretty(&forgery).expect("JSON")).expect("written");
+        let (rust, python) = forged::verdicts(&path);
+        assert_ne!(rust.0, 0, "gaugebot verify accepts '{what}':\n{}", rust.1);
+        if let Some(python) = &python {
+            assert_ne!(
+                python.0, 0,
+                "verify_draws.py accepts '{what}':\n{}",
+                python.1
+            );
+        }
+        let verdict = check(&what.replace(' ', "-"), &forgery);
+        let first_failure = text_of(
+            verdict
+                .split("<li class=\"fail\"")
+                .nth(1)
+                .and_then(|li| li.split_once('>'))
+                .map_or("", |(_, rest)| rest.split("</li>").next().unwrap_or("")),
+        );
+        println!("{what}: the browser: {first_failure}");
+        assert!(
+            verdict.contains("data-verdict=\"failed\""),
+            "the browser accepts '{what}': {verdict}"
+        );
+        match what {
+            "one draw changed" => {
+                assert!(
+                    verdict.contains(&format!("data-failed-at=\"{seq}\"")),
+                    "{verdict}"
+                );
+                assert!(
+                    verdict.contains(&format!(
+                        "The draw of entry #{seq} (privates-chips, index {}) does not match",
+                        forgery["draws"][position]["index"]
+                    )),
+                    "{verdict}"
+                );
+                failed_at = Some(seq);
+            }
+            "format and chain stripped" | "rewritten as gaugebot-record-v1" => {
+                assert!(verdict.contains("Stripped or downgraded"), "{verdict}");
+            }
+            "dice relabelled gaugebot-dice-v2" => {
+                assert!(verdict.contains("Downgraded or relabelled"), "{verdict}");
+            }
+            "audited draws relabelled manual" => {
+                assert!(
+                    verdict.contains("audited draws cannot be relabelled as manual"),
+                    "{verdict}"
+                );
+            }
+            "a draw moved to another index" | "redone draw re-keyed" => {
+                assert!(verdict.contains("a moved draw is a re-roll"), "{verdict}");
+            }
+            "client seed changed" => {
+                assert!(
+                    verdict.contains("client seed is not its setup message"),
+                    "{verdict}"
+                );
+            }
+            _ => {}
+        }
+    }
+    assert!(failed_at.is_some());
+}
+
+#[test]
 fn nothing_hidden_is_sent_during_a_game_of_privates() {
     let Some(chrome) = chromium() else { return };
     let dir = tempfile::tempdir().expect("a temporary folder");
@@ -499,6 +738,29 @@ fn nothing_hidden_is_sent_during_a_game_of_privates() {
         moves += 1;
     }
     assert!(moves > 3, "the game went on");
+    // The page's verifier, before the reveal: the chain checked, the deck sealed.
+    let dom = dump_dom(&chrome, &profile, &format!("http://{addr}{page}"));
+    sent.extend_from_slice(dom.as_bytes());
+    let verdict = inner(&dom, "<div id=\"verify\"", "</div>");
+    assert!(verdict.contains("data-verdict=\"pending\""), "{verdict}");
+    assert!(
+        verdict.contains(
+            "The hidden draws (privates-deck) are sealed: they will be checkable after the reveal."
+        ),
+        "{verdict}"
+    );
+    assert!(
+        verdict.contains("(gaugebot-chain-v2) is whole"),
+        "{verdict}"
+    );
+    assert!(
+        verdict.contains("the hidden draw privates-deck (sealed "),
+        "{verdict}"
+    );
+    assert!(
+        verdict.contains("is sealed until the reveal: not shown, and bound by the chain to its sealed hash; checkable after the reveal."),
+        "{verdict}"
+    );
     let screens = screens();
     screenshot(
         &chrome,
@@ -523,11 +785,25 @@ fn nothing_hidden_is_sent_during_a_game_of_privates() {
             );
         }
     }
+    // A v3 record seals what it hides (docs/DICE.md §7.2): the deck's draw record holds its
+    // sealed hash and no result, the setup no deck; nothing needs withholding (§8.7 is for v1
+    // and v2 records).
+    let (_, _, body) = get(&addr, &format!("{page}/record.json"));
+    let record = json(&body);
+    assert_eq!(record["format"], "gaugebot-record-v3");
+    assert!(record.get("withheld").is_none(), "nothing withheld");
     assert!(
-        text.contains("\"withheld\":{\"draws\":[1],\"header\":true}")
-            || text.contains("\"withheld\":{\"header\":true,\"draws\":[1]}"),
-        "the record says what it withholds"
+        record["setup"]["setup"]["deck"].is_null(),
+        "no deck in the setup"
     );
+    let deck_draw = record["draws"]
+        .as_array()
+        .expect("draws")
+        .iter()
+        .find(|d| d["purpose"] == "privates-deck")
+        .expect("the deck's draw record");
+    assert!(deck_draw["result"].is_null(), "no deck in its draw record");
+    assert_eq!(deck_draw["sealed"].as_str().map(str::len), Some(64));
 }
 
 #[test]

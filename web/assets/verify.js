@@ -1,10 +1,14 @@
 // gaugebot's third dice verifier, in the visitor's browser: written from docs/DICE.md alone
 // (beside `gaugebot verify` and tools/verify_draws.py). It downloads the game record and
 // checks, with WebCrypto's SHA-256 and its own ChaCha20 (RFC 8439):
-//   its own test vectors (DICE.md §9), the record's numbering, the hash chain (§8.2), that
-//   every audited draw entry has its draw record (§8.1), the message keys (§8.3), the seed
-//   against the commitment (§2) and every draw (§3–§7), once the seed is revealed.
-// A dice version is one entry of DICE_VERSIONS (how its draw key is made); the rest is shared.
+//   its own test vectors (DICE.md §9), the record's numbering, the hash chain (§8.2; for a
+//   `gaugebot-record-v3` the chain `gaugebot-chain-v2` of §8.6), that every audited draw entry
+//   has its draw record (§8.1), the message keys (§8.3, v2), the rules of a v3 record that need
+//   no seed and no witness (§8.6: no stripping, downgrading, relabelling as manual or
+//   re-keying), the seed against the commitment (§2) and every draw (§3–§7) once the seed is
+//   revealed, a hidden draw also against its sealed hash (§7.2).
+// A dice version is one entry of DICE_VERSIONS (how its draw key is made, which record format
+// and chain it is recorded in); the rest is shared.
 "use strict";
 (function () {
   const enc = new TextEncoder();
@@ -40,6 +44,9 @@
   }
 
   // ---- the draw key (§3), one entry per dice version ---------------------------------------
+  // `message`: keyed by the triggering message (§3.2); `clientSeed`: keyed by the game's client
+  // seed (§3.3); `format`: the record format it is recorded in only (§8.6), with its chain.
+  const FORMAT_V3 = "gaugebot-record-v3", CHAIN_V1 = "gaugebot-chain-v1", CHAIN_V2 = "gaugebot-chain-v2";
   const DICE_VERSIONS = {
     "gaugebot-dice-v1": {
       message: false,
@@ -53,7 +60,18 @@
         concat([enc.encode("gaugebot-dice-v2"), new Uint8Array([0]), seed, prefixed(gameId),
           u64be(index), prefixed(purpose), prefixed(messageId)]),
     },
+    "gaugebot-dice-v3": {
+      clientSeed: true,
+      format: FORMAT_V3,
+      key: (seed, gameId, index, purpose, clientSeed) =>
+        concat([enc.encode("gaugebot-dice-v3"), new Uint8Array([0]), seed, prefixed(gameId),
+          u64be(index), prefixed(purpose), prefixed(clientSeed)]),
+    },
   };
+  // §7.2: the sealed hash of a hidden draw, salted by its (secret until the reveal) key.
+  async function sealedHash(key, result) {
+    return hex(await sha256(concat([enc.encode("gaugebot-sealed-v1"), new Uint8Array([0]), key, enc.encode(canonical(result))])));
+  }
 
   // ---- the stream (§4): ChaCha20, zero nonce, counter from 0, little-endian words ----------
   function chachaBlock(key, counter) {
@@ -134,11 +152,19 @@
     if (!byPurpose) throw new Error("unknown purpose " + JSON.stringify(record.purpose) + " and no population");
     return byPurpose;
   }
-  async function recompute(version, seed, gameId, record) {
+  // The draw key of a record (§3): under v2 its message, under v3 the game's client seed.
+  async function drawKey(version, seed, gameId, record, clientSeed) {
     const spec = DICE_VERSIONS[version];
     if (!Number.isInteger(record.index) || record.index < 0) throw new Error("no index");
     if (spec.message && !/^[0-9]+$/.test(record.message_id || "")) throw new Error("no message_id of decimal digits");
-    const key = await sha256(spec.key(seed, gameId, record.index, record.purpose, record.message_id));
+    if (spec.clientSeed) {
+      if (record.message_id !== undefined) throw new Error("a v3 draw carries no message_id (its key is its position and the game's client seed)");
+      if (typeof clientSeed !== "string") throw new Error("no client seed (client_seed)");
+    }
+    return sha256(spec.key(seed, gameId, record.index, record.purpose, spec.clientSeed ? clientSeed : record.message_id));
+  }
+  async function recompute(version, seed, gameId, record, clientSeed) {
+    const key = await drawKey(version, seed, gameId, record, clientSeed);
     const [list, count] = population(record);
     return pick(stream(key), list, count);
   }
@@ -153,10 +179,103 @@
     }
     return JSON.stringify(v);
   }
-  async function linkHash(prev, link) {
+  // A link's hash; under gaugebot-chain-v2 (§8.6) a hidden draw record's result is not hashed
+  // (its `sealed` is), so the heads stay the same across the reveal.
+  async function linkHash(prev, link, algorithm = CHAIN_V1) {
     const body = {};
-    for (const k of Object.keys(link)) if (k !== "prev" && k !== "undone") body[k] = link[k];
-    return sha256(concat([enc.encode("gaugebot-chain-v1"), new Uint8Array([0]), prev, enc.encode(canonical(body))]));
+    const hidden = algorithm === CHAIN_V2 && link.hidden === true;
+    for (const k of Object.keys(link)) if (k !== "prev" && k !== "undone" && !(hidden && k === "result")) body[k] = link[k];
+    return sha256(concat([enc.encode(algorithm), new Uint8Array([0]), prev, enc.encode(canonical(body))]));
+  }
+  // §7.2: the setup with every field a hidden setup draw fills set to null.
+  function redactedSetup(setup, draws) {
+    if (!setup || typeof setup !== "object") return setup;
+    const copy = JSON.parse(JSON.stringify(setup));
+    for (const d of draws) {
+      if (d && d.hidden === true && (d.seq === undefined || d.seq === null) && typeof d.fills === "string"
+        && copy.setup && typeof copy.setup === "object" && Object.prototype.hasOwnProperty.call(copy.setup, d.fills)) {
+        copy.setup[d.fills] = null;
+      }
+    }
+    return copy;
+  }
+  const nullable = (v) => (v === undefined ? null : v);
+  // The chain's first link (§8.2, §8.6).
+  function chainHeader(record, draws) {
+    if (record.format === FORMAT_V3) {
+      return { chain: CHAIN_V2, format: FORMAT_V3, version: nullable(record.version), game_id: nullable(record.game_id),
+        kind: nullable(record.kind), commitment: nullable(record.commitment), client_seed: nullable(record.client_seed),
+        setup: nullable(redactedSetup(record.setup, draws)) };
+    }
+    return { chain: CHAIN_V1, version: record.version, game_id: record.game_id, kind: record.kind,
+      commitment: nullable(record.commitment), setup: record.setup };
+  }
+  const isSetupDraw = (d) => d.seq === undefined || d.seq === null;
+  // §8.6, rules 1–3: what a v3 record must be, checked without the seed and without a witness.
+  // Returns the first rule broken ({ text, seq }), or null.
+  function v3Rules(record, draws) {
+    const setup = record.setup && typeof record.setup === "object" ? record.setup : {};
+    const own = setup.setup && typeof setup.setup === "object" ? setup.setup : {};
+    const revealedSeed = record.seed !== undefined && record.seed !== null;
+    if (record.commitment !== undefined && record.commitment !== null) {
+      if (setup.dice !== "audited") return { text: "The record has a commitment but its setup says dice " + JSON.stringify(setup.dice) + ": a game with a commitment has audited dice." };
+      if (typeof record.client_seed !== "string" || record.client_seed !== setup.setup_message) return { text: "The record's client seed is not its setup message (setup.setup_message): every draw's key would change." };
+    } else if (setup.dice !== "manual" || revealedSeed || draws.length) {
+      return { text: "A record without a commitment must have manual dice, no seed and no draw records." };
+    }
+    for (const d of draws) {
+      const name = isSetupDraw(d) ? "The setup draw " + d.purpose : "The draw record of entry #" + d.seq;
+      if (d.message_id !== undefined) return { text: name + " carries a message_id: a v3 draw is keyed by its position and the game's client seed only.", seq: d.seq };
+      if (d.hidden === true) {
+        if (typeof d.sealed !== "string" || !/^[0-9a-fA-F]{64}$/.test(d.sealed)) return { text: name + " is hidden but has no sealed hash.", seq: d.seq };
+        if (!revealedSeed && d.result !== undefined && d.result !== null) return { text: name + " is hidden, yet its result is shown before the reveal.", seq: d.seq };
+        if (typeof d.fills === "string") {
+          const want = revealedSeed ? nullable(d.result) : null;
+          if (canonical(nullable(own[d.fills])) !== canonical(want)) {
+            return { text: "The setup's " + d.fills + " is not " + (revealedSeed ? "the result of " + name.charAt(0).toLowerCase() + name.slice(1) : "null before the reveal (it is hidden)") + "." };
+          }
+        }
+      }
+    }
+    const purposes = new Map(draws.filter((d) => !isSetupDraw(d)).map((d) => [d.seq, d.purpose]));
+    const stack = [], madeAt = new Map();
+    let revealed = false;
+    for (const item of record.log) {
+      const entry = item && item.entry;
+      if (!entry || typeof entry !== "object") continue;
+      if (entry.entry === "reveal") revealed = true;
+      else if (entry.entry === "undo") popUnit(stack);
+      else if (entry.entry === "action") stack.push({ seq: item.seq, entry });
+      else if (entry.entry === "draw") {
+        const manual = entry.manual !== false;
+        if (manual && record.commitment !== undefined && record.commitment !== null && !revealed) {
+          return { text: "Entry #" + item.seq + " is a moderator's draw before the seed's reveal in a game with audited dice: audited draws cannot be relabelled as manual.", seq: item.seq };
+        }
+        if (!manual) {
+          const purpose = purposes.get(item.seq);
+          const position = stack.length;
+          let wanted = null;
+          if (purpose === "dividend-draw") wanted = position;
+          else if (purpose === "privates-chips") wanted = 2 + stack.filter((s) => purposes.get(s.seq) === "privates-chips").length;
+          if (wanted !== null && entry.index !== wanted) {
+            return { text: "Entry #" + item.seq + " draws " + purpose + " at index " + entry.index + ", but its position makes the index " + wanted + " (a moved draw is a re-roll).", seq: item.seq };
+          }
+          const where = position + "\u0000" + purpose;
+          if (madeAt.has(where) && madeAt.get(where) !== entry.index) {
+            return { text: "Entry #" + item.seq + " redoes the " + purpose + " draw made at history position " + position + " under index " + entry.index + ", not under the index " + madeAt.get(where) + " of the draw it redoes (a re-roll).", seq: item.seq };
+          }
+          if (!madeAt.has(where)) madeAt.set(where, entry.index);
+        }
+        stack.push({ seq: item.seq, entry });
+      }
+    }
+    return null;
+  }
+  // §8.1: an undo takes back the last move, or a draw together with the move that called for it.
+  function popUnit(stack) {
+    if (!stack.length) return;
+    const last = stack.pop();
+    if (last.entry.entry === "draw" && stack.length && stack[stack.length - 1].entry.entry === "action") stack.pop();
   }
   // Where a link is in the record, for the report.
   const where = (link) => (link.kind === "entry" ? "entry #" + link.value.seq
@@ -169,8 +288,19 @@
     const ok = (text) => lines.push({ ok: true, text });
     const fail = (text, seq) => lines.push({ ok: false, text, seq });
     const note = (text) => lines.push({ note: true, text });
+    if (!record || typeof record !== "object") {
+      fail("This is not a game record.");
+      return lines;
+    }
     const spec = DICE_VERSIONS[record.version];
-    if (!record || typeof record !== "object" || !Array.isArray(record.log)) {
+    // §8.6 and "Verification" step 1: a v3 object with any field of a game record must be a
+    // whole gaugebot-record-v3 with its chain; else it was stripped or downgraded.
+    const recordField = ["format", "chain", "log", "setup", "kind"].some((f) => record[f] !== undefined);
+    if (spec && spec.format && recordField && !(record.format === spec.format && record.chain)) {
+      fail("Stripped or downgraded: a " + record.version + " game record must have format " + spec.format + " and its chain, but this one " + (record.format === undefined ? "has no format" : "has format " + JSON.stringify(record.format)) + (record.chain ? "" : " and no chain") + ". Nothing else is checked.");
+      return lines;
+    }
+    if (!Array.isArray(record.log)) {
       fail("This is not a game record.");
       return lines;
     }
@@ -178,13 +308,17 @@
       fail("Unknown dice version " + JSON.stringify(record.version) + ": this verifier knows " + Object.keys(DICE_VERSIONS).join(", ") + ".");
       return lines;
     }
+    if (record.format === FORMAT_V3 && !(spec && spec.format === FORMAT_V3)) {
+      fail("Downgraded or relabelled: a record of format " + FORMAT_V3 + " records only gaugebot-dice-v3 dice, but this one says " + JSON.stringify(record.version) + ".");
+    }
     // Numbering.
     const gap = record.log.findIndex((e, i) => e.seq !== i);
     if (gap >= 0) fail("The entries are not numbered 0, 1, 2 …: entry " + gap + " is numbered " + record.log[gap].seq + ".", gap);
     else ok("The " + record.log.length + " entries are numbered 0 to " + (record.log.length - 1) + " with no gap.");
     // The chain.
-    const draws = record.draws || [];
-    if (record.format === "gaugebot-record-v2") {
+    const draws = Array.isArray(record.draws) ? record.draws : [];
+    if (record.format === "gaugebot-record-v2" || record.format === FORMAT_V3) {
+      const algorithm = record.format === FORMAT_V3 ? CHAIN_V2 : CHAIN_V1;
       const links = [];
       const setup = draws.filter((d) => d.seq === undefined || d.seq === null);
       const bySeq = new Map(draws.filter((d) => Number.isInteger(d.seq)).map((d) => [d.seq, d]));
@@ -194,25 +328,27 @@
         links.push({ kind: "entry", value: e });
         if (bySeq.has(e.seq)) { links.push({ kind: "draw", value: bySeq.get(e.seq) }); used++; }
       }
-      const header = { chain: "gaugebot-chain-v1", version: record.version, game_id: record.game_id,
-        kind: record.kind, commitment: record.commitment === undefined ? null : record.commitment, setup: record.setup };
-      // Before the reveal a page withholds hidden orders (the deck): such a link cannot be
-      // hashed here; its hash is the next link's `prev` (or the head), checked after the reveal.
-      const withheld = record.withheld || { header: false, draws: [] };
+      const header = chainHeader(record, draws);
+      // Before the reveal a page withholds the hidden orders of a v1 or v2 record (§8.7): such a
+      // link cannot be hashed here; its hash is the next link's `prev` (or the head), checked
+      // after the reveal. A v3 record withholds nothing: it seals what it hides (§7.2).
+      const withheld = (algorithm === CHAIN_V1 && record.withheld) || { header: false, draws: [] };
       const withheldDraws = new Set((withheld.draws || []).map((i) => draws[i]));
       const chain = record.chain || {};
       const nextPrev = (i) => (i + 1 < links.length ? unhex(links[i + 1].value.prev || "") : unhex(chain.head || ""));
-      let prev = withheld.header ? unhex(links.length ? links[0].value.prev || "" : chain.head || "") : await linkHash(new Uint8Array(32), header);
+      let prev = withheld.header ? unhex(links.length ? links[0].value.prev || "" : chain.head || "") : await linkHash(new Uint8Array(32), header, algorithm);
       let broken = null;
       for (let i = 0; i < links.length; i++) {
         const link = links[i];
         if (link.value.prev !== hex(prev)) { broken = link; break; }
-        prev = withheldDraws.has(link.value) ? nextPrev(i) : await linkHash(prev, link.value);
+        prev = withheldDraws.has(link.value) ? nextPrev(i) : await linkHash(prev, link.value, algorithm);
       }
       if (withheld.header || withheldDraws.size) {
         note("Withheld until the reveal, so that nothing hidden is shown: the order of the cards not dealt yet (" + (withheld.header ? "in the setup" : "") + (withheld.header && withheldDraws.size ? " and " : "") + (withheldDraws.size ? withheldDraws.size + " setup draw" : "") + "). Those links of the chain are checked once the game is over.");
       }
-      if (broken) {
+      if (chain.algorithm !== algorithm) {
+        fail("The hash chain: its algorithm is " + JSON.stringify(chain.algorithm) + ", but a record of format " + record.format + " is chained by " + algorithm + ".");
+      } else if (broken) {
         fail("The hash chain breaks at " + where(broken) + ": its prev is not the hash of the record before it (a record before it was changed, dropped or added).", broken.value.seq);
       } else if (setup.length + used !== draws.length) {
         fail("The hash chain: " + (draws.length - setup.length - used) + " draw records belong to no entry.");
@@ -221,12 +357,17 @@
       } else if (chain.entries !== record.log.length || chain.draws !== draws.length) {
         fail("The hash chain: its counts are not the record's.");
       } else {
-        ok("The hash chain is whole: " + (links.length + 1) + " links, head " + hex(prev).slice(0, 12) + "….");
+        ok("The hash chain (" + algorithm + ") is whole: " + (links.length + 1) + " links, head " + hex(prev).slice(0, 12) + "….");
+      }
+      if (record.format === FORMAT_V3) {
+        const broke = v3Rules(record, draws);
+        if (broke) fail(broke.text, broke.seq);
+        else ok("The rules of a " + FORMAT_V3 + " record hold (§8.6): the format, dice version, commitment and client seed are the chain's, no draw is relabelled as the moderator's, re-keyed or moved.");
       }
     } else {
       note("A record of the first format has no hash chain.");
     }
-    if (!record.commitment) {
+    if (record.commitment === undefined || record.commitment === null) {
       const manual = record.log.filter((e) => e.entry && e.entry.entry === "draw").length;
       note("Manual dice: no seed, no commitment; " + manual + " draws were entered by the moderator, nothing to recompute.");
       return lines;
@@ -271,9 +412,15 @@
     }
     // The seed.
     const revealed = record.log.some((e) => e.entry && e.entry.entry === "reveal");
+    const hidden = draws.filter((d) => d.hidden === true);
     if (!record.seed) {
       if (revealed) fail("The log has a reveal entry but the record has no seed.");
-      else note("The seed is secret until the reveal: the commitment " + record.commitment.slice(0, 12) + "… is fixed; the " + draws.length + " draws can be recomputed once the seed is revealed.");
+      else {
+        note("The seed is secret until the reveal: the commitment " + String(record.commitment).slice(0, 12) + "… is fixed; the " + draws.length + " draws can be recomputed once the seed is revealed.");
+        if (hidden.length && spec && spec.clientSeed) {
+          note("Sealed: the hidden draw" + (hidden.length === 1 ? " " : "s ") + hidden.map((d) => d.purpose + " (sealed " + String(d.sealed).slice(0, 12) + "…)").join(", ") + (hidden.length === 1 ? " is" : " are") + " sealed until the reveal: not shown, and bound by the chain to " + (hidden.length === 1 ? "its" : "their") + " sealed hash; checkable after the reveal.");
+        }
+      }
       return lines;
     }
     if (!revealed) fail("The record has a seed but the log has no reveal entry.");
@@ -284,22 +431,29 @@
       return lines;
     }
     ok("The seed matches the commitment (SHA-256).");
-    // Every draw.
+    // Every draw; a hidden one (v3) also against the sealed hash the chain bound it to.
     let bad = 0;
     for (const d of draws) {
       const name = d.seq === undefined || d.seq === null ? "The setup draw " + d.purpose : "The draw of entry #" + d.seq + " (" + d.purpose + ", index " + d.index + ")";
       try {
-        const again = await recompute(record.version, seed, record.game_id, d);
+        const again = await recompute(record.version, seed, record.game_id, d, record.client_seed);
         if (canonical(again) !== canonical(d.result)) {
           fail(name + " does not match: recorded " + canonical(d.result) + ", recomputed " + canonical(again) + ".", d.seq);
           bad++;
+        } else if (spec.clientSeed && d.hidden === true) {
+          const key = await drawKey(record.version, seed, record.game_id, d, record.client_seed);
+          const sealed = await sealedHash(key, again);
+          if (sealed !== String(d.sealed).toLowerCase()) {
+            fail(name + " is hidden and its result is not the one sealed before the reveal: sealed " + d.sealed + ", the result seals to " + sealed + ".", d.seq);
+            bad++;
+          }
         }
       } catch (e) {
         fail(name + " is malformed: " + e.message + ".", d.seq);
         bad++;
       }
     }
-    if (!bad) ok("All " + draws.length + " draws recomputed from the seed: each matches.");
+    if (!bad) ok("All " + draws.length + " draws recomputed from the seed: each matches." + (hidden.length && spec.clientSeed ? " The " + hidden.length + " hidden draw" + (hidden.length === 1 ? " matches its" : "s match their") + " sealed hash." : ""));
     return lines;
   }
 
@@ -337,6 +491,38 @@
     const entry = { seq: 0, entry: { entry: "action", seat: 0, action: { action: "bid", amount: 7 } }, message_id: "1187654321098765436",
       author_id: "1", author_name: "ann", text: "**bid 7**", at: "2026-01-01T00:00:00Z", undone: true };
     expect("chain entry", hex(await linkHash(h0, entry)), "4cb463913a798df42a43b2a0c2c90fff931facda933502c434047db1203992ed");
+    // §9.6: gaugebot-dice-v3 (keyed by the client seed), a hidden draw's sealed hash, gaugebot-chain-v2.
+    const v3 = DICE_VERSIONS["gaugebot-dice-v3"], irish = "1187654321098765435", privates = "1190123456789012345";
+    const key3 = await sha256(v3.key(seed, "test-game", 0, "player-order", irish));
+    expect("v3 key player-order", hex(key3), "5df013b44fd7f48ac19c9a2d96dfa7a1aef4bb6b8b2cb3e0865b9fd2f16dac77");
+    const w3 = stream(key3);
+    expect("v3 first words", [w3.next(), w3.next(), w3.next(), w3.next()], [2063778766, 4028137347, 960946580, 2538185913]);
+    const draw3 = (gameId, r, client) => recompute("gaugebot-dice-v3", seed, gameId, r, client);
+    expect("v3 player-order 4", await draw3("test-game", { index: 0, purpose: "player-order", players: 4 }, irish), [3, 1, 2, 4]);
+    expect("v3 city-cubes", await draw3("test-game", { index: 0, purpose: "city-cubes" }, irish), [10, 11, 3, 2, 9, 4, 5, 6]);
+    expect("v3 key dividend-draw 12", hex(await sha256(v3.key(seed, "test-game", 12, "dividend-draw", irish))), "3781094f9c9f225dafb000a753e4de560a0eeca175c3d978b17acf9bcf3fd60a");
+    expect("v3 dividend-draw", await draw3("test-game", { index: 12, purpose: "dividend-draw", supply: { white: 7, pink: 8, black: 7 } }, irish), ["white", "black", "pink"]);
+    expect("v3 key privates-dealer", hex(await sha256(v3.key(seed, "test-privates", 0, "privates-dealer", privates))), "255fe67e4da307cfda3695e5a5396452079c7cfe2264f7e42a237eece1ca64f3");
+    expect("v3 privates-dealer 4", await draw3("test-privates", { index: 0, purpose: "privates-dealer", players: 4 }, privates), [3]);
+    const deckKey = await sha256(v3.key(seed, "test-privates", 0, "privates-deck", privates));
+    expect("v3 key privates-deck", hex(deckKey), "bddb191bd56c91fa84b2d19836d5bcc9cb3411042ae1543a01c59cc99a848892");
+    const deck = await draw3("test-privates", { index: 0, purpose: "privates-deck", copies: 6 }, privates);
+    expect("v3 privates-deck 6", deck,
+      [25, 40, 20, 40, 50, 30, 10, 40, 50, 35, 5, 20, 15, 15, 35, 15, 30, 35, 30, 10, 40, 10, 20, 35, 15, 5, 50, 5, 10, 25, 30, 10, 20, 35, 40, 5, 5, 15, 35, 10, 25, 50, 30, 5, 30, 25, 20, 50, 25, 40, 15, 50, 25, 20]);
+    const sealedDeck = "b4e923c93499edd4ed5df3664f0962917b3b9045e6da90faa23301e769a2918c";
+    expect("v3 sealed deck", await sealedHash(deckKey, deck), sealedDeck);
+    expect("v3 key privates-chips 1", hex(await sha256(v3.key(seed, "test-privates", 1, "privates-chips", privates))), "68e92a304de3d3a7b05d797de89a99cb228378fb2881dfb63a3ae0fa103b09c4");
+    expect("v3 privates-chips 1", await draw3("test-privates", { index: 1, purpose: "privates-chips", bag: { red: 2, yellow: 2, green: 2, blue: 2, black: 2 } }, privates), ["red", "black", "green", "black", "blue", "yellow", "red"]);
+    const deckRecord = { index: 0, purpose: "privates-deck", copies: 6, population: [], count: 54, hidden: true, fills: "deck", sealed: sealedDeck, result: null };
+    const record3 = { format: FORMAT_V3, version: "gaugebot-dice-v3", game_id: "test-privates", kind: "privates",
+      commitment: "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd", client_seed: privates,
+      setup: { players: [], setup: { deck: [5, 10] }, dice: "audited", spec: "gaugebot-dice-v3", setup_message: privates } };
+    const header3 = chainHeader(record3, [deckRecord]);
+    expect("v3 chain header canonical", canonical(header3), "{\"chain\":\"gaugebot-chain-v2\",\"client_seed\":\"1190123456789012345\",\"commitment\":\"630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd\",\"format\":\"gaugebot-record-v3\",\"game_id\":\"test-privates\",\"kind\":\"privates\",\"setup\":{\"dice\":\"audited\",\"players\":[],\"setup\":{\"deck\":null},\"setup_message\":\"1190123456789012345\",\"spec\":\"gaugebot-dice-v3\"},\"version\":\"gaugebot-dice-v3\"}");
+    const h3 = await linkHash(new Uint8Array(32), header3, CHAIN_V2);
+    expect("v3 chain-v2 header", hex(h3), "a316b81bcf78946ec437c4dfe4aa884dfafd7e5c1d74bf35d3b4449d6af978f3");
+    expect("v3 chain-v2 hidden deck link", hex(await linkHash(h3, deckRecord, CHAIN_V2)), "b2ca3c26525b2b1ab454822ceaec38cc70d94ab85cb0e86d7e38d2b96177f7cb");
+    expect("v3 chain-v2 hidden deck link revealed", hex(await linkHash(h3, Object.assign({}, deckRecord, { result: deck }), CHAIN_V2)), "b2ca3c26525b2b1ab454822ceaec38cc70d94ab85cb0e86d7e38d2b96177f7cb");
     return { n, failures };
   }
 
@@ -376,7 +562,8 @@
       box.dataset.failedAt = first === null ? "" : String(first);
       show(box, "failed", "FAILED: " + failed.length + " check" + (failed.length === 1 ? "" : "s") + " failed" + (first === null ? "" : ", the first at entry #" + first) + ". This record is not what the dice made.", lines);
     } else if (pending) {
-      show(box, "pending", "Checked so far: nothing wrong. The draws are checked once the seed is revealed.", lines);
+      const sealed = (Array.isArray(record.draws) ? record.draws : []).filter((d) => d && d.hidden === true).map((d) => d.purpose);
+      show(box, "pending", "Checked so far: nothing wrong. The draws are checked once the seed is revealed." + (sealed.length ? " The hidden draws (" + sealed.join(", ") + ") are sealed: they will be checkable after the reveal." : ""), lines);
     } else {
       show(box, "verified", "Verified: every check passed.", lines);
     }

@@ -1,5 +1,7 @@
 //! A game read from the store: its row, its record (as `!export` makes it: the seed only once
-//! revealed) and any position of it, rebuilt by replaying the record.
+//! revealed) and any position of it, rebuilt by replaying the record's log on the stored setup
+//! (the record's own setup lacks what a v3 record seals until the reveal, Privates' deck:
+//! docs/DICE.md §7.2; the page shows only what the game shows of a position).
 
 use gaugebot_table::game::log::Entry;
 use gaugebot_table::game::session::Session;
@@ -17,6 +19,8 @@ pub struct Loaded {
     pub plugin: SharedPlugin,
     /// Its complete record.
     pub record: GameRecord,
+    /// Its stored setup, hidden fields included: for rebuilding positions, never served.
+    stored: StoredSetup,
 }
 
 /// Why a page cannot be shown.
@@ -61,6 +65,7 @@ pub async fn load(web: &Web, token: &str) -> Result<Loaded, LoadError> {
         row,
         plugin,
         record,
+        stored,
     })
 }
 
@@ -70,24 +75,29 @@ impl Loaded {
         self.record.log.last().map(|e| e.seq)
     }
 
-    /// The position after entry `at` (after every entry when `None`): the record replayed,
-    /// exactly as `gaugebot replay --until` does.
-    pub fn position(
-        &self,
-        games: &[SharedPlugin],
-        at: Option<i64>,
-    ) -> Result<Box<dyn Session>, RecordError> {
-        record::replay(&self.record, games, at)
+    /// The position after entry `at` (after every entry when `None`): the record's log
+    /// replayed, exactly as `gaugebot replay --until` does, on the stored setup (so a v3 game
+    /// whose record seals its deck until the reveal still has its positions).
+    pub fn position(&self, at: Option<i64>) -> Result<Box<dyn Session>, RecordError> {
+        let mut session = self
+            .plugin
+            .load(&self.stored.setup, self.stored.players.clone())
+            .map_err(|e| RecordError(format!("the setup is not valid: {e}")))?;
+        for (seq, entry) in record::in_force(&self.record.log, at)? {
+            session
+                .replay(&entry)
+                .map_err(|e| RecordError(format!("entry #{seq} does not replay: {e}")))?;
+        }
+        Ok(session)
     }
 
     /// Every player's net worth from the start and after each move in force up to `at`, with
     /// the currency; `None` when the game does not say what its players are worth. A draw
     /// belongs to the move that called for it (as `!chart` counts them).
     pub fn net_worth(&self, at: Option<i64>) -> Option<(Vec<Series>, &'static str)> {
-        let stored = self.record.stored_setup().ok()?;
         let mut session = self
             .plugin
-            .load(&stored.setup, stored.players.clone())
+            .load(&self.stored.setup, self.stored.players.clone())
             .ok()?;
         // Seat order (the setup may have drawn it), as `worth` counts seats.
         let names: Vec<String> = session.seated().iter().map(|p| p.name.clone()).collect();

@@ -53,8 +53,8 @@ pub enum PageError {
 }
 
 /// The map of the position after `at` as an SVG document, if the game has a picture.
-pub fn map_svg(web: &Web, loaded: &Loaded, at: Option<i64>) -> Result<Option<String>, PageError> {
-    Ok(loaded.position(&web.host.games, at)?.picture_svg())
+pub fn map_svg(loaded: &Loaded, at: Option<i64>) -> Result<Option<String>, PageError> {
+    Ok(loaded.position(at)?.picture_svg())
 }
 
 /// The net-worth chart up to `at` as an SVG document, if the game says what players are worth.
@@ -148,7 +148,7 @@ pub fn game_page(
     let last = loaded.last_seq();
     // An entry past the end is the position now.
     let at = at.filter(|n| last.is_some_and(|last| *n < last) && *n >= 0);
-    let session = loaded.position(&web.host.games, at)?;
+    let session = loaded.position(at)?;
     let info = loaded.plugin.info();
     let templates = &web.host.templates;
     let prefix = web.host.settings.prefix.as_str();

@@ -106,7 +106,7 @@ async fn map(State(web): State<Web>, Path(token): Path<String>, Query(at): Query
         Ok(loaded) => loaded,
         Err(response) => return response,
     };
-    match page::map_svg(&web, &loaded, at.entry()) {
+    match page::map_svg(&loaded, at.entry()) {
         Ok(Some(svg)) => secured(svg.into_response(), "image/svg+xml"),
         Ok(None) => failed(&"This game has no map.", StatusCode::NOT_FOUND),
         Err(e) => failed(&e, StatusCode::INTERNAL_SERVER_ERROR),
