@@ -259,6 +259,8 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
             .with_context(|| format!("creating the attachments folder {}", dir.display()))?;
     }
     let mut number = 0usize;
+    // Whether a command of this run was accepted (stored): only then are its ids kept.
+    let mut accepted = false;
     while let Some(read) = next_line(&mut input).await? {
         number += 1;
         let raw = match read {
@@ -328,6 +330,7 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
                 .across(true, &message)
                 .await
                 .unwrap_or_else(|| Response::new(gaugebot_table::Verdict::Ignored));
+            accepted |= response.verdict == gaugebot_table::Verdict::Accepted;
             let mut private = response.clone();
             for reply in &mut private.replies {
                 let to = Rich::text(format!("(to {}) ", line.author));
@@ -339,6 +342,7 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
                 .handle(CONSOLE_CHANNEL, &message)
                 .await
                 .context("loading the console table")?;
+            accepted |= response.verdict == gaugebot_table::Verdict::Accepted;
             print_response(&mut out, &response, dir, now).await?;
         }
         for (_, due) in tables.tick(now).await {
@@ -360,12 +364,16 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
             .await
             .with_context(|| format!("writing {}", path.display()))?;
     }
-    // The next run on this database makes its ids above this run's.
-    if ids.last > 0 {
-        store
+    // The next run on this database makes its ids above this run's. A run that stored nothing
+    // leaves the database as it was (a refused or read-only run changes nothing), and a cursor
+    // that cannot be stored is said, not fatal: the next run's ids still follow the game's.
+    if accepted && ids.last > 0 {
+        if let Err(error) = store
             .advance_cursor(CONSOLE_CHANNEL, &ids.last.to_string())
             .await
-            .context("storing the console's last message id")?;
+        {
+            eprintln!("gaugebot: the console's last message id was not stored: {error}");
+        }
     }
     if let Some((url, task)) = web {
         eprintln!("(the input ended; serving the pages on {url} until ctrl-c)");
