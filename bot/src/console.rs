@@ -58,6 +58,9 @@ pub struct PlayOptions {
     /// The dice specification of new games (`gaugebot-dice-v3` unless a test asks for an
     /// earlier one, to make records of that version).
     pub dice_spec: gaugebot_table::dice::Spec,
+    /// `--commit-first`: a new game's commitment is posted first and its setup draws use that
+    /// post's id (the console's next id) as the game's client seed (docs/DICE.md §3.3).
+    pub commit_first: bool,
     /// Serve the games' web pages there (`--web 127.0.0.1:8080`): each game's address is
     /// printed on standard error, and the pages are served until ctrl-c after the input ends.
     pub web: Option<std::net::SocketAddr>,
@@ -195,6 +198,7 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
             moderator_name: options.moderator.clone(),
             automa: options.automa,
             dice_spec: options.dice_spec,
+            setup_after_commitment: options.commit_first,
             ..TableSettings::default()
         },
         page_url.clone(),
@@ -340,6 +344,17 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
                 .await
                 .context("loading the console table")?;
             print_response(&mut out, &response, dir, now).await?;
+            if let Some(game_id) = response.waiting_setup() {
+                // The commitment post gets the console's next id: the setup draws use it.
+                let post_id = ids.next(virtual_now, number);
+                let setup = tables
+                    .table(CONSOLE_CHANNEL)
+                    .await
+                    .context("loading the console table")?
+                    .commitment_posted(game_id, &post_id)
+                    .await;
+                print_response(&mut out, &setup, dir, now).await?;
+            }
         }
         for (_, due) in tables.tick(now).await {
             print_response(&mut out, &due, dir, now).await?;

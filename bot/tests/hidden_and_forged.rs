@@ -636,7 +636,8 @@ fn every_forged_record_of_finding_7_is_rejected_by_both_verifiers_without_a_witn
     forgeries.push(("a draw moved to another index", moved));
     // 7. the client seed changed (every draw recomputed would be needed; here only the field).
     let mut client = record.clone();
-    client["client_seed"] = json!("1");
+    // Another value than the record's (console ids are reproducible: the setup's id is `1`).
+    client["client_seed"] = json!(format!("{}9", record["client_seed"].as_str().unwrap_or("")));
     rechain_v3(&mut client);
     forgeries.push(("client seed changed", client));
 

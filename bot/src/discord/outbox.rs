@@ -10,7 +10,8 @@ use gaugebot_table::{Outgoing, Rich, Table};
 
 use super::channel::ChannelState;
 use super::parcel::{After, Parcel, StoredPost};
-use super::posting::{buttons, pages, pin, reply};
+use super::posting::reply::Posted;
+use super::posting::{buttons, commitment, pages, pin, reply};
 use super::present::{self, Post};
 use super::retry::retry;
 use super::shared::Shared;
@@ -34,12 +35,24 @@ pub(crate) async fn deliver(
         Some(game) => status_of(shared, state, game).await,
         None => None,
     };
-    send(shared, state, Some(item), Some(parcel), status).await
+    let commitment_of = parcel.commitment_of.clone();
+    let posted = send(shared, state, Some(item), Some(parcel), status).await;
+    if let (Some(game), Some(post)) = (commitment_of, posted.first) {
+        // A setup that waited for this commitment post (a crash came between the two).
+        match shared.tables.table(&state.key).await {
+            Ok(mut table) => finish_setup(shared, state, &mut table, &game, post, item).await,
+            Err(error) => {
+                tracing::warn!(channel = %state.channel, %error, "the table does not load; the setup is finished at the next delivery");
+            }
+        }
+    }
+    posted.with_buttons
 }
 
-/// Posts a command's parcel, then removes it from the outbox if the table kept it there.
-/// `status`: the pinned status's text, if the parcel updates it ([`Parcel::pinned_game`]), read
-/// from the table by the caller.
+/// Posts a command's parcel, then removes it from the outbox if the table kept it there — but
+/// for a commitment post ([`Parcel::commitment_of`]), which stays until the setup that waits
+/// for it is finished ([`commitment::finish`]). `status`: the pinned status's text, if the
+/// parcel updates it ([`Parcel::pinned_game`]), read from the table by the caller.
 #[tracing::instrument(target = "hop", level = "trace", skip_all)]
 pub(crate) async fn send(
     shared: &Shared,
@@ -47,12 +60,13 @@ pub(crate) async fn send(
     kept: Option<&Outgoing>,
     parcel: Option<Parcel>,
     status: Option<String>,
-) -> Option<MessageId> {
+) -> Posted {
     let posted = match &parcel {
         Some(parcel) => post(shared, state, parcel, status).await,
-        None => None,
+        None => Posted::default(),
     };
-    if let Some(item) = kept {
+    let waits = parcel.as_ref().is_some_and(|p| p.commitment_of.is_some());
+    if let (Some(item), false) = (kept, waits) {
         forget(shared, item).await;
     }
     posted
@@ -65,7 +79,7 @@ async fn post(
     state: &mut ChannelState,
     parcel: &Parcel,
     status: Option<String>,
-) -> Option<MessageId> {
+) -> Posted {
     let rest = &*shared.discord.rest;
     let after = parcel.after();
     let mut components = after.prompt.as_ref().map(buttons::rows).unwrap_or_default();
@@ -84,8 +98,31 @@ async fn post(
     if let Some(command) = answers {
         reply::react(rest, state.channel, command, parcel.verdict).await;
     }
-    settle(shared, state, after, posted, status).await;
+    settle(shared, state, after, posted.with_buttons, status).await;
     posted
+}
+
+/// Finishes the setup of `game` whose commitment post `post` was delivered from the outbox
+/// item `commitment` (docs/DICE.md §1): the setup drawn with the post's id and committed
+/// ([`commitment::decide`]), its announcement posted, then `commitment` removed from the outbox
+/// (kept if the setup was not stored: the next delivery finishes it).
+pub(crate) async fn finish_setup(
+    shared: &Shared,
+    state: &mut ChannelState,
+    table: &mut Table,
+    game: &str,
+    post: MessageId,
+    commitment: &Outgoing,
+) {
+    match commitment::decide(shared, state, table, game, post).await {
+        commitment::Finished::Stored(parcel, kept) => {
+            let status = parcel.pinned_game().and_then(|g| status_at(table, g));
+            send(shared, state, kept.as_ref(), Some(*parcel), status).await;
+        }
+        commitment::Finished::Before => {}
+        commitment::Finished::NotStored => return,
+    }
+    forget(shared, commitment).await;
 }
 
 /// Removes a delivered parcel from the outbox (a failure is logged: the parcel is delivered

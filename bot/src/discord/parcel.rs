@@ -98,6 +98,12 @@ pub(crate) struct Parcel {
         deserialize_with = "pinned_game"
     )]
     pub(super) pin: Option<String>,
+    /// The game whose setup draws wait for the id of this parcel's first post, its commitment
+    /// post (docs/DICE.md §1): the parcel stays in the outbox until the setup is finished with
+    /// that id ([`super::posting::commitment`]), so a re-delivery (same nonce, same message)
+    /// finishes it after a crash.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) commitment_of: Option<String>,
 }
 
 /// A parcel's `status`: the game id, or an earlier version's `[game id, text]`.
@@ -148,6 +154,7 @@ impl Parcel {
             prompt: after.prompt,
             page: response.page.clone(),
             pin: after.pin,
+            commitment_of: response.waiting_setup().map(str::to_string),
         }
     }
 
@@ -261,6 +268,7 @@ mod tests {
                 entries: Some((0, 9)),
             }),
             pin: Some("g-1".into()),
+            commitment_of: Some("g-1".into()),
         };
         let kept = parcel.outgoing("c").expect("serialises");
         assert_eq!(kept.key, "42");

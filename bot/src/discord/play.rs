@@ -121,7 +121,11 @@ pub(crate) async fn play(
         );
     }
     let status = pinned_status(&table, parcel.as_ref());
-    outbox::send(shared, state, kept.as_ref(), parcel, status).await;
+    let posted = outbox::send(shared, state, kept.as_ref(), parcel, status).await;
+    if let (Some(game), Some(post), Some(item)) = (response.waiting_setup(), posted.first, &kept) {
+        // The commitment is posted: the setup draws use its id (docs/DICE.md §1).
+        outbox::finish_setup(shared, state, &mut table, game, post, item).await;
+    }
     if response.verdict == Verdict::Accepted {
         automa_moves(shared, state, &mut table).await;
     }

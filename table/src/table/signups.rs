@@ -313,6 +313,7 @@ async fn start_from_signups(
         Some(seed),
         closing_message,
         message_id,
+        None,
         now,
         record,
     )

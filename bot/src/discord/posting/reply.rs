@@ -82,12 +82,12 @@ pub(crate) async fn respond(
     )
     .await;
     react(rest, channel, command, response.verdict).await;
-    posted
+    posted.with_buttons
 }
 
 /// Posts presented replies in order: the first as a reply to `reply_to` (if any), the buttons on the
 /// last. `nonce` makes the posts' nonces (a retried post that did arrive is dropped). Returns
-/// the message that carries the buttons, if posted.
+/// the first message and the one that carries the buttons, if posted.
 #[tracing::instrument(target = "hop", level = "trace", skip_all, fields(milestone = "reply"))]
 pub(crate) async fn post(
     rest: &Rest,
@@ -96,9 +96,10 @@ pub(crate) async fn post(
     nonce: u64,
     posts: &[Post],
     components: Vec<CreateActionRow>,
-) -> Option<MessageId> {
+) -> Posted {
     let shown: Vec<&Post> = posts.iter().filter(|p| p.is_shown()).collect();
     let mut with_buttons = None;
+    let mut first = None;
     for (index, reply) in shown.iter().enumerate() {
         let mut builder = message(reply)
             .nonce(Nonce::String(format!("{nonce}-{index}")))
@@ -117,11 +118,28 @@ pub(crate) async fn post(
             rest.send_message(channel, &builder, file.as_ref())
         })
         .await;
-        if let (true, false, Ok(message)) = (last, components.is_empty(), sent) {
-            with_buttons = Some(message.id);
+        if let Ok(message) = &sent {
+            if index == 0 {
+                first = Some(message.id);
+            }
+            if last && !components.is_empty() {
+                with_buttons = Some(message.id);
+            }
         }
     }
-    with_buttons
+    Posted {
+        first,
+        with_buttons,
+    }
+}
+
+/// What [`post`] posted: its first message and the one that carries the buttons.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Posted {
+    /// The first message, if it was posted.
+    pub(crate) first: Option<MessageId>,
+    /// The message with the buttons, if there are buttons and it was posted.
+    pub(crate) with_buttons: Option<MessageId>,
 }
 
 /// Adds ✅ to an accepted command, ❌ to a refused one.
