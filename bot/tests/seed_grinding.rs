@@ -1,13 +1,16 @@
 //! Issue 31, finding 2 (b): the host cannot grind seeds for the setup draws (docs/DICE.md §3.3
 //! and its threat table §10). With `--commit-first`, `!setup` posts the dice commitment alone;
 //! the setup draws follow in the next post, keyed by the id that the commitment post got (at the
-//! console, the console's next id), which did not exist when the seed was committed.
+//! console, the console's next id), which did not exist when the seed was committed; a setup
+//! waiting for its post survives a restart and is finished once.
 
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use gaugebot_table::dice::{AuditExport, DrawRecord};
+use gaugebot_store::SqliteStore;
+use gaugebot_table::dice::{AuditExport, DrawRecord, Seed};
+use gaugebot_table::{Author, Incoming, Table, TableSettings, Verdict};
 use serde_json::Value;
 
 const SEED: &str = "5a17c0ffee5a17c0ffee5a17c0ffee5a17c0ffee5a17c0ffee5a17c0ffee0002";
@@ -139,4 +142,71 @@ fn another_commitment_post_id_gives_other_setup_draws() {
     assert!(!cubes(&first).is_empty(), "{first}");
     assert!(second.contains("`1190000000000000501`"), "{second}");
     assert_ne!(cubes(&first), cubes(&second));
+}
+
+/// A message of `author` in the test channel.
+fn message(id: &str, author: &str, text: &str) -> Incoming {
+    Incoming {
+        message_id: id.to_string(),
+        author: Author {
+            id: author.to_string(),
+            name: author.to_string(),
+            is_moderator: author == "mod",
+            mention: format!("@{author}"),
+        },
+        text: text.to_string(),
+        at: "2026-11-22T10:00:00Z".parse().expect("a time"),
+        mentions: Vec::new(),
+    }
+}
+
+/// The table of channel `c` on the database `db`, loaded afresh (as after a restart).
+async fn table_on(db: &Path) -> Table {
+    let settings = TableSettings {
+        map_after_build: false,
+        fixed_seed: Some(Seed::from_hex(SEED).expect("a seed")),
+        setup_after_commitment: true,
+        ..TableSettings::default()
+    };
+    let host = gaugebot::games::host(None, settings).expect("the host");
+    let store = SqliteStore::open(&db.to_string_lossy())
+        .await
+        .expect("the database");
+    Table::load("c", store.shared(), host)
+        .await
+        .expect("the table loads")
+}
+
+#[tokio::test]
+async fn a_setup_waiting_for_its_commitment_post_survives_a_restart_and_is_finished_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("grind.db");
+    let mut table = table_on(&db).await;
+    let committed = table
+        .handle(&message(SETUP_MESSAGE, "mod", "!setup ann bob cat"))
+        .await;
+    let game = committed
+        .waiting_setup()
+        .expect("the commitment post waits")
+        .to_string();
+    assert!(committed.text().contains("dice commitment"));
+    assert!(!committed.text().contains("Player order"));
+    assert_eq!(table.game_id(), None, "no game before the commitment post");
+    // The process dies after the commitment post, before the setup draws.
+    drop(table);
+    let mut table = table_on(&db).await;
+    let post = "1190000000000000002";
+    let setup = table.commitment_posted(&game, post).await;
+    assert_eq!(setup.verdict, Verdict::Accepted, "{}", setup.text());
+    assert!(setup.text().contains(&format!("Client seed: `{post}`")));
+    let record = table.record().expect("the record");
+    assert_eq!(record.client_seed.as_deref(), Some(post));
+    // The commitment post delivered again (same message, same id): nothing more.
+    let again = table.commitment_posted(&game, post).await;
+    assert_ne!(again.verdict, Verdict::Accepted);
+    assert!(again.replies.is_empty(), "{}", again.text());
+    drop(table);
+    let table = table_on(&db).await;
+    assert_eq!(table.game_id(), Some(game.as_str()));
+    assert_eq!(table.record().expect("the record").draws, record.draws);
 }
