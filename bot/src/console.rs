@@ -291,6 +291,8 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
             let now = virtual_now.unwrap_or_else(Utc::now);
             for (_, due) in tables.tick(now).await {
                 print_response(&mut out, &due, dir, now).await?;
+                let post = due.waiting_setup().map(|_| ids.next(virtual_now, number));
+                setup_after_post(&tables, &due, post, &mut out, dir, now).await?;
             }
             end_marker(&mut out, &options).await?;
             continue;
@@ -344,20 +346,15 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
                 .await
                 .context("loading the console table")?;
             print_response(&mut out, &response, dir, now).await?;
-            if let Some(game_id) = response.waiting_setup() {
-                // The commitment post gets the console's next id: the setup draws use it.
-                let post_id = ids.next(virtual_now, number);
-                let setup = tables
-                    .table(CONSOLE_CHANNEL)
-                    .await
-                    .context("loading the console table")?
-                    .commitment_posted(game_id, &post_id)
-                    .await;
-                print_response(&mut out, &setup, dir, now).await?;
-            }
+            let post = response
+                .waiting_setup()
+                .map(|_| ids.next(virtual_now, number));
+            setup_after_post(&tables, &response, post, &mut out, dir, now).await?;
         }
         for (_, due) in tables.tick(now).await {
             print_response(&mut out, &due, dir, now).await?;
+            let post = due.waiting_setup().map(|_| ids.next(virtual_now, number));
+            setup_after_post(&tables, &due, post, &mut out, dir, now).await?;
         }
         if let Some((url, _)) = &web {
             announce_page(&*store, url, &mut announced).await;
@@ -391,6 +388,29 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
     }
     store.close().await;
     Ok(())
+}
+
+/// After an answer whose first post is a commitment post (`--commit-first`): that post took
+/// the console's next id, `post`, and the setup that waited for it (a `!setup`, or signups that
+/// closed) is drawn with it as the game's client seed and printed (docs/DICE.md §1).
+async fn setup_after_post(
+    tables: &Tables,
+    response: &Response,
+    post: Option<String>,
+    out: &mut (impl AsyncWrite + Unpin),
+    dir: Option<&Path>,
+    now: DateTime<Utc>,
+) -> anyhow::Result<()> {
+    let (Some(game_id), Some(post)) = (response.waiting_setup(), post) else {
+        return Ok(());
+    };
+    let setup = tables
+        .table(CONSOLE_CHANNEL)
+        .await
+        .context("loading the console table")?
+        .commitment_posted(game_id, &post)
+        .await;
+    print_response(out, &setup, dir, now).await
 }
 
 /// The next line of the input without its line break: its text, or its length in bytes when

@@ -210,3 +210,47 @@ async fn a_setup_waiting_for_its_commitment_post_survives_a_restart_and_is_finis
     assert_eq!(table.game_id(), Some(game.as_str()));
     assert_eq!(table.record().expect("the record").draws, record.draws);
 }
+
+#[test]
+fn signups_closed_by_the_clock_pick_and_set_up_with_the_commitment_posts_id() {
+    // Four sign up for three seats; the clock closes the signups: the commitment is posted
+    // first, then the pick of players and the setup draws, keyed by that post's id.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let open = "1187000000000000006";
+    let out = play(
+        dir.path(),
+        &["--commit-first"],
+        &[
+            "@2026-11-22T10:00:00Z",
+            &format!("[{open}] mod: !signup open players:3-3 closes:24h"),
+            "ann: !join",
+            "bob: !join",
+            "cat: !join",
+            "dan: !join",
+            "@+25h",
+            "mod: !reveal confirm",
+            "zed: !export",
+        ],
+    );
+    let committed = out.find("dice commitment").expect("the commitment post");
+    let seated = out.find("Player order").expect("the setup's announcement");
+    assert!(committed < seated, "{out}");
+    let record: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("game-console-1.json")).expect("the record"),
+    )
+    .expect("the record reads");
+    let client = record["client_seed"].as_str().expect("a client seed");
+    assert_ne!(client, open);
+    assert_eq!(record["setup"]["client_seed"].as_str(), Some(client));
+    assert_eq!(record["setup"]["setup_message"].as_str(), Some(open));
+    let purposes: Vec<&str> = record["draws"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|d| d["purpose"].as_str())
+        .collect();
+    assert!(purposes.contains(&"signup-pick"), "{purposes:?}");
+    assert_eq!(record["seed"].as_str(), Some(SEED), "{out}");
+    assert!(setup_draws_recompute(&record, client));
+    assert!(!setup_draws_recompute(&record, open));
+}

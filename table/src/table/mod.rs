@@ -18,6 +18,7 @@ pub mod play;
 pub(crate) mod posts;
 pub mod prompt;
 pub mod recap;
+pub(crate) mod setup_after_post;
 pub(crate) mod signups;
 pub(crate) mod standing;
 pub mod standings;

@@ -2,7 +2,8 @@
 //! [`crate::TableSettings::setup_after_commitment`], `!setup` of a v3 game with audited dice
 //! draws the seed, posts its commitment alone and keeps the setup in the channel's state, stored
 //! with the post in one commit; when the transport reports the id that post got, the setup
-//! draws are made with that id as the game's client seed. Nobody knew the id when the seed was
+//! draws are made with that id as the game's client seed ([`super::setup_after_post`]). Closed
+//! signups wait the same way: the pick of players is made with that id too. Nobody knew the id when the seed was
 //! committed, so the host cannot try seeds until the setup draws suit it. A crash between the
 //! post and the draws finishes the setup when the post is delivered again (same nonce, same id).
 
@@ -10,32 +11,39 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::dice::{DrawSource, Seed, Spec};
-use crate::game::{DiceMode, PlayerInfo, SetupDice, SetupOptions};
+use crate::game::session::SharedPlugin;
+use crate::game::{PlayerInfo, SetupDice};
 use crate::input::{Incoming, Response, Verdict};
 use crate::messages;
 use crate::store::{StoreError, Write};
-use crate::table::start::{start_game, SetupArgs};
+use crate::table::start::SetupArgs;
 use crate::table::Cx;
+use crate::weeks::signup::Signups;
 
 /// A set-up game whose setup draws wait for its commitment post's id.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct PendingSetup {
     /// The game's id.
-    game_id: String,
+    pub(crate) game_id: String,
     /// The game's kind.
-    kind: String,
+    pub(crate) kind: String,
     /// The players in sign-up order.
-    players: Vec<PlayerInfo>,
+    pub(crate) players: Vec<PlayerInfo>,
     /// The game's own `key:value` options.
-    options: Vec<(String, String)>,
+    pub(crate) options: Vec<(String, String)>,
     /// `forced:ask`.
-    ask_forced: bool,
+    pub(crate) ask_forced: bool,
     /// The secret seed (hex), committed to in the post.
-    seed: String,
+    pub(crate) seed: String,
     /// The `!setup` message.
-    setup_message: String,
+    pub(crate) setup_message: String,
     /// When it was posted.
-    at: DateTime<Utc>,
+    pub(crate) at: DateTime<Utc>,
+    /// For a game started by signups: the closed signups, whose players are picked (if more
+    /// signed up than are wanted) with the commitment post's id too; `setup_message` is then
+    /// the `!signup open` message and `players` is empty.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) signups: Option<Signups>,
 }
 
 /// The channel's state while a setup waits (open signups are another state of the channel).
@@ -96,19 +104,58 @@ pub(crate) fn commit_first(
         seed: seed.to_hex(),
         setup_message: msg.message_id.clone(),
         at: msg.stored_time(),
+        signups: None,
     };
+    keep(cx, pending, &msg.message_id, info.title)
+}
+
+/// The closing of signups with the commitment first: the signups kept with the commitment
+/// post; the pick of players and the setup draws are made once its id is known ([`finish`]).
+/// `closing_message` closed them (marked seen), `key_message` is the `!signup open` message.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn commit_signups_first(
+    cx: &mut Cx,
+    signups: Signups,
+    game: SharedPlugin,
+    game_id: String,
+    seed: &Seed,
+    closing_message: &str,
+    key_message: &str,
+    now: DateTime<Utc>,
+) -> Response {
+    let pending = PendingSetup {
+        game_id,
+        kind: signups.kind.clone(),
+        players: Vec::new(),
+        options: Vec::new(),
+        ask_forced: false,
+        seed: seed.to_hex(),
+        setup_message: key_message.to_string(),
+        at: now,
+        signups: Some(signups),
+    };
+    keep(cx, pending, closing_message, game.info().title)
+}
+
+/// Stages `pending` as the channel's state (message `seen` marked seen) and answers with the
+/// commitment post, marked as the post whose id the setup waits for.
+fn keep(cx: &mut Cx, pending: PendingSetup, seen: &str, title: &str) -> Response {
+    let game_id = pending.game_id.clone();
+    let commitment = Seed::from_hex(&pending.seed)
+        .map(|seed| seed.commitment())
+        .unwrap_or_default();
     let state = ChannelPending {
         pending_setup: pending,
     };
     cx.ledger.stage(Write::ChannelState {
         channel: cx.ledger.channel.clone(),
         state: Some(serde_json::to_string(&state).unwrap_or_default()),
-        message_id: msg.message_id.clone(),
+        message_id: seen.to_string(),
     });
     let text = cx.say(messages::SetupCommitted {
         game_id: game_id.clone(),
-        title: info.title.to_string(),
-        commitment: seed.commitment(),
+        title: title.to_string(),
+        commitment,
     });
     Response::new(Verdict::Accepted)
         .say(text)
@@ -116,55 +163,11 @@ pub(crate) fn commit_first(
 }
 
 /// The setup waiting in the channel, if one is (as staged by this command, else as stored).
-async fn waiting(cx: &Cx) -> Result<Option<PendingSetup>, StoreError> {
+pub(crate) async fn waiting(cx: &Cx) -> Result<Option<PendingSetup>, StoreError> {
     Ok(cx
         .ledger
         .channel_state()
         .await?
         .and_then(|json| serde_json::from_str::<ChannelPending>(&json).ok())
         .map(|state| state.pending_setup))
-}
-
-/// `!setup`'s second step, once the commitment post of game `game_id` has the id `post_id`:
-/// the setup draws with that id as the game's client seed, the game started and the channel's
-/// state cleared. Nothing (an ignored answer, no writes) if no setup of that game waits: its
-/// post was reported before.
-pub(crate) async fn finish(cx: &mut Cx, game_id: &str, post_id: &str) -> Response {
-    let pending = match waiting(cx).await {
-        Ok(Some(pending)) if pending.game_id == game_id => pending,
-        Ok(_) => return Response::new(Verdict::Ignored),
-        Err(error) => return cx.host.storage_refusal(&error),
-    };
-    cx.ledger.stage(Write::ChannelState {
-        channel: cx.ledger.channel.clone(),
-        state: None,
-        message_id: post_id.to_string(),
-    });
-    let host = cx.host.clone();
-    let (Some(game), Ok(seed)) = (host.game(&pending.kind), Seed::from_hex(&pending.seed)) else {
-        tracing::error!(channel = %cx.ledger.channel, game = game_id, "a waiting setup names no game of this bot or has no seed; dropped");
-        return Response::new(Verdict::Accepted);
-    };
-    let parsed = SetupArgs {
-        game: game.clone(),
-        players: pending.players,
-        dice: DiceMode::Audited,
-        force: true,
-        options: SetupOptions {
-            values: pending.options,
-        },
-        ask_forced: pending.ask_forced,
-    };
-    start_game(
-        cx,
-        parsed,
-        pending.game_id,
-        Some(seed),
-        post_id,
-        &pending.setup_message,
-        Some(post_id),
-        pending.at,
-        None,
-    )
-    .await
 }

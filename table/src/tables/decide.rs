@@ -51,7 +51,7 @@ impl Table {
             let refusal = self.cx.host.storage_refusal(&error);
             return Decided::answer(cause, refusal);
         }
-        let response = crate::table::pending::finish(&mut self.cx, game_id, post_id).await;
+        let response = crate::table::setup_after_post::finish(&mut self.cx, game_id, post_id).await;
         self.decided(cause, response)
     }
 
