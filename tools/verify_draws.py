@@ -508,9 +508,12 @@ def check_v3(export):
         if setup.get("dice") != "audited":
             return ["the record has a commitment but its setup says dice %s: a game with a "
                     "commitment has audited dice" % (setup.get("dice"),)]
+        # The commitment post's id when the setup names one, else the setup message's.
+        own_seed = setup.get("client_seed", setup.get("setup_message"))
         if not isinstance(export.get("client_seed"), str) \
-                or export.get("client_seed") != setup.get("setup_message"):
-            return ["the record's client_seed is not its setup message (setup.setup_message)"]
+                or export.get("client_seed") != own_seed:
+            return ["the record's client_seed is not its setup's "
+                    "(setup.client_seed, else setup.setup_message)"]
     elif setup.get("dice") != "manual" or revealed_seed or draws:
         return ["a record without a commitment has manual dice, no seed and no draw records"]
     for position, draw in enumerate(draws):

@@ -58,6 +58,9 @@ pub struct PlayOptions {
     /// The dice specification of new games (`gaugebot-dice-v3` unless a test asks for an
     /// earlier one, to make records of that version).
     pub dice_spec: gaugebot_table::dice::Spec,
+    /// `--commit-first`: a new game's commitment is posted first and its setup draws use that
+    /// post's id (the console's next id) as the game's client seed (docs/DICE.md §3.3).
+    pub commit_first: bool,
     /// Serve the games' web pages there (`--web 127.0.0.1:8080`): each game's address is
     /// printed on standard error, and the pages are served until ctrl-c after the input ends.
     pub web: Option<std::net::SocketAddr>,
@@ -195,6 +198,7 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
             moderator_name: options.moderator.clone(),
             automa: options.automa,
             dice_spec: options.dice_spec,
+            setup_after_commitment: options.commit_first,
             ..TableSettings::default()
         },
         page_url.clone(),
@@ -289,6 +293,8 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
             let now = virtual_now.unwrap_or_else(Utc::now);
             for (_, due) in tables.tick(now).await {
                 print_response(&mut out, &due, dir, now).await?;
+                let post = due.waiting_setup().map(|_| ids.next(virtual_now, number));
+                setup_after_post(&tables, &due, post, &mut out, dir, now).await?;
             }
             end_marker(&mut out, &options).await?;
             continue;
@@ -344,9 +350,15 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
                 .context("loading the console table")?;
             accepted |= response.verdict == gaugebot_table::Verdict::Accepted;
             print_response(&mut out, &response, dir, now).await?;
+            let post = response
+                .waiting_setup()
+                .map(|_| ids.next(virtual_now, number));
+            setup_after_post(&tables, &response, post, &mut out, dir, now).await?;
         }
         for (_, due) in tables.tick(now).await {
             print_response(&mut out, &due, dir, now).await?;
+            let post = due.waiting_setup().map(|_| ids.next(virtual_now, number));
+            setup_after_post(&tables, &due, post, &mut out, dir, now).await?;
         }
         if let Some((url, _)) = &web {
             announce_page(&*store, url, &mut announced).await;
@@ -384,6 +396,29 @@ pub async fn play(options: PlayOptions) -> anyhow::Result<()> {
     }
     store.close().await;
     Ok(())
+}
+
+/// After an answer whose first post is a commitment post (`--commit-first`): that post took
+/// the console's next id, `post`, and the setup that waited for it (a `!setup`, or signups that
+/// closed) is drawn with it as the game's client seed and printed (docs/DICE.md §1).
+async fn setup_after_post(
+    tables: &Tables,
+    response: &Response,
+    post: Option<String>,
+    out: &mut (impl AsyncWrite + Unpin),
+    dir: Option<&Path>,
+    now: DateTime<Utc>,
+) -> anyhow::Result<()> {
+    let (Some(game_id), Some(post)) = (response.waiting_setup(), post) else {
+        return Ok(());
+    };
+    let setup = tables
+        .table(CONSOLE_CHANNEL)
+        .await
+        .context("loading the console table")?
+        .commitment_posted(game_id, &post)
+        .await;
+    print_response(out, &setup, dir, now).await
 }
 
 /// The next line of the input without its line break: its text, or its length in bytes when

@@ -72,6 +72,11 @@ enum Command {
         /// tests; hidden from the help.
         #[arg(long, hide = true, value_parser = parse_dice_spec)]
         dice_spec: Option<gaugebot_table::dice::Spec>,
+        /// Post the dice commitment of a new game first, and make its setup draws (seating,
+        /// cubes, deck) with that post's id as the game's client seed, an id nobody knew when
+        /// the seed was committed (docs/DICE.md §3.3).
+        #[arg(long)]
+        commit_first: bool,
         /// Serve the games' web pages at this address (`127.0.0.1:8080`) to watch the game
         /// in a browser; each game's address is printed on standard error, and after the
         /// input ends the pages are served until ctrl-c.
@@ -261,6 +266,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     end_marker: None,
                     automa: config.automa,
                     dice_spec: gaugebot_table::dice::Spec::V3,
+                    commit_first: true,
                     web: config.web.as_ref().map(|w| w.listen),
                 }))?;
                 Ok(ExitCode::SUCCESS)
@@ -276,6 +282,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             end_marker,
             automa,
             dice_spec,
+            commit_first,
             web,
             transcript,
         }) => {
@@ -292,6 +299,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 end_marker,
                 automa: automa.unwrap_or(config.automa),
                 dice_spec: dice_spec.unwrap_or(gaugebot_table::dice::Spec::V3),
+                commit_first,
                 web,
             }))?;
             Ok(ExitCode::SUCCESS)

@@ -92,6 +92,11 @@ pub struct Reply {
     pub text: Rich,
     /// An image or file.
     pub attachment: Option<Attachment>,
+    /// The game whose setup draws wait for the id this post gets: it is the bot's commitment
+    /// post (docs/DICE.md §1). The transport posts it, then reports its id with
+    /// [`crate::Table::decide_commitment_posted`] (the console takes the id from its own id
+    /// sequence; Discord gives it).
+    pub commitment_of: Option<String>,
 }
 
 /// A direct message to one person besides the channel's replies: a turn ping or reminder for a
@@ -189,6 +194,7 @@ impl Response {
             self.replies.push(Reply {
                 text,
                 attachment: None,
+                commitment_of: None,
             });
         }
         self
@@ -202,10 +208,26 @@ impl Response {
                 _ => self.replies.push(Reply {
                     text: Rich::default(),
                     attachment: Some(attachment),
+                    commitment_of: None,
                 }),
             }
         }
         self
+    }
+
+    /// Marks the first message as the commitment post of game `game_id`, whose setup draws wait
+    /// for the id it gets ([`Reply::commitment_of`]).
+    pub fn commitment_post(mut self, game_id: &str) -> Self {
+        if let Some(first) = self.replies.first_mut() {
+            first.commitment_of = Some(game_id.to_string());
+        }
+        self
+    }
+
+    /// The game whose setup waits for the id of this answer's first post, if it is a
+    /// commitment post ([`Reply::commitment_of`]).
+    pub fn waiting_setup(&self) -> Option<&str> {
+        self.replies.first()?.commitment_of.as_deref()
     }
 
     /// Marks a status report with the position it shows.

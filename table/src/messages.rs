@@ -283,7 +283,10 @@ catalogue! {
         players: usize,
         commitment: Option<String>,
         draw_commands: Vec<String>,
+        client_seed: Option<String>,
     }
+    /// The commitment of a game whose setup draws wait for this post's id (its client seed).
+    SetupCommitted = "setup_committed" { game_id: String, title: String, commitment: String }
     /// `!moves` by someone not to act.
     NotYourMove = "not_your_move" { player: String, prompt: String }
     /// No undo once the seed is revealed.

@@ -219,7 +219,10 @@
     const revealedSeed = record.seed !== undefined && record.seed !== null;
     if (record.commitment !== undefined && record.commitment !== null) {
       if (setup.dice !== "audited") return { text: "The record has a commitment but its setup says dice " + JSON.stringify(setup.dice) + ": a game with a commitment has audited dice." };
-      if (typeof record.client_seed !== "string" || record.client_seed !== setup.setup_message) return { text: "The record's client seed is not its setup message (setup.setup_message): every draw's key would change." };
+      // The client seed is the commitment post's id (setup.client_seed) when the game was set
+      // up with the commitment first, else the setup message's id (§8.6 rule 1).
+      const ownSeed = typeof setup.client_seed === "string" ? setup.client_seed : setup.setup_message;
+      if (typeof record.client_seed !== "string" || record.client_seed !== ownSeed) return { text: "The record's client seed is not its setup's (setup.client_seed, else setup.setup_message): every draw's key would change." };
     } else if (setup.dice !== "manual" || revealedSeed || draws.length) {
       return { text: "A record without a commitment must have manual dice, no seed and no draw records." };
     }

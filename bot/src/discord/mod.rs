@@ -242,6 +242,8 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
             moderator_name: "the moderator".to_string(),
             report: config.report.into(),
             automa: config.automa,
+            // The setup draws wait for the commitment post's id (docs/DICE.md §1).
+            setup_after_commitment: true,
         },
         config.web.as_ref().map(|w| w.public_url()),
     )?;

@@ -10,7 +10,7 @@ use gaugebot_table::{Outgoing, Rich, Table};
 
 use super::channel::ChannelState;
 use super::parcel::{After, Parcel, StoredPost};
-use super::posting::{buttons, pages, pin, reply};
+use super::posting::{buttons, commitment, pages, pin, reply};
 use super::present::{self, Post};
 use super::rest::RestError;
 use super::retry::retry;
@@ -50,12 +50,25 @@ pub(crate) async fn deliver(
         Some(game) => status_of(shared, state, game).await,
         None => None,
     };
-    send(shared, state, Some(item), Some(parcel), status).await
+    let commitment_of = parcel.commitment_of.clone();
+    let (delivery, first) = send(shared, state, Some(item), Some(parcel), status).await;
+    if let (Delivery::Done, Some(game), Some(post)) = (delivery, commitment_of, first) {
+        // A setup that waited for this commitment post (a crash came between the two).
+        match shared.tables.table(&state.key).await {
+            Ok(mut table) => finish_setup(shared, state, &mut table, &game, post, item).await,
+            Err(error) => {
+                tracing::warn!(channel = %state.channel, %error, "the table does not load; the setup is finished at the next delivery");
+            }
+        }
+    }
+    delivery
 }
 
-/// Posts a command's parcel, then removes it from the outbox if the table kept it there.
-/// `status`: the pinned status's text, if the parcel updates it ([`Parcel::pinned_game`]), read
-/// from the table by the caller.
+/// Posts a command's parcel, then removes it from the outbox if the table kept it there — but
+/// for a commitment post ([`Parcel::commitment_of`]), which stays until the setup that waits
+/// for it is finished ([`commitment::finish`]). `status`: the pinned status's text, if the
+/// parcel updates it ([`Parcel::pinned_game`]), read from the table by the caller. Returns what
+/// became of it and the id of its first post, if posted.
 ///
 /// A kept parcel is posted only while this process owns the channel ([`still_owner`]): a
 /// process that hung between storing a command and posting its answer may have lost the
@@ -67,27 +80,30 @@ pub(crate) async fn send(
     kept: Option<&Outgoing>,
     parcel: Option<Parcel>,
     status: Option<String>,
-) -> Delivery {
+) -> (Delivery, Option<MessageId>) {
     if let Some(item) = kept {
         let delivery = still_owner(shared, state, item).await;
         if delivery != Delivery::Done {
-            return delivery;
+            return (delivery, None);
         }
     }
+    let mut first = None;
     if let Some(parcel) = &parcel {
         let key = state.key.clone();
         let gate = kept
             .filter(|_| shared.owners.shared())
             .map(|_| (&*shared.owners, key.as_str()));
-        if post(shared, state, parcel, status, gate).await.is_err() {
+        match post(shared, state, parcel, status, gate).await {
+            Ok(posted) => first = posted,
             // Taken over between two attempts: the rest is the new owner's.
-            return left_to_owner(shared, state, kept);
+            Err(_) => return (left_to_owner(shared, state, kept), None),
         }
     }
-    if let Some(item) = kept {
+    let waits = parcel.as_ref().is_some_and(|p| p.commitment_of.is_some());
+    if let (Some(item), false) = (kept, waits) {
         forget(shared, item).await;
     }
-    Delivery::Done
+    (Delivery::Done, first)
 }
 
 /// Whether this process may post a kept parcel of the channel now ([`Delivery::Done`]): always
@@ -156,7 +172,7 @@ async fn post(
     }
     send_dms(shared, state, parcel, &ids).await;
     settle(shared, state, after, posted, status).await;
-    Ok(posted)
+    Ok(ids.first().copied().flatten())
 }
 
 /// Sends a parcel's turn pings by direct message, each linked to the post it repeats.
@@ -190,6 +206,33 @@ async fn send_dms(
         let nonce = format!("{}-dm{index}", parcel.nonce);
         reply::direct(rest, dm.to, &dm.text, link, nonce).await;
     }
+}
+
+/// Finishes the setup of `game` whose commitment post `post` was delivered from the outbox
+/// item `commitment` (docs/DICE.md §1): the setup drawn with the post's id and committed
+/// ([`commitment::decide`]), its announcement posted, then `commitment` removed from the outbox
+/// (kept if the setup was not stored: the next delivery finishes it).
+pub(crate) async fn finish_setup(
+    shared: &Shared,
+    state: &mut ChannelState,
+    table: &mut Table,
+    game: &str,
+    post: MessageId,
+    commitment: &Outgoing,
+) {
+    match commitment::decide(shared, state, table, game, post).await {
+        commitment::Finished::Stored(parcel, kept) => {
+            let status = parcel.pinned_game().and_then(|g| status_at(table, g));
+            let (delivery, _) = send(shared, state, kept.as_ref(), Some(*parcel), status).await;
+            if delivery != Delivery::Done {
+                // Left to the channel's new owner, or kept: the commitment stays for it too.
+                return;
+            }
+        }
+        commitment::Finished::Before => {}
+        commitment::Finished::NotStored => return,
+    }
+    forget(shared, commitment).await;
 }
 
 /// Removes a delivered parcel from the outbox (a failure is logged: the parcel is delivered

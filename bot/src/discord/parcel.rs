@@ -133,6 +133,12 @@ pub(crate) struct Parcel {
     /// a parcel kept by an earlier version).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(super) dms: Vec<StoredDm>,
+    /// The game whose setup draws wait for the id of this parcel's first post, its commitment
+    /// post (docs/DICE.md §1): the parcel stays in the outbox until the setup is finished with
+    /// that id ([`super::posting::commitment`]), so a re-delivery (same nonce, same message)
+    /// finishes it after a crash.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) commitment_of: Option<String>,
 }
 
 /// A parcel's `status`: the game id, or an earlier version's `[game id, text]`.
@@ -184,6 +190,7 @@ impl Parcel {
             page: response.page.clone(),
             pin: after.pin,
             dms: StoredDm::of(response),
+            commitment_of: response.waiting_setup().map(str::to_string),
         }
     }
 
@@ -302,6 +309,7 @@ mod tests {
                 text: "🔔 ann, your turn".into(),
                 post: 0,
             }],
+            commitment_of: Some("g-1".into()),
         };
         let kept = parcel.outgoing("c").expect("serialises");
         assert_eq!(kept.key, "42");

@@ -119,7 +119,13 @@ pub(crate) async fn play(
         );
     }
     let status = pinned_status(&table, parcel.as_ref());
-    let mut delivery = outbox::send(shared, state, kept.as_ref(), parcel, status).await;
+    let (mut delivery, first) = outbox::send(shared, state, kept.as_ref(), parcel, status).await;
+    if let (Delivery::Done, Some(game), Some(post), Some(item)) =
+        (delivery, response.waiting_setup(), first, &kept)
+    {
+        // The commitment is posted: the setup draws use its id (docs/DICE.md §1).
+        outbox::finish_setup(shared, state, &mut table, game, post, item).await;
+    }
     if delivery == Delivery::Done && response.verdict == Verdict::Accepted {
         delivery = automa_moves(shared, state, &mut table).await;
     }
@@ -218,7 +224,7 @@ async fn automa_moves(
             break;
         };
         let status = pinned_status(table, Some(&parcel));
-        let delivery =
+        let (delivery, _) =
             outbox::send(shared, state, committed.kept.as_ref(), Some(parcel), status).await;
         if delivery != Delivery::Done {
             return delivery;

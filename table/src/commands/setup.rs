@@ -7,6 +7,7 @@ use crate::dice::Seed;
 use crate::game::{DiceMode, PlayerInfo, SetupOptions};
 use crate::input::{mentioned, Incoming, Mention, Response, Verdict};
 use crate::messages;
+use crate::table::pending;
 use crate::table::start::{start_game, SetupArgs};
 use crate::table::{Cx, Host, Loaded};
 use async_trait::async_trait;
@@ -247,6 +248,20 @@ impl Command for Setup {
                 },
             },
         };
+        if let (Some(seed), true) = (&seed, pending::waits(cx, seed.as_ref(), &msg.message_id)) {
+            // The setup draws wait for the commitment post's id (docs/DICE.md §3.3).
+            let note = crate::table::signups::end_signups(cx, &msg.message_id).await;
+            let response = pending::commit_first(cx, parsed, game_id, seed, msg);
+            return match (note, response.verdict) {
+                (Some(note), Verdict::Accepted) => {
+                    let game = response.waiting_setup().unwrap_or_default().to_string();
+                    Response::new(Verdict::Accepted)
+                        .say(format!("{note}\n{}", response.text()))
+                        .commitment_post(&game)
+                }
+                _ => response,
+            };
+        }
         let response = start_game(
             cx,
             parsed,
@@ -254,6 +269,7 @@ impl Command for Setup {
             seed,
             &msg.message_id,
             &msg.message_id,
+            None,
             msg.stored_time(),
             None,
         )

@@ -47,6 +47,25 @@ pub struct StoredSetup {
     /// same (by default the table plays it for them, marked as automatic).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ask_forced: bool,
+    /// The game's client seed under dice v3 when it is not the setup message: the id of the
+    /// bot's own commitment post, which nobody knows when the seed is committed (docs/DICE.md
+    /// §3.3). Absent in games whose client seed is their setup message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_seed: Option<String>,
+}
+
+impl StoredSetup {
+    /// The game's client seed under dice v3 (docs/DICE.md §3.3): the commitment post's id when
+    /// the setup draws waited for it, else the setup message's id; none under v1 and v2.
+    pub fn v3_client_seed(&self) -> Option<&str> {
+        match self.spec {
+            Spec::V3 => self
+                .client_seed
+                .as_deref()
+                .or(self.setup_message.as_deref()),
+            Spec::V1 | Spec::V2 => None,
+        }
+    }
 }
 
 /// The first record format's name (no hash chain; such records still verify).
@@ -170,12 +189,9 @@ fn chain_start(row: &GameRow, stored: &StoredSetup, hidden: &[DrawRecord]) -> Ch
     }
 }
 
-/// The game's client seed under dice v3: the message that set it up (docs/DICE.md §3.3).
+/// The game's client seed under dice v3 (docs/DICE.md §3.3).
 fn client_seed(stored: &StoredSetup) -> Option<&str> {
-    match stored.spec {
-        Spec::V3 => stored.setup_message.as_deref(),
-        Spec::V1 | Spec::V2 => None,
-    }
+    stored.v3_client_seed()
 }
 
 /// The stored setup (as JSON) with the fields that hidden setup draws fill set to null: what
@@ -890,7 +906,13 @@ fn check_reveal(record: &GameRecord, games: &[SharedPlugin]) -> Result<(), Recor
 /// its result and the setup field it fills null until the reveal and equal after it.
 pub fn check_v3(record: &GameRecord) -> Result<(), RecordError> {
     let bad = |what: String| Err(RecordError(what));
-    let setup_message = record.setup.get("setup_message").and_then(Value::as_str);
+    // The client seed is the commitment post's id when the setup names one (`client_seed`),
+    // else the setup message's id (docs/DICE.md §8.6 rule 1).
+    let setup_message = record
+        .setup
+        .get("client_seed")
+        .or_else(|| record.setup.get("setup_message"))
+        .and_then(Value::as_str);
     let dice = record.setup.get("dice").and_then(Value::as_str);
     if record.commitment.is_some() {
         if dice != Some("audited") {
@@ -902,7 +924,8 @@ pub fn check_v3(record: &GameRecord) -> Result<(), RecordError> {
         }
         if record.client_seed.is_none() || record.client_seed.as_deref() != setup_message {
             return bad(
-                "the record's client_seed is not its setup message (setup.setup_message)".into(),
+                "the record's client_seed is not its setup's (setup.client_seed, else setup.setup_message)"
+                    .into(),
             );
         }
     } else if dice != Some("manual") || record.seed.is_some() || !record.draws.is_empty() {

@@ -51,16 +51,21 @@ impl Ledger {
         staged
     }
 
-    /// The channel's open signups: as this command last staged them, else as stored.
-    pub(crate) async fn signups(&self) -> Result<Option<Signups>, StoreError> {
+    /// The channel's state (JSON): as this command last staged it, else as stored.
+    pub(crate) async fn channel_state(&self) -> Result<Option<String>, StoreError> {
         let staged = self.staged.iter().rev().find_map(|write| match write {
             Write::ChannelState { state, .. } => Some(state.clone()),
             _ => None,
         });
-        let json = match staged {
-            Some(staged) => staged,
-            None => self.store.channel_state(&self.channel).await?,
-        };
+        match staged {
+            Some(staged) => Ok(staged),
+            None => self.store.channel_state(&self.channel).await,
+        }
+    }
+
+    /// The channel's open signups: as this command last staged them, else as stored.
+    pub(crate) async fn signups(&self) -> Result<Option<Signups>, StoreError> {
+        let json = self.channel_state().await?;
         Ok(json.and_then(|json| serde_json::from_str(&json).ok()))
     }
 

@@ -13,10 +13,12 @@ pub mod extract;
 pub(crate) mod history;
 pub(crate) mod ledger;
 pub(crate) mod mover;
+pub(crate) mod pending;
 pub mod play;
 pub(crate) mod posts;
 pub mod prompt;
 pub mod recap;
+pub(crate) mod setup_after_post;
 pub(crate) mod signups;
 pub(crate) mod standing;
 pub mod standings;
@@ -63,6 +65,10 @@ pub struct TableSettings {
     /// The dice specification of new games: `gaugebot-dice-v3` (the default); an earlier one
     /// only to make records of that version (tests, `gaugebot play --dice-spec`).
     pub dice_spec: Spec,
+    /// A new v3 game with audited dice is set up in two steps (docs/DICE.md §3.3): `!setup`
+    /// commits to the seed in a post of its own, and the setup draws wait for that post's id,
+    /// the game's client seed, which nobody knew when the seed was committed.
+    pub setup_after_commitment: bool,
 }
 
 /// The post after a turn.
@@ -85,6 +91,7 @@ impl Default for TableSettings {
             report: Report::Full,
             automa: crate::game::automa::AutomaLevel::Standard,
             dice_spec: Spec::V3,
+            setup_after_commitment: false,
         }
     }
 }

@@ -259,23 +259,86 @@ async fn start_from_signups(
             }
         },
     };
-    let count = state.players.len();
-    let wanted = count.min(state.max);
     // The draws are keyed by the `!signup open` message (known to all, posted before the
     // seed existed), not by whatever closes the signups (a clock tick has no message).
-    let closing_message = message_id;
-    let message_id = state
+    let key_message = state
         .open_message
         .as_deref()
         .filter(|m| is_message_id(m))
-        .unwrap_or(message_id);
+        .unwrap_or(message_id)
+        .to_string();
+    if crate::table::pending::waits(cx, Some(&seed), &key_message) {
+        // The pick and the setup draws wait for the commitment post's id (docs/DICE.md §1).
+        return crate::table::pending::commit_signups_first(
+            cx,
+            state,
+            game,
+            game_id,
+            &seed,
+            message_id,
+            &key_message,
+            now,
+        );
+    }
+    let start = SignupStart {
+        game,
+        game_id,
+        seed,
+        closing_message: message_id,
+        key_message: &key_message,
+        client_seed: None,
+        now,
+    };
+    pick_and_start(cx, state, start).await
+}
+
+/// What a game started by signups is set up with.
+pub(crate) struct SignupStart<'a> {
+    /// The game.
+    pub(crate) game: crate::game::session::SharedPlugin,
+    /// Its id.
+    pub(crate) game_id: String,
+    /// Its seed.
+    pub(crate) seed: Seed,
+    /// The message (or the clock's key) that closed the signups.
+    pub(crate) closing_message: &'a str,
+    /// The message that keys the draws (the `!signup open` message).
+    pub(crate) key_message: &'a str,
+    /// The client seed under v3 when it is the commitment post's id (docs/DICE.md §1).
+    pub(crate) client_seed: Option<&'a str>,
+    /// Now.
+    pub(crate) now: DateTime<Utc>,
+}
+
+/// Picks the players among the signups (if more signed up than are wanted) and starts the game.
+pub(crate) async fn pick_and_start(
+    cx: &mut Cx,
+    state: Signups,
+    start: SignupStart<'_>,
+) -> Response {
+    let host = cx.host.clone();
+    let SignupStart {
+        game,
+        game_id,
+        seed,
+        closing_message,
+        key_message: message_id,
+        client_seed,
+        now,
+    } = start;
+    let count = state.players.len();
+    let wanted = count.min(state.max);
     let (players, record, drawn) = if count > wanted {
-        // Keyed like the game's setup draws: by this message under dice spec v2.
+        // Keyed like the game's setup draws: by this message under dice spec v2, by the
+        // client seed under v3.
+        let spec = spec_for(host.settings.dice_spec, message_id);
         let source = DrawSource {
             seed: &seed,
             game_id: &game_id,
-            spec: spec_for(host.settings.dice_spec, message_id),
-            message_id,
+            spec,
+            message_id: client_seed
+                .filter(|_| spec == crate::dice::Spec::V3)
+                .unwrap_or(message_id),
         };
         let drawn = signup_pick(source, count, wanted);
         let mut chosen = drawn.clone();
@@ -313,6 +376,7 @@ async fn start_from_signups(
         Some(seed),
         closing_message,
         message_id,
+        client_seed,
         now,
         record,
     )

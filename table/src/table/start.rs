@@ -44,8 +44,9 @@ pub(crate) fn spec_for(wanted: Spec, message_id: &str) -> Spec {
 }
 
 /// Sets up a game with these players (already checked), id and seed, at time `at`: its setup
-/// draws keyed by message `message_id` (the `!setup`, or the `!signup open` message), message
-/// `seen` marked handled; `signup` is the draw that picked the players.
+/// draws keyed by message `message_id` (the `!setup`, or the `!signup open` message) — under v3
+/// by `client_seed` when one is given (the id of the bot's commitment post, docs/DICE.md §3.3)
+/// —, message `seen` marked handled; `signup` is the draw that picked the players.
 #[allow(clippy::too_many_arguments)]
 pub(crate) async fn start_game(
     cx: &mut Cx,
@@ -54,17 +55,19 @@ pub(crate) async fn start_game(
     seed: Option<Seed>,
     seen: &str,
     message_id: &str,
+    client_seed: Option<&str>,
     at: DateTime<Utc>,
     signup: Option<DrawRecord>,
 ) -> Response {
     let host = cx.host.clone();
     let spec = spec_for(host.settings.dice_spec, message_id);
+    let client_seed = client_seed.filter(|_| spec == Spec::V3);
     let dice = match &seed {
         Some(seed) => SetupDice::Audited(DrawSource {
             seed,
             game_id: &game_id,
             spec,
-            message_id,
+            message_id: client_seed.unwrap_or(message_id),
         }),
         None => SetupDice::Manual,
     };
@@ -102,6 +105,7 @@ pub(crate) async fn start_game(
         setup_message: Some(message_id.to_string()),
         signup,
         ask_forced: parsed.ask_forced,
+        client_seed: client_seed.map(str::to_string),
     };
     let row = GameRow {
         id: game_id.clone(),
@@ -146,6 +150,7 @@ pub(crate) async fn start_game(
         players: current.session.seated().len(),
         commitment: current.row.commitment.clone(),
         draw_commands,
+        client_seed: current.stored.client_seed.clone(),
     });
     let render = cx.host.view(&current).render(true, None);
     text.push('\n');

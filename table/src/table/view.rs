@@ -76,9 +76,9 @@ impl<'a> View<'a> {
                 seed,
                 game_id: &current.row.id,
                 spec: current.stored.spec,
-                // v3 keys every draw by the game's client seed, its setup message.
+                // v3 keys every draw by the game's client seed (docs/DICE.md §3.3).
                 message_id: match current.stored.spec {
-                    Spec::V3 => current.stored.setup_message.as_deref().unwrap_or(""),
+                    Spec::V3 => current.stored.v3_client_seed().unwrap_or(""),
                     Spec::V1 | Spec::V2 => message_id,
                 },
             }),

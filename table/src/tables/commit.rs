@@ -16,6 +16,14 @@ impl Table {
         self.commit(decision, None).await.response()
     }
 
+    /// Finishes a setup that waited for its commitment post, which got the id `post_id`, and
+    /// commits it with no outbox item ([`Table::decide_commitment_posted`]): the setup's
+    /// announcement.
+    pub async fn commitment_posted(&mut self, game_id: &str, post_id: &str) -> Response {
+        let decision = self.decide_commitment_posted(game_id, post_id).await;
+        self.commit(decision, None).await.response()
+    }
+
     /// Time-driven work (deadlines, reminders, presets, signups) up to `now`, committed with no
     /// outbox item: the replies to post ([`crate::weeks::pace`]).
     pub async fn tick(&mut self, now: DateTime<Utc>) -> Response {

@@ -39,6 +39,22 @@ impl Table {
         self.cx.automa_to_act(Utc::now()).is_some()
     }
 
+    /// Decides the second step of a setup that waits for its commitment post (docs/DICE.md
+    /// §3.3): the transport posted the answer whose [`Response::waiting_setup`] named game
+    /// `game_id`, and the post got the id `post_id`, the game's client seed. The setup draws
+    /// are made with it and the game starts; [`Table::commit`] stores it (marking `post_id`
+    /// read, so a second report of the same post, after a re-delivery, is a duplicate). Nothing
+    /// is decided if no setup of that game waits.
+    pub async fn decide_commitment_posted(&mut self, game_id: &str, post_id: &str) -> Decided {
+        let cause = Cause::Message(post_id.to_string());
+        if let Err(error) = self.cx.refresh().await {
+            let refusal = self.cx.host.storage_refusal(&error);
+            return Decided::answer(cause, refusal);
+        }
+        let response = crate::table::setup_after_post::finish(&mut self.cx, game_id, post_id).await;
+        self.decided(cause, response)
+    }
+
     /// Decides on one message: its answer and its writes, applied to the table in memory and
     /// stored by [`Table::commit`] (with the adapter's outbox item, if it keeps one). A table
     /// stays locked from its decision to its commit; a decision that is dropped instead leaves

@@ -4,6 +4,7 @@
 //! [`super::retry::deliver`]; a failed post is logged, never undoes a stored action.
 
 pub(crate) mod buttons;
+pub(crate) mod commitment;
 pub(crate) mod pages;
 pub(crate) mod pin;
 pub(crate) mod reply;
