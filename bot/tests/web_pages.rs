@@ -656,7 +656,7 @@ fn the_browser_verifies_a_v3_game_and_rejects_what_the_other_verifiers_reject() 
             }
             "client seed changed" => {
                 assert!(
-                    verdict.contains("client seed is not its setup message"),
+                    verdict.contains("client seed is not its setup's"),
                     "{verdict}"
                 );
             }

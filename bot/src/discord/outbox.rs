@@ -467,7 +467,7 @@ mod tests {
             None,
         )
         .await;
-        assert_eq!(delivery, Delivery::LeftToOwner);
+        assert_eq!(delivery.0, Delivery::LeftToOwner);
         assert!(fake.bot_messages(CHANNEL).is_empty(), "nothing posted");
         assert!(fake.reactions(command).is_empty(), "no reaction");
         let store = shared.tables.store();
@@ -491,7 +491,7 @@ mod tests {
             None,
         ))
         .await;
-        assert_eq!(delivery, Delivery::Kept);
+        assert_eq!(delivery.0, Delivery::Kept);
         assert!(fault.is_some(), "the fault is noted");
         assert!(fake.bot_messages(CHANNEL).is_empty(), "nothing posted");
         assert!(!state.outbox_checked);
@@ -534,7 +534,7 @@ mod tests {
             None,
         )
         .await;
-        assert_eq!(delivery, Delivery::LeftToOwner);
+        assert_eq!(delivery.0, Delivery::LeftToOwner);
         let posts = fake
             .requests()
             .iter()

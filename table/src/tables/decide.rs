@@ -52,7 +52,7 @@ impl Table {
             return Decided::answer(cause, refusal);
         }
         let response = crate::table::setup_after_post::finish(&mut self.cx, game_id, post_id).await;
-        self.decided(cause, response)
+        self.decided(cause, response, Utc::now(), None).await
     }
 
     /// Decides on one message: its answer and its writes, applied to the table in memory and
