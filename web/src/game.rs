@@ -3,10 +3,9 @@
 //! (the record's own setup lacks what a v3 record seals until the reveal, Privates' deck:
 //! docs/DICE.md §7.2; the page shows only what the game shows of a position).
 
-use gaugebot_table::game::log::Entry;
 use gaugebot_table::game::session::Session;
 use gaugebot_table::record::{self, GameRecord, RecordError, StoredSetup};
-use gaugebot_table::table::chart::Series;
+use gaugebot_table::table::chart::{net_worth_series, Series};
 use gaugebot_table::{GameRow, SharedPlugin, StoreError};
 
 use crate::Web;
@@ -101,36 +100,7 @@ impl Loaded {
             .ok()?;
         // Seat order (the setup may have drawn it), as `worth` counts seats.
         let names: Vec<String> = session.seated().iter().map(|p| p.name.clone()).collect();
-        let currency = session.worth(0)?.currency;
-        let sample = |session: &dyn Session| -> Option<Vec<i64>> {
-            (0..names.len())
-                .map(|seat| session.worth(seat).map(|w| w.total))
-                .collect()
-        };
-        let mut points = vec![sample(&*session)?];
-        for (_, entry) in record::in_force(&self.record.log, at).ok()? {
-            session.replay(&entry).ok()?;
-            match entry {
-                Entry::Action { .. } => points.push(sample(&*session)?),
-                Entry::Draw { .. } => {
-                    let now = sample(&*session)?;
-                    if points.len() > 1 {
-                        if let Some(last) = points.last_mut() {
-                            *last = now;
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        let series = names
-            .into_iter()
-            .enumerate()
-            .map(|(seat, name)| Series {
-                name,
-                values: points.iter().map(|p| p[seat]).collect(),
-            })
-            .collect();
-        Some((series, currency))
+        let entries = record::in_force(&self.record.log, at).ok()?;
+        net_worth_series(&mut *session, names, entries.iter().map(|(_, entry)| entry))
     }
 }

@@ -7,6 +7,8 @@ use std::sync::{Arc, LazyLock};
 
 use resvg::{tiny_skia, usvg};
 
+use crate::game::log::Entry;
+use crate::game::session::Session;
 use crate::game::PictureError;
 
 /// The picture's size in pixels.
@@ -30,6 +32,48 @@ pub struct Series {
     pub name: String,
     /// Net worth after each move.
     pub values: Vec<i64>,
+}
+
+/// Every seat's net worth from the start and after each move of `entries`, replayed on
+/// `session` (a draw belongs to the move that called for it: the dividends it pays), with the
+/// currency; `names` in seat order. `None` when the game does not say what its players are
+/// worth, or an entry does not replay.
+pub fn net_worth_series<'e>(
+    session: &mut dyn Session,
+    names: Vec<String>,
+    entries: impl IntoIterator<Item = &'e Entry>,
+) -> Option<(Vec<Series>, &'static str)> {
+    let currency = session.worth(0)?.currency;
+    let sample = |session: &dyn Session| -> Option<Vec<i64>> {
+        (0..names.len())
+            .map(|seat| session.worth(seat).map(|w| w.total))
+            .collect()
+    };
+    let mut points = vec![sample(session)?];
+    for entry in entries {
+        session.replay(entry).ok()?;
+        match entry {
+            Entry::Action { .. } => points.push(sample(session)?),
+            Entry::Draw { .. } => {
+                let now = sample(session)?;
+                if points.len() > 1 {
+                    if let Some(last) = points.last_mut() {
+                        *last = now;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let series = names
+        .into_iter()
+        .enumerate()
+        .map(|(seat, name)| Series {
+            name,
+            values: points.iter().map(|p| p[seat]).collect(),
+        })
+        .collect();
+    Some((series, currency))
 }
 
 /// The labels' type size, and the least it shrinks to for a long name.

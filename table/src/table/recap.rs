@@ -210,38 +210,11 @@ impl Current {
             .plugin
             .load(&self.stored.setup, self.stored.players.clone())
             .ok()?;
-        let currency = session.worth(0)?.currency;
-        let sample = |session: &dyn crate::game::session::Session| -> Option<Vec<i64>> {
-            (0..names.len())
-                .map(|seat| session.worth(seat).map(|w| w.total))
-                .collect()
-        };
-        let mut points = vec![sample(&*session)?];
-        for item in &self.stack {
-            session.replay(&item.entry).ok()?;
-            match item.entry {
-                Entry::Action { .. } => points.push(sample(&*session)?),
-                // A draw belongs to the move that called for it (the dividends it pays).
-                Entry::Draw { .. } => {
-                    let now = sample(&*session)?;
-                    if points.len() > 1 {
-                        if let Some(last) = points.last_mut() {
-                            *last = now;
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        let series = names
-            .into_iter()
-            .enumerate()
-            .map(|(seat, name)| crate::table::chart::Series {
-                name,
-                values: points.iter().map(|p| p[seat]).collect(),
-            })
-            .collect();
-        Some((series, currency))
+        crate::table::chart::net_worth_series(
+            &mut *session,
+            names,
+            self.stack.iter().map(|item| &item.entry),
+        )
     }
 
     /// Every player's net worth now, highest first (`cat £59`).
