@@ -27,32 +27,10 @@ pub(crate) async fn on_click(shared: Arc<Shared>, click: ComponentInteraction) {
     let Some((game, position, notation)) = parse(&click.data.custom_id) else {
         return;
     };
-    let defer =
-        CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true));
-    let rest = &*shared.discord.rest;
-    if let Err(error) = rest
-        .answer_interaction(click.id, &click.token, &defer)
-        .await
-    {
-        tracing::warn!(channel = %click.channel_id, %error, "cannot acknowledge a click");
+    let Some(incoming) = acknowledge(&shared, &click, format!("**{notation}**")).await else {
         return;
-    }
-    let author = author::of_interaction(
-        &shared.discord.perms,
-        click.channel_id,
-        click.guild_id,
-        click.member.as_ref(),
-        &click.user,
-        false,
-    )
-    .await;
-    let incoming = Incoming {
-        message_id: click.id.to_string(),
-        author,
-        text: format!("**{notation}**"),
-        at: interaction_time(click.id),
-        mentions: Vec::new(),
     };
+    let rest = &*shared.discord.rest;
     let expect = Some((game, position));
     let outcome = submit(&shared, click.channel_id, incoming, expect, Echo::Move).await;
     let templates = &shared.tables.host().templates;
@@ -67,10 +45,13 @@ pub(crate) async fn on_click(shared: Arc<Shared>, click: ComponentInteraction) {
     .await;
 }
 
-/// A click on a status report's ◀ or ▶: answered to the person who clicked only, with the
-/// report of the position after record entry `entry` (`!status N`, run in the channel's queue
-/// like any command) and its own ◀ ▶. A click for a game the channel no longer plays is stale.
-async fn on_page(shared: Arc<Shared>, click: ComponentInteraction, game: String, entry: i64) {
+/// Acknowledges a click at once (privately: the answer follows as a private message) and makes
+/// it the message `text` by the person who clicked; `None` if it cannot be acknowledged.
+async fn acknowledge(
+    shared: &Shared,
+    click: &ComponentInteraction,
+    text: String,
+) -> Option<Incoming> {
     let defer =
         CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true));
     let rest = &*shared.discord.rest;
@@ -79,7 +60,7 @@ async fn on_page(shared: Arc<Shared>, click: ComponentInteraction, game: String,
         .await
     {
         tracing::warn!(channel = %click.channel_id, %error, "cannot acknowledge a click");
-        return;
+        return None;
     }
     let author = author::of_interaction(
         &shared.discord.perms,
@@ -90,14 +71,25 @@ async fn on_page(shared: Arc<Shared>, click: ComponentInteraction, game: String,
         false,
     )
     .await;
-    let prefix = &shared.tables.host().settings.prefix;
-    let incoming = Incoming {
+    Some(Incoming {
         message_id: click.id.to_string(),
         author,
-        text: format!("{prefix}status {entry}"),
+        text,
         at: interaction_time(click.id),
         mentions: Vec::new(),
+    })
+}
+
+/// A click on a status report's ◀ or ▶: answered to the person who clicked only, with the
+/// report of the position after record entry `entry` (`!status N`, run in the channel's queue
+/// like any command) and its own ◀ ▶. A click for a game the channel no longer plays is stale.
+async fn on_page(shared: Arc<Shared>, click: ComponentInteraction, game: String, entry: i64) {
+    let prefix = &shared.tables.host().settings.prefix;
+    let Some(incoming) = acknowledge(&shared, &click, format!("{prefix}status {entry}")).await
+    else {
+        return;
     };
+    let rest = &*shared.discord.rest;
     let text = incoming.text.clone();
     let outcome = match submit(
         &shared,
