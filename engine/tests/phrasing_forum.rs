@@ -89,6 +89,7 @@ const CASES: &[(Position, &str, Expect)] = &[
     // Passing in an auction, with words around it.
     (Auction, "nope, pass", Move("pass")),
     (Auction, "hard pass", Move("pass")),
+    (Auction, "no thanks, pass", Move("pass")),
     (Auction, "skip", Move("pass")),
     (Auction, "I'll skip this one", Move("pass")),
     (Auction, "I'll sit this one out", Move("pass")),

@@ -268,9 +268,11 @@ fn ends_with(words: &[Word], phrase: &[&str]) -> bool {
             .all(|(w, p)| w.lower == *p)
 }
 
-/// Filler before a move: `I`, `I'll`, `I will`, `I'd like to`, `please`, `nope`, `hmm`, …
+/// Filler before a move: `I`, `I'll`, `I will`, `I'd like to`, `please`, `nope`, `no thanks`,
+/// `hmm`, …
 /// (longest first).
-pub const LEADING_FILLER: [&[&str]; 47] = [
+pub const LEADING_FILLER: [&[&str]; 49] = [
+    &["no", "thank", "you"],
     &["i", "think", "i'll"],
     &["i", "think", "ill"],
     &["i", "guess", "i'll"],
@@ -287,6 +289,7 @@ pub const LEADING_FILLER: [&[&str]; 47] = [
     &["i", "wanna"],
     &["i", "will"],
     &["i", "shall"],
+    &["no", "thanks"],
     &["let", "me"],
     &["let"],
     &["either"],
