@@ -311,3 +311,29 @@ mod: !undo
     let out = play(&format!("{OPENING}ann: !moves\n"), &[]);
     assert!(out.contains("next to its track: N3 2 BP, N4 2 BP"), "{out}");
 }
+
+/// A player whose time ran out hears why the automa moved for them (found playing at the
+/// console: the recap said only "**pass** was made for you").
+#[test]
+fn the_recap_tells_a_move_made_because_time_ran_out() {
+    let out = play(
+        "@2026-11-01T18:00:00Z
+mod: !setup privates ann bob cat
+mod: !clock turn:48h timeout:automa
+@+49h
+ann: !recap
+bob: !recap
+cat: !recap
+",
+        &["--automa", "cheap"],
+    );
+    let late = ["ann", "bob", "cat"]
+        .into_iter()
+        .find(|p| out.contains(&format!("⌛ {p}'s time ran out")))
+        .unwrap_or_else(|| panic!("a timeout in:\n{out}"));
+    let recap = block(&out, &format!("📜 {late}, since"), 0).join("\n");
+    assert!(
+        recap.contains("your time ran out: the automa made **"),
+        "{recap}\n---\n{out}"
+    );
+}
