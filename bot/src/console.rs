@@ -506,7 +506,7 @@ pub fn present(text: &Rich, now: DateTime<Utc>) -> String {
             } => out.push_str(&relative(*at, now)),
             Span::Instant { at, .. } => out.push_str(&utc(*at)),
             Span::Channel { id } => out.push_str(&format!("#{id}")),
-            Span::Link { url } => out.push_str(url),
+            Span::Link { url, .. } => out.push_str(url),
         }
     }
     out

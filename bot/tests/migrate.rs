@@ -91,6 +91,15 @@ async fn fill(path: &str) {
         .set_notify_mode("bob", Some("dm"))
         .await
         .expect("notify");
+    // The channel's server, and the server's standings page.
+    shared
+        .set_channel_server("1001", "500")
+        .await
+        .expect("server");
+    shared
+        .standings_token("500", "fedcba9876543210fedcba9876543210")
+        .await
+        .expect("standings token");
     // Two answers not yet delivered when the bot stopped: they are posted from the copy.
     for key in ["40001", "40000"] {
         let item = gaugebot_table::Outgoing {

@@ -32,6 +32,7 @@ fn checks() -> Vec<(&'static str, Check)> {
         ("failure_midway", |s| Box::pin(failure_midway(s))),
         ("seen", |s| Box::pin(seen(s))),
         ("notify", |s| Box::pin(notify(s))),
+        ("servers", |s| Box::pin(servers(s))),
         ("cursors", |s| Box::pin(cursors(s))),
         ("verbatim_text", |s| Box::pin(verbatim_text(s))),
         ("played_game", |s| Box::pin(played_game(s))),
@@ -526,6 +527,51 @@ async fn notify(store: Arc<dyn Store>) {
     );
     store.set_notify_mode("7", None).await.expect("clear");
     assert_eq!(store.notify_mode("7").await.expect("read"), None);
+}
+
+/// The channels' servers (a second write replaces the first) and each server's standings page
+/// token (kept once made; found back by it).
+async fn servers(store: Arc<dyn Store>) {
+    assert!(store.channel_servers().await.expect("read").is_empty());
+    store.set_channel_server("9", "700").await.expect("set");
+    store.set_channel_server("10", "500").await.expect("set");
+    store.set_channel_server("9", "701").await.expect("replace");
+    assert_eq!(
+        store.channel_servers().await.expect("read"),
+        [
+            ("10".to_string(), "500".to_string()),
+            ("9".to_string(), "701".to_string())
+        ],
+        "by channel, in byte order"
+    );
+    let first = "0123456789abcdef0123456789abcdef";
+    let other = "fedcba9876543210fedcba9876543210";
+    let token = store.standings_token("500", first).await.expect("a token");
+    if token.is_none() {
+        return; // a store that keeps no pages
+    }
+    assert_eq!(token.as_deref(), Some(first));
+    assert_eq!(
+        store
+            .standings_token("500", other)
+            .await
+            .expect("a token")
+            .as_deref(),
+        Some(first),
+        "a server keeps its first token"
+    );
+    assert_eq!(
+        store
+            .server_of_standings(first)
+            .await
+            .expect("a read")
+            .as_deref(),
+        Some("500")
+    );
+    assert_eq!(
+        store.server_of_standings(other).await.expect("a read"),
+        None
+    );
 }
 
 async fn cursors(store: Arc<dyn Store>) {

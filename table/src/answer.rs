@@ -60,10 +60,13 @@ pub enum Span {
         /// The channel's id.
         id: String,
     },
-    /// The address of the game's web page (each transport shows it as a link).
+    /// The address of a web page: a game's, a server's standings (each transport shows it as a
+    /// link).
     Link {
         /// The whole address.
         url: String,
+        /// What the page is, as a link's words show it (`game page`).
+        label: String,
     },
 }
 
@@ -95,7 +98,15 @@ pub fn channel(id: &str) -> String {
 
 /// The token of the game's web page's address (see [`Span::Link`]).
 pub fn link(url: &str) -> String {
-    format!("{OPEN}l{SEP}{}{CLOSE}", clean(url))
+    named_link(url, GAME_PAGE)
+}
+
+/// What a link to a game's page says ([`link`]).
+pub const GAME_PAGE: &str = "game page";
+
+/// The token of a web page's address, shown as `label` where a transport shows words.
+pub fn named_link(url: &str, label: &str) -> String {
+    format!("{OPEN}l{SEP}{}{SEP}{}{CLOSE}", clean(url), clean(label))
 }
 
 /// Text without the characters tokens are made of (a name can never open a token).
@@ -217,6 +228,11 @@ fn token(inner: &str) -> Option<Span> {
         }),
         "l" if fields.len() == 2 => Some(Span::Link {
             url: fields[1].to_string(),
+            label: GAME_PAGE.to_string(),
+        }),
+        "l" if fields.len() == 3 => Some(Span::Link {
+            url: fields[1].to_string(),
+            label: fields[2].to_string(),
         }),
         _ => None,
     }
@@ -237,7 +253,7 @@ impl fmt::Display for Rich {
                 Span::Ping { name, .. } => write!(f, "@{name}")?,
                 Span::Instant { at, .. } => f.write_str(&utc(*at))?,
                 Span::Channel { id } => write!(f, "#{id}")?,
-                Span::Link { url } => f.write_str(url)?,
+                Span::Link { url, .. } => f.write_str(url)?,
             }
         }
         Ok(())

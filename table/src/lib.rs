@@ -48,6 +48,7 @@ pub use input::{Attachment, Author, Direct, Incoming, Mention, Page, Reply, Resp
 pub use store::{GameRow, LogRow, Outgoing, Store, StoreError, Write};
 pub use table::prompt::Prompt;
 pub use table::{Host, Report, TableError, TableSettings};
+pub use tables::servers::KnownServers;
 pub use tables::Tables;
 pub use tables::{Answer, Committed, Decided, NotStored, Table};
 pub use templates::Templates;

@@ -329,8 +329,10 @@ catalogue! {
     /// The record's chain head after the last stored entry (`seq`; `None`: the setup), under
     /// every report: a witness players can later check the record against.
     RecordHead = "record_head" { seq: Option<i64>, head: String, page: Option<String> }
-    /// `!standings`: per game kind, its players' lines (`table::standings::KindStandings`).
-    Standings = "standings" { kinds: Vec<serde_json::Value> }
+    /// `!standings`: per game kind, its players' lines (`table::standings::KindStandings`);
+    /// `server`: whether they are the server's (else the channel's alone); `page`: the link to
+    /// the server's standings page, when pages are served.
+    Standings = "standings" { kinds: Vec<serde_json::Value>, server: bool, page: Option<String> }
     /// `!reveal` of a game with manual dice.
     NoSeed = "no_seed" {}
     /// `!reveal` before the end needs `confirm`.

@@ -62,7 +62,7 @@ pub fn html(text: &Rich) -> String {
             Span::Ping { name, .. } => plain.push_str(&format!("@{name}")),
             Span::Instant { at, .. } => plain.push_str(&utc(*at)),
             Span::Channel { id } => plain.push_str(&format!("#{id}")),
-            Span::Link { url } => plain.push_str(url),
+            Span::Link { url, .. } => plain.push_str(url),
         }
     }
     markdown(&plain)

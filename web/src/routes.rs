@@ -8,6 +8,8 @@ use axum::routing::get;
 use axum::Router;
 use serde::Deserialize;
 
+use gaugebot_table::table::standings::{from_store, Scope};
+
 use crate::game::{load, LoadError, Loaded};
 use crate::{assets, page, Web};
 
@@ -21,6 +23,7 @@ pub fn router(web: Web) -> Router {
         .route("/g/{token}/head", get(head))
         .route("/verify", get(verify_page))
         .route("/standings", get(standings_page))
+        .route("/s/{token}", get(server_standings_page))
         .route("/assets/{name}", get(asset))
         .with_state(web)
 }
@@ -182,24 +185,44 @@ async fn standings_page(State(web): State<Web>) -> Response {
     if !web.standings {
         return failed(&"No such page.", StatusCode::NOT_FOUND);
     }
-    let kinds =
-        match gaugebot_table::table::standings::from_store(web.store.as_ref(), &web.host.games)
-            .await
-        {
-            Ok(kinds) => kinds,
-            Err(e) => {
-                tracing::warn!(error = %e, "the standings could not be read");
-                return failed(
-                    &"The database is not available; try again.",
-                    StatusCode::SERVICE_UNAVAILABLE,
-                );
-            }
-        };
-    match web
-        .host
-        .templates
-        .render("web/standings.html.j2", minijinja::context! { kinds })
-    {
+    standings(&web, Scope::All).await
+}
+
+/// A server's standings page, at the address `!standings` links (`/s/<token>`).
+async fn server_standings_page(State(web): State<Web>, Path(token): Path<String>) -> Response {
+    if !crate::token::is_token(&token) {
+        return failed(&"No such page.", StatusCode::NOT_FOUND);
+    }
+    match web.store.server_of_standings(&token).await {
+        Ok(Some(server)) => standings(&web, Scope::Server(&server)).await,
+        Ok(None) => failed(&"No such page.", StatusCode::NOT_FOUND),
+        Err(e) => {
+            tracing::warn!(error = %e, "a standings page could not be read");
+            failed(
+                &"The database is not available; try again.",
+                StatusCode::SERVICE_UNAVAILABLE,
+            )
+        }
+    }
+}
+
+/// The standings of `scope`, as a page.
+async fn standings(web: &Web, scope: Scope<'_>) -> Response {
+    let kinds = match from_store(web.store.as_ref(), &web.host.games, scope).await {
+        Ok(kinds) => kinds,
+        Err(e) => {
+            tracing::warn!(error = %e, "the standings could not be read");
+            return failed(
+                &"The database is not available; try again.",
+                StatusCode::SERVICE_UNAVAILABLE,
+            );
+        }
+    };
+    let server = matches!(scope, Scope::Server(_));
+    match web.host.templates.render(
+        "web/standings.html.j2",
+        minijinja::context! { kinds, server },
+    ) {
         Ok(html) => secured(html.into_response(), "text/html; charset=utf-8"),
         Err(e) => failed(&e, StatusCode::INTERNAL_SERVER_ERROR),
     }

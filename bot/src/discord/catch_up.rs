@@ -177,6 +177,13 @@ pub(crate) async fn after_ready(shared: &Arc<Shared>, shard: u32, epoch: u64, gu
         unplaced = counts.unplaced,
         "caught up after READY"
     );
+    // Games set up before the channels' servers were stored, in channels quiet since: their
+    // servers, from the guilds' payloads, are stored now (`!standings` counts them).
+    match shared.servers.keep_games().await {
+        Ok(0) => {}
+        Ok(kept) => tracing::info!(kept, "stored the servers of channels with games"),
+        Err(error) => tracing::warn!(%error, "cannot store the servers of channels with games"),
+    }
     shared.session.caught_up();
 }
 

@@ -60,6 +60,14 @@ pub(crate) fn mention_forms(id: u64) -> Vec<String> {
     vec![format!("<@{id}>"), format!("<@!{id}>")]
 }
 
+/// Keeps the server of a channel (a message or command of it named its guild): `!tables` and
+/// `!standings` count a server's games. A store failure only logs: it is learned again.
+pub(crate) async fn learn_server(shared: &Shared, channel: &str, guild: u64) {
+    if let Err(error) = shared.servers.learn(channel, &guild.to_string()).await {
+        tracing::warn!(%channel, %error, "cannot store the channel's server");
+    }
+}
+
 /// Hands one message to its table, posts the replies, reacts, and moves the cursor.
 /// Returns whether the message was handed to the table.
 #[tracing::instrument(target = "hop", level = "trace", skip_all)]
@@ -77,7 +85,7 @@ pub(crate) async fn process(
     // the tables, never by this channel's own table.
     let dm = shared.discord.perms.is_direct(message).await;
     if let Some(guild) = message.guild_id {
-        shared.servers.saw(&state.key, guild.get());
+        learn_server(shared, &state.key, guild.get()).await;
     }
     let asked_in = (!dm).then_some(state.key.as_str());
     if let Some(response) = shared.tables.across_from(asked_in, &incoming).await {

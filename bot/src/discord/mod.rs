@@ -59,7 +59,6 @@ pub mod present;
 mod queue;
 mod rest;
 mod retry;
-mod servers;
 mod session;
 mod setup;
 pub mod shards;
@@ -149,6 +148,8 @@ pub struct BotHandle {
     client: JoinHandle<()>,
     ticker: JoinHandle<()>,
     takeover: JoinHandle<()>,
+    /// The web pages' server, if configured: stopped first (its address is free again).
+    web: Option<JoinHandle<()>>,
 }
 
 impl BotHandle {
@@ -183,6 +184,10 @@ impl BotHandle {
     /// alone returns without stopping the new runner.
     pub async fn shutdown(self) {
         tracing::info!("shutting down");
+        if let Some(web) = self.web {
+            web.abort();
+            let _ = web.await;
+        }
         self.ticker.abort();
         self.takeover.abort();
         for runner in self.shard_manager.runners.lock().await.values() {
@@ -258,22 +263,25 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
         )
     })?;
     let tables = Tables::new(store, host);
+    let mut web_task = None;
     if let Some(web) = &config.web {
         let pages = gaugebot_web::Web {
             store: tables.store().clone(),
             host: tables.host().clone(),
             standings: web.standings,
         };
-        let (bound, _task) = gaugebot_web::serve(pages, web.listen)
+        let (bound, task) = gaugebot_web::serve(pages, web.listen)
             .await
             .with_context(|| format!("serving the web pages on {}", web.listen))?;
         tracing::info!(%bound, public_url = %web.public_url(), "serving the games' web pages");
+        web_task = Some(task);
     }
     let content = wants_message_content(&config, &rest).await;
     if !content {
         tracing::info!("without the Message Content intent: slash commands, buttons and messages that mention the bot");
     }
-    let shared = Shared::new(tables, rest, &config, content, owners, worker::run);
+    let servers = Arc::new(gaugebot_table::KnownServers::load(tables.store().clone()).await);
+    let shared = Shared::new(tables, servers, rest, &config, content, owners, worker::run);
     let mut caught_up = shared.session.subscribe_caught_up();
 
     let mut builder =
@@ -336,6 +344,7 @@ pub async fn start(config: Config, token: String) -> anyhow::Result<BotHandle> {
         client: client_task,
         ticker,
         takeover,
+        web: web_task,
     };
 
     let ready = tokio::time::timeout(START_TIMEOUT, async {

@@ -402,9 +402,19 @@ mod tests {
             .expect("store");
         let host =
             crate::games::host(None, gaugebot_table::TableSettings::default()).expect("templates");
-        let tables = Tables::new(Arc::new(store), host);
+        let store: Arc<dyn gaugebot_table::Store> = Arc::new(store);
+        let servers = Arc::new(gaugebot_table::KnownServers::load(store.clone()).await);
+        let tables = Tables::new(store, host);
         let rest = Arc::new(Rest::new(fakediscord::BOT_TOKEN, Some(&fake.api_base())));
-        Shared::new(tables, rest, &Config::default(), true, owners, worker::run)
+        Shared::new(
+            tables,
+            servers,
+            rest,
+            &Config::default(),
+            true,
+            owners,
+            worker::run,
+        )
     }
 
     /// The fake Discord with the game's guild and channel, and ann in it.

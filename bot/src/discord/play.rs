@@ -160,6 +160,12 @@ pub(crate) async fn invoke(
         echo,
         done,
     } = invocation;
+    // `/tables`, `/standings`, `/waiting`: answered across the tables, knowing the channel
+    // asked in, as their messages are.
+    if let Some(response) = shared.tables.across_from(Some(&state.key), &incoming).await {
+        let _ = done.send(Outcome::Handled(response));
+        return;
+    }
     let origin = Origin::Interaction { expect, echo };
     let outcome = match play(shared, state, &incoming, &origin).await {
         Played::Handled { response, .. } | Played::LeftToOwner(response) => {

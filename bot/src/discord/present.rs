@@ -47,7 +47,7 @@ pub fn text(rich: &Rich) -> String {
                 None => out.push_str(&format!("#{id}")),
             },
             // A masked link, its address in <> so that Discord shows no preview of the page.
-            Span::Link { url } => out.push_str(&format!("[game page](<{url}>)")),
+            Span::Link { url, label } => out.push_str(&format!("[{label}](<{url}>)")),
         }
     }
     out

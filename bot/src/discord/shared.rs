@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serenity::model::id::ChannelId;
 
-use gaugebot_table::Tables;
+use gaugebot_table::{KnownServers, Tables};
 
 use super::behind::Behind;
 use super::job::Job;
@@ -54,15 +54,16 @@ pub(crate) struct Shared {
     pub(crate) owners: Arc<dyn Owners>,
     /// The channels left behind by a storage fault, and their retries.
     pub(crate) behind: Arc<Behind>,
-    /// Which server each channel is in (`!tables`).
-    pub(crate) servers: Arc<crate::discord::servers::SeenServers>,
+    /// Which server each channel is in (`!tables`, `!standings`), kept in the store.
+    pub(crate) servers: Arc<KnownServers>,
 }
 
 impl Shared {
     /// The adapter's state, talking to Discord through `rest`; `worker` serves each channel's
-    /// queue.
+    /// queue; `servers`: the channels' servers the store knows.
     pub(crate) fn new(
         tables: Tables,
+        servers: Arc<KnownServers>,
         rest: Arc<Rest>,
         config: &Config,
         content_intent: bool,
@@ -70,7 +71,6 @@ impl Shared {
         worker: Worker<Shared>,
     ) -> Arc<Shared> {
         let shards = config.discord.shards.unwrap_or(ShardRange::SINGLE);
-        let servers = Arc::new(crate::discord::servers::SeenServers::default());
         tables.set_servers(servers.clone());
         Arc::new(Shared {
             tables,

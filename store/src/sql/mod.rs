@@ -371,6 +371,34 @@ impl<B: Backend> Store for SqlStore<B> {
             .await
     }
 
+    async fn channel_servers(&self) -> Result<Vec<(String, String)>, StoreError> {
+        B::Db::channel_servers(&mut *self.read().await?).await
+    }
+
+    async fn set_channel_server(&self, channel: &str, server: &str) -> Result<(), StoreError> {
+        self.backend
+            .run(None, &[Statement::set_channel_server(channel, server)])
+            .await
+    }
+
+    async fn standings_token(
+        &self,
+        server: &str,
+        fresh: &str,
+    ) -> Result<Option<String>, StoreError> {
+        if let Some(token) = B::Db::standings_token(&mut *self.read().await?, server).await? {
+            return Ok(Some(token));
+        }
+        self.backend
+            .run(None, &[Statement::set_standings_token(server, fresh)])
+            .await?;
+        B::Db::standings_token(&mut *self.read().await?, server).await
+    }
+
+    async fn server_of_standings(&self, token: &str) -> Result<Option<String>, StoreError> {
+        B::Db::server_of_standings(&mut *self.read().await?, token).await
+    }
+
     async fn state_channels(&self) -> Result<Vec<String>, StoreError> {
         B::Db::state_channels(&mut *self.read().await?).await
     }

@@ -192,6 +192,10 @@ pub struct Dump {
     pub pages: Vec<(String, String)>,
     /// Every player's choice of turn pings by direct message: (player id, mode).
     pub notify: Vec<(String, String)>,
+    /// Every channel's server: (channel, server).
+    pub servers: Vec<(String, String)>,
+    /// Every server's standings page token: (server, token).
+    pub standings_pages: Vec<(String, String)>,
 }
 
 impl Dump {
@@ -208,6 +212,8 @@ impl Dump {
             self.outbox.len(),
             self.pages.len(),
             self.notify.len(),
+            self.servers.len(),
+            self.standings_pages.len(),
         ];
         TABLES.iter().copied().zip(counts).collect()
     }
@@ -217,7 +223,7 @@ impl Dump {
 /// added to the schema must be added here and to [`Dump`], or `gaugebot migrate` refuses to
 /// run: it will not leave a table behind). PostgreSQL's `channel_owners` is not data: which
 /// process owns a channel is decided anew by the processes on the new database.
-pub const TABLES: [&str; 10] = [
+pub const TABLES: [&str; 12] = [
     "games",
     "log",
     "seen_messages",
@@ -228,6 +234,8 @@ pub const TABLES: [&str; 10] = [
     "outbox",
     "game_pages",
     "notify",
+    "channel_servers",
+    "standings_pages",
 ];
 
 /// Tables of a schema that are not the bot's data: the migrations' own bookkeeping, the
@@ -545,6 +553,24 @@ impl Statement {
         )
     }
 
+    /// Records (or replaces) a channel's server.
+    pub fn set_channel_server(channel: &str, server: &str) -> Statement {
+        Statement::new(
+            "INSERT INTO channel_servers (channel, server) VALUES ($1, $2)
+             ON CONFLICT (channel) DO UPDATE SET server = excluded.server",
+            vec![text(channel), text(server)],
+        )
+    }
+
+    /// Stores a server's standings page token, unless it has one.
+    pub fn set_standings_token(server: &str, token: &str) -> Statement {
+        Statement::new(
+            "INSERT INTO standings_pages (server, token) VALUES ($1, $2)
+             ON CONFLICT (server) DO NOTHING",
+            vec![text(server), text(token)],
+        )
+    }
+
     /// Replaces (or with `None` removes) a player's choice of turn pings.
     pub fn set_notify(player_id: &str, mode: Option<&str>) -> Statement {
         match mode {
@@ -697,6 +723,20 @@ pub trait Queries: Dialect {
     async fn notify_mode(
         conn: &mut Self::Connection,
         player_id: &str,
+    ) -> Result<Option<String>, StoreError>;
+    /// Every channel's server, by channel.
+    async fn channel_servers(
+        conn: &mut Self::Connection,
+    ) -> Result<Vec<(String, String)>, StoreError>;
+    /// A server's standings page token.
+    async fn standings_token(
+        conn: &mut Self::Connection,
+        server: &str,
+    ) -> Result<Option<String>, StoreError>;
+    /// The server whose standings page has this token.
+    async fn server_of_standings(
+        conn: &mut Self::Connection,
+        token: &str,
     ) -> Result<Option<String>, StoreError>;
     /// A channel's state outside any game.
     async fn channel_state(
@@ -890,6 +930,42 @@ where
         .await
     }
 
+    async fn channel_servers(
+        conn: &mut DB::Connection,
+    ) -> Result<Vec<(String, String)>, StoreError> {
+        let mut servers: Vec<(String, String)> =
+            sqlx::query_as("SELECT channel, server FROM channel_servers")
+                .fetch_all(&mut *conn)
+                .await
+                .map_err(failed)?;
+        servers.sort();
+        Ok(servers)
+    }
+
+    async fn standings_token(
+        conn: &mut DB::Connection,
+        server: &str,
+    ) -> Result<Option<String>, StoreError> {
+        optional(
+            conn,
+            "SELECT token FROM standings_pages WHERE server = $1",
+            server,
+        )
+        .await
+    }
+
+    async fn server_of_standings(
+        conn: &mut DB::Connection,
+        token: &str,
+    ) -> Result<Option<String>, StoreError> {
+        optional(
+            conn,
+            "SELECT server FROM standings_pages WHERE token = $1",
+            token,
+        )
+        .await
+    }
+
     async fn game_of_page(
         conn: &mut DB::Connection,
         token: &str,
@@ -1028,6 +1104,13 @@ where
                 .await
                 .map_err(failed)?;
         notify.sort();
+        let servers = DB::channel_servers(conn).await?;
+        let mut standings_pages: Vec<(String, String)> =
+            sqlx::query_as("SELECT server, token FROM standings_pages")
+                .fetch_all(&mut *conn)
+                .await
+                .map_err(failed)?;
+        standings_pages.sort();
         Ok(Dump {
             games,
             logs: logs.into_iter().map(|l| (l.game_id, l.row)).collect(),
@@ -1039,6 +1122,8 @@ where
             outbox,
             pages,
             notify,
+            servers,
+            standings_pages,
         })
     }
 
@@ -1109,6 +1194,14 @@ where
         for (player_id, mode) in &dump.notify {
             DB::execute(conn, &Statement::set_notify(player_id, Some(mode))).await?;
             step(9, &mut done);
+        }
+        for (channel, server) in &dump.servers {
+            DB::execute(conn, &Statement::set_channel_server(channel, server)).await?;
+            step(10, &mut done);
+        }
+        for (server, token) in &dump.standings_pages {
+            DB::execute(conn, &Statement::set_standings_token(server, token)).await?;
+            step(11, &mut done);
         }
         Ok(())
     }

@@ -112,12 +112,21 @@ pub(crate) trait Directory: Send + Sync {
     /// The server (community) a channel belongs to, as the transport knows it; `None`: not
     /// known. The console is one server.
     fn server_of(&self, channel: &str) -> Option<String>;
+
+    /// Whether every channel is in one server (the console): the store's every game is its.
+    fn one_server(&self) -> bool;
 }
 
 /// Which server each channel belongs to: told by the transport ([`crate::Tables::set_servers`]).
 pub trait Servers: Send + Sync {
     /// The server of `channel`, if known.
     fn server_of(&self, channel: &str) -> Option<String>;
+
+    /// Whether every channel is in one server (the console): then every game the store keeps
+    /// is that server's. False by default.
+    fn one_server(&self) -> bool {
+        false
+    }
 }
 
 /// Every channel in one server (the console, and the default).
@@ -126,6 +135,10 @@ pub struct OneServer;
 impl Servers for OneServer {
     fn server_of(&self, _channel: &str) -> Option<String> {
         Some(String::new())
+    }
+
+    fn one_server(&self) -> bool {
+        true
     }
 }
 

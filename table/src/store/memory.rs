@@ -47,6 +47,10 @@ struct Data {
     outbox: Vec<Outgoing>,
     /// Each player's choice of turn pings by direct message.
     notify: BTreeMap<String, String>,
+    /// Each channel's server.
+    servers: BTreeMap<String, String>,
+    /// Each server's standings page token.
+    standings_pages: BTreeMap<String, String>,
 }
 
 impl Data {
@@ -372,6 +376,43 @@ impl Store for MemoryStore {
             None => data.notify.remove(player_id),
         };
         Ok(())
+    }
+
+    async fn channel_servers(&self) -> Result<Vec<(String, String)>, StoreError> {
+        let data = self.data();
+        Ok(data
+            .servers
+            .iter()
+            .map(|(c, s)| (c.clone(), s.clone()))
+            .collect())
+    }
+
+    async fn set_channel_server(&self, channel: &str, server: &str) -> Result<(), StoreError> {
+        let mut data = self.data();
+        data.servers.insert(channel.to_string(), server.to_string());
+        Ok(())
+    }
+
+    async fn standings_token(
+        &self,
+        server: &str,
+        fresh: &str,
+    ) -> Result<Option<String>, StoreError> {
+        let mut data = self.data();
+        let token = data
+            .standings_pages
+            .entry(server.to_string())
+            .or_insert_with(|| fresh.to_string());
+        Ok(Some(token.clone()))
+    }
+
+    async fn server_of_standings(&self, token: &str) -> Result<Option<String>, StoreError> {
+        let data = self.data();
+        Ok(data
+            .standings_pages
+            .iter()
+            .find(|(_, t)| *t == token)
+            .map(|(s, _)| s.clone()))
     }
 
     async fn state_channels(&self) -> Result<Vec<String>, StoreError> {

@@ -396,6 +396,36 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         Ok(())
     }
 
+    /// The server (community) of each channel the transport named one for: (channel, server),
+    /// by channel. The default knows none.
+    async fn channel_servers(&self) -> Result<Vec<(String, String)>, StoreError> {
+        Ok(Vec::new())
+    }
+
+    /// Records the server of a channel (a second write replaces the first), in one transaction
+    /// (not fenced: it is a fact about the channel, not a move of its table).
+    async fn set_channel_server(&self, channel: &str, server: &str) -> Result<(), StoreError> {
+        let _ = (channel, server);
+        Ok(())
+    }
+
+    /// The token of a server's standings page (its secret address): the stored one, else
+    /// `fresh`, stored now. `None` from a store that keeps no pages (the default).
+    async fn standings_token(
+        &self,
+        server: &str,
+        fresh: &str,
+    ) -> Result<Option<String>, StoreError> {
+        let _ = (server, fresh);
+        Ok(None)
+    }
+
+    /// The server whose standings page has this token.
+    async fn server_of_standings(&self, token: &str) -> Result<Option<String>, StoreError> {
+        let _ = token;
+        Ok(None)
+    }
+
     /// Flushes and closes.
     async fn close(&self);
 

@@ -1,9 +1,10 @@
 //! The server's standings (`!standings`, the standings page): per game kind and per player,
 //! games played and finished, wins (a shared win counted as a fraction), a multiplayer rating
 //! (Weng-Lin, from the `skillratings` crate), and games abandoned or covered by the automa.
-//! Computed from the games' records alone, replayed in the order they were set up.
+//! Computed from the games' records alone, replayed in the order they were set up; a server's
+//! standings count the games of its channels only ([`Scope`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -170,14 +171,42 @@ pub fn standings(plugins: &[SharedPlugin], games: &[Played<'_>]) -> Vec<KindStan
         .collect()
 }
 
-/// The standings of every game `store` keeps (a game that does not read is left out: its
-/// table says why when it loads).
+/// Whose games the standings count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope<'a> {
+    /// Every game the store keeps (the `/standings` page of a bot in one server).
+    All,
+    /// The games of the channels of one server (as [`Store::channel_servers`] has them).
+    Server(&'a str),
+    /// The games of one channel (where its server is not known).
+    Channel(&'a str),
+}
+
+/// The standings of the games `store` keeps in `scope` (a game that does not read is left
+/// out: its table says why when it loads).
 pub async fn from_store(
     store: &dyn Store,
     plugins: &[SharedPlugin],
+    scope: Scope<'_>,
 ) -> Result<Vec<KindStandings>, StoreError> {
+    let channels: Option<HashSet<String>> = match scope {
+        Scope::All => None,
+        Scope::Server(server) => Some(
+            store
+                .channel_servers()
+                .await?
+                .into_iter()
+                .filter(|(_, s)| s == server)
+                .map(|(channel, _)| channel)
+                .collect(),
+        ),
+        Scope::Channel(channel) => Some(HashSet::from([channel.to_string()])),
+    };
     let mut records: Vec<(GameRecord, bool)> = Vec::new();
     for row in store.games().await? {
+        if channels.as_ref().is_some_and(|c| !c.contains(&row.channel)) {
+            continue;
+        }
         let log = store.log(&row.id).await?;
         if let Ok(record) = GameRecord::of_stored(&row, &log, plugins) {
             records.push((record, row.active));

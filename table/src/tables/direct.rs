@@ -142,4 +142,8 @@ impl Directory for Tables {
     fn server_of(&self, channel: &str) -> Option<String> {
         self.servers().server_of(channel)
     }
+
+    fn one_server(&self) -> bool {
+        self.servers().one_server()
+    }
 }

@@ -6,6 +6,7 @@ pub mod commit;
 pub mod decide;
 pub mod direct;
 pub mod notify;
+pub mod servers;
 
 pub use commit::{Answer, Committed, NotStored};
 pub use decide::Decided;

@@ -16,13 +16,18 @@ pub(crate) fn guild_create(shared: &Arc<Shared>, guild: &Guild, is_new: Option<b
         .values()
         .chain(guild.threads.iter())
         .map(|c| (c.id.get(), c.last_message_id.map(|m| m.get())))
-        .collect();
+        .collect::<Vec<_>>();
     let forums = guild
         .channels
         .values()
         .filter(|c| c.kind == ChannelType::Forum)
         .map(|c| c.id.get())
         .collect();
+    for (channel, _) in &channels {
+        shared
+            .servers
+            .saw(&channel.to_string(), &guild.id.get().to_string());
+    }
     let payload = GuildPayload {
         guild: guild.id.get(),
         channels,

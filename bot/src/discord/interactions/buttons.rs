@@ -71,6 +71,10 @@ async fn acknowledge(
         false,
     )
     .await;
+    if let Some(guild) = click.guild_id {
+        crate::discord::messages::learn_server(shared, &click.channel_id.to_string(), guild.get())
+            .await;
+    }
     Some(Incoming {
         message_id: click.id.to_string(),
         author,

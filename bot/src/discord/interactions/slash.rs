@@ -323,6 +323,14 @@ async fn run(ctx: Ctx<'_>) {
             Given::Text(_) => None,
         })
         .collect();
+    if let Some(guild) = interaction.guild_id {
+        crate::discord::messages::learn_server(
+            shared,
+            &interaction.channel_id.to_string(),
+            guild.get(),
+        )
+        .await;
+    }
     let incoming = Incoming {
         message_id: interaction.id.to_string(),
         author,
