@@ -7,6 +7,9 @@
 //! `gaugebot verify` and `tools/verify_draws.py` reject (a draw changed, the record stripped,
 //! downgraded or relabelled).
 //!
+//! On PostgreSQL, a process that plays no game serves a game another process plays, and
+//! follows it (every page is read from the store).
+//!
 //! Without Chromium (`chromium` or `chromium-browser` on the PATH) the tests are skipped,
 //! saying so, except under CI (`CI` set), where that is a failure (`.ci/run` installs it).
 //! Screenshots of both games' pages are saved in `$GAUGEBOT_SCREENS` (default
@@ -25,6 +28,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 mod forged;
+mod pg;
 
 const SEED: &str = "ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12";
 const END: &str = "@@end-of-reply@@";
@@ -836,7 +840,14 @@ fn standings_count_games_wins_and_ratings_per_kind() {
         "{answer}"
     );
     assert!(irish.contains("3. ann · rating 19.7 ± 7.8 · played 1, finished 1, wins 0"));
-    // The same on the page.
+    // The same on the page it links (the console is one server: every game of its database).
+    assert!(
+        answer.contains(&format!(
+            "The standings page: http://{}/standings",
+            console.addr
+        )),
+        "{answer}"
+    );
     let (code, _, page) = get(&console.addr, "/standings");
     assert_eq!(code, 200);
     let page = String::from_utf8_lossy(&page);
@@ -846,4 +857,70 @@ fn standings_count_games_wins_and_ratings_per_kind() {
         ),
         "{page}"
     );
+}
+
+#[test]
+fn any_process_of_a_postgresql_deployment_serves_any_game() {
+    let Some(chrome) = chromium() else { return };
+    let Some(server) = pg::TestPostgres::start() else {
+        return;
+    };
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let url = runtime.block_on(server.database());
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let profile = dir.path().join("profile");
+    // One process plays (the console, on PostgreSQL) and serves its game's page.
+    let mut console = Console::start(Path::new(&url));
+    let reply = console.say("mod: !setup ann automa automa");
+    assert!(reply.contains("Irish Gauge"), "{reply}");
+    let page = console.page_of("console-1");
+    // Another, which plays nothing and owns no channel, serves the same pages from the store.
+    let other = runtime.block_on(async {
+        let store = gaugebot_store::backend::open(&url).await.expect("postgres");
+        let host =
+            gaugebot::games::host_with_pages(None, gaugebot_table::TableSettings::default(), None)
+                .expect("the host");
+        let web = gaugebot_web::Web {
+            store,
+            host,
+            standings: false,
+        };
+        // Detached: the task runs on the runtime, which the test keeps.
+        let (bound, _detached) =
+            gaugebot_web::serve(web, "127.0.0.1:0".parse().expect("an address"))
+                .await
+                .expect("serving");
+        bound.to_string()
+    });
+    let status_on = |addr: &str| {
+        let dom = dump_dom(&chrome, &profile, &format!("http://{addr}{page}"));
+        text_of(inner(&dom, "<div class=\"report\">", "</div>"))
+    };
+    let mine = status_on(&console.addr);
+    assert!(mine.contains("Irish Gauge — console-1"), "{mine}");
+    assert_eq!(status_on(&other), mine, "the same page from either process");
+    // The game goes on in the first process; the second follows it.
+    let (_, _, before) = get(&other, &format!("{page}/record.json"));
+    let before = json(&before)["log"].as_array().expect("a log").len();
+    let mut moved = false;
+    for attempt in ["pass", "bid 10", "bid 15", "dividends"] {
+        if !console.say(&format!("ann: **{attempt}**")).contains('❌') {
+            moved = true;
+            break;
+        }
+    }
+    assert!(moved, "ann moved");
+    let (code, _, after) = get(&other, &format!("{page}/record.json"));
+    assert_eq!(code, 200);
+    let after = json(&after)["log"].as_array().expect("a log").len();
+    assert!(after > before, "{before} entries, then {after}");
+    assert_eq!(status_on(&other), status_on(&console.addr));
+    // A verifier in the browser checks the record the second process serves.
+    let dom = dump_dom(&chrome, &profile, &format!("http://{other}{page}"));
+    assert!(
+        dom.contains("data-verdict=\"pending\""),
+        "{}",
+        inner(&dom, "<div id=\"verify\"", "</div>")
+    );
+    drop(runtime);
 }
