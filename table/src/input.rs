@@ -186,6 +186,11 @@ impl Response {
         }
     }
 
+    /// A refusal saying `text`.
+    pub fn refused(text: impl AsRef<str>) -> Self {
+        Response::new(Verdict::Refused).say(text)
+    }
+
     /// Adds a message of rendered text (its tokens read into spans: [`Rich::parse`]); blank
     /// text adds nothing.
     pub fn say(mut self, text: impl AsRef<str>) -> Self {

@@ -41,7 +41,7 @@ impl Command for Clock {
 
     async fn run(&self, cx: &mut Cx, args: &str, msg: &Incoming) -> Response {
         let Some(current) = cx.loaded.playing() else {
-            return cx.not_playing();
+            return cx.host.not_playing(&cx.loaded);
         };
         let meta = current.meta();
         let now = time_of(msg);
@@ -63,7 +63,7 @@ impl Command for Clock {
             }));
         }
         if !msg.author.is_moderator {
-            return cx.refuse(cx.say(messages::ModeratorOnly {
+            return Response::refused(cx.say(messages::ModeratorOnly {
                 author: msg.author.name.to_string(),
                 command: format!("clock {}", args.trim()),
                 ruling: cx.table_ruling(),
@@ -75,26 +75,26 @@ impl Command for Clock {
         tokens.sort_by_key(|t| !t.to_ascii_lowercase().starts_with("bank"));
         for token in tokens {
             let Some((key, value)) = token.split_once(':') else {
-                return cx.refuse(cx.say(messages::ClockUsage {
+                return Response::refused(cx.say(messages::ClockUsage {
                     token: token.to_string(),
                 }));
             };
             match clock_token(&mut settings, key, value) {
                 Ok(true) => {}
                 Ok(false) => {
-                    return cx.refuse(cx.say(messages::ClockUsage {
+                    return Response::refused(cx.say(messages::ClockUsage {
                         token: token.to_string(),
                     }))
                 }
                 Err(error) => {
-                    return cx.refuse(cx.say(messages::BadDuration {
+                    return Response::refused(cx.say(messages::BadDuration {
                         error: duration_error(&error),
                     }))
                 }
             }
         }
         if settings.timeout == TimeoutPolicy::Pass && !current.plugin.passes_every_decision() {
-            return cx.refuse(cx.say(messages::ClockNoPass {
+            return Response::refused(cx.say(messages::ClockNoPass {
                 title: current.session.info().title.to_string(),
             }));
         }
@@ -105,7 +105,7 @@ impl Command for Clock {
         }));
         cx.commit(draft, msg);
         let Some(current) = cx.loaded.playing() else {
-            return cx.not_playing();
+            return cx.host.not_playing(&cx.loaded);
         };
         let meta = current.meta();
         let decision = meta

@@ -152,7 +152,7 @@ impl Command for Audit {
                         }),
                     }))
             }
-            Loaded::Empty => cx.no_game(),
+            Loaded::Empty => cx.host.no_game(&cx.loaded),
         }
     }
 }
@@ -187,7 +187,7 @@ impl Command for Export {
             }
             // A frozen game's stored rows, as they are.
             Loaded::Frozen(_) => Audit.run(cx, args, msg).await,
-            Loaded::Empty => cx.no_game(),
+            Loaded::Empty => cx.host.no_game(&cx.loaded),
         }
     }
 }

@@ -29,13 +29,13 @@ impl Command for GameCommand {
             }
         }
         let Loaded::Running(current) = &cx.loaded else {
-            return cx.no_game();
+            return cx.host.no_game(&cx.loaded);
         };
         if current.audited() {
-            return cx.refuse(cx.say(messages::DiceAreAudited {}));
+            return Response::refused(cx.say(messages::DiceAreAudited {}));
         }
         if current.session.to_act() != ToAct::Draw {
-            return cx.refuse(cx.say(messages::NoDrawPending {
+            return Response::refused(cx.say(messages::NoDrawPending {
                 command: self.0.name.to_string(),
                 ruling: cx.table_ruling(),
             }));
@@ -47,13 +47,13 @@ impl Command for GameCommand {
         let drawn = match draft.session.manual_draw(self.0.name, args, index, &render) {
             Ok(Some(drawn)) => drawn,
             Ok(None) => {
-                return cx.refuse(cx.say(messages::NoDrawPending {
+                return Response::refused(cx.say(messages::NoDrawPending {
                     command: self.0.name.to_string(),
                     ruling: cx.table_ruling(),
                 }))
             }
             Err(refusal) => {
-                return cx.refuse(cx.say(messages::Refused {
+                return Response::refused(cx.say(messages::Refused {
                     reason: refusal.render(&render),
                 }))
             }

@@ -104,7 +104,7 @@ impl Command for Status {
             Loaded::Frozen(frozen) => {
                 Response::new(Verdict::Answered).say(cx.host.frozen_text(frozen))
             }
-            Loaded::Empty => cx.no_game(),
+            Loaded::Empty => cx.host.no_game(&cx.loaded),
         }
     }
 }
@@ -119,7 +119,7 @@ fn past_or_now(
 ) -> Result<Option<(i64, Current)>, Box<Response>> {
     let refuse = |asked: String| {
         let entries = history::entries(current);
-        Box::new(cx.refuse(cx.say(messages::NoSuchEntry {
+        Box::new(Response::refused(cx.say(messages::NoSuchEntry {
             game_id: current.row.id.clone(),
             asked,
             first: entries.map(|e| e.0),
@@ -198,7 +198,7 @@ impl Command for Moves {
 
     async fn run(&self, cx: &mut Cx, _args: &str, msg: &Incoming) -> Response {
         let Loaded::Running(current) = &cx.loaded else {
-            return cx.no_game();
+            return cx.host.no_game(&cx.loaded);
         };
         let render = cx.host.view(current).render(false, None);
         if let ToAct::Player { seat, .. } = current.session.to_act() {
@@ -236,7 +236,7 @@ impl Command for Map {
 
     async fn run(&self, cx: &mut Cx, args: &str, _msg: &Incoming) -> Response {
         let Loaded::Running(current) = &cx.loaded else {
-            return cx.no_game();
+            return cx.host.no_game(&cx.loaded);
         };
         let (said, picture) = match past_or_now(cx, current, args, "map") {
             Err(refusal) => return *refusal,
@@ -253,10 +253,10 @@ impl Command for Map {
             Some(Ok(picture)) => Response::new(Verdict::Answered)
                 .say(said)
                 .attach(Some(picture)),
-            Some(Err(reason)) => cx.refuse(cx.say(messages::NoMap {
+            Some(Err(reason)) => Response::refused(cx.say(messages::NoMap {
                 reason: reason.to_string(),
             })),
-            None => cx.refuse(cx.say(messages::NoPicture {
+            None => Response::refused(cx.say(messages::NoPicture {
                 title: current.session.info().title.to_string(),
             })),
         }
@@ -287,7 +287,7 @@ impl Command for Log {
 
     async fn run(&self, cx: &mut Cx, args: &str, _msg: &Incoming) -> Response {
         let Loaded::Running(current) = &cx.loaded else {
-            return cx.no_game();
+            return cx.host.no_game(&cx.loaded);
         };
         let count: usize = args.trim().parse().unwrap_or(10).clamp(1, 50);
         let in_force: std::collections::HashSet<i64> =

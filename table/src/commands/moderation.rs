@@ -37,10 +37,10 @@ impl Command for Undo {
 
     async fn run(&self, cx: &mut Cx, _args: &str, msg: &Incoming) -> Response {
         let Loaded::Running(current) = &cx.loaded else {
-            return cx.no_game();
+            return cx.host.no_game(&cx.loaded);
         };
         if current.row.revealed && current.stored.dice == DiceMode::Audited {
-            return cx.refuse(cx.say(messages::UndoClosed {}));
+            return Response::refused(cx.say(messages::UndoClosed {}));
         }
         let mut stack = current.stack.clone();
         // The last human move goes back together with every automa move after it, and every
@@ -62,11 +62,13 @@ impl Command for Undo {
             }
         }
         if units.is_empty() {
-            return cx.refuse(cx.say(messages::NothingToUndo {}));
+            return Response::refused(cx.say(messages::NothingToUndo {}));
         }
         let mut session = match rebuilt(current, &stack) {
             Ok(session) => session,
-            Err(reason) => return cx.refuse(cx.say(messages::UndoDoesNotReplay { reason })),
+            Err(reason) => {
+                return Response::refused(cx.say(messages::UndoDoesNotReplay { reason }))
+            }
         };
         crate::weeks::meta::substitute_all(&mut *session, &current.log);
         let what: Vec<String> = units
@@ -123,16 +125,16 @@ impl Command for Reveal {
 
     async fn run(&self, cx: &mut Cx, args: &str, msg: &Incoming) -> Response {
         let Loaded::Running(current) = &cx.loaded else {
-            return cx.no_game();
+            return cx.host.no_game(&cx.loaded);
         };
         if current.seed.is_none() {
-            return cx.refuse(cx.say(messages::NoSeed {}));
+            return Response::refused(cx.say(messages::NoSeed {}));
         }
         if current.row.revealed {
             return Response::new(Verdict::Answered).say(cx.host.view(current).reveal_text());
         }
         if !current.session.is_finished() && args.trim() != "confirm" {
-            return cx.refuse(cx.say(messages::RevealNeedsConfirm {}));
+            return Response::refused(cx.say(messages::RevealNeedsConfirm {}));
         }
         let mut draft = Draft::of(current);
         draft.entries.push(Entry::Reveal);
@@ -142,7 +144,7 @@ impl Command for Reveal {
             Loaded::Running(current) => {
                 Response::new(Verdict::Accepted).say(cx.host.view(current).reveal_text())
             }
-            _ => cx.no_game(),
+            _ => cx.host.no_game(&cx.loaded),
         }
     }
 }

@@ -146,7 +146,7 @@ impl Command for Pace {
 
     async fn run(&self, cx: &mut Cx, _args: &str, msg: &Incoming) -> Response {
         let Loaded::Running(current) = &cx.loaded else {
-            return cx.no_game();
+            return cx.host.no_game(&cx.loaded);
         };
         let now = time_of(msg);
         let until = if current.session.is_finished() {

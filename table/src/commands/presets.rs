@@ -52,7 +52,7 @@ impl Command for Preset {
     }
 
     async fn run(&self, cx: &mut Cx, _args: &str, _msg: &Incoming) -> Response {
-        cx.refuse(cx.say(messages::PresetInChannel {}))
+        Response::refused(cx.say(messages::PresetInChannel {}))
     }
 
     async fn run_across(
@@ -130,10 +130,10 @@ impl Preset {
 /// lists them). For their eyes only: the reply goes to a direct message.
 pub(crate) async fn set_preset(cx: &mut Cx, author: &Author, text: &str) -> Response {
     let Some(current) = cx.loaded.playing() else {
-        return cx.not_playing();
+        return cx.host.not_playing(&cx.loaded);
     };
     let Some(seat) = current.seat_of(author) else {
-        return cx.refuse(not_a_player(cx, current, &author.name));
+        return Response::refused(not_a_player(cx, current, &author.name));
     };
     let game_id = current.row.id.clone();
     let channel = channel_ref(&cx.ledger.channel);
@@ -155,12 +155,12 @@ pub(crate) async fn set_preset(cx: &mut Cx, author: &Author, text: &str) -> Resp
         }
         _ => match current.session.read_preset(seat, text) {
             None => {
-                return cx.refuse(cx.say(messages::PresetUnsupported {
+                return Response::refused(cx.say(messages::PresetUnsupported {
                     title: current.session.info().title.to_string(),
                 }))
             }
             Some(Err(refusal)) => {
-                return cx.refuse(cx.say(messages::PresetRefused {
+                return Response::refused(cx.say(messages::PresetRefused {
                     reason: refusal.render(&render),
                 }))
             }

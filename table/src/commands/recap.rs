@@ -40,7 +40,7 @@ impl Command for RecapCommand {
 
     async fn run(&self, cx: &mut Cx, args: &str, msg: &Incoming) -> Response {
         let Loaded::Running(current) = &cx.loaded else {
-            return cx.no_game();
+            return cx.host.no_game(&cx.loaded);
         };
         let seat = current.seat_of(&msg.author);
         let now = time_of(msg);
@@ -52,7 +52,7 @@ impl Command for RecapCommand {
             (text, _) => match parse_duration(text) {
                 Ok(back) => Since::Time(now - back),
                 Err(error) => {
-                    return cx.refuse(cx.say(messages::BadDuration {
+                    return Response::refused(cx.say(messages::BadDuration {
                         error: duration_error(&error),
                     }))
                 }
@@ -65,7 +65,7 @@ impl Command for RecapCommand {
                 cx.note_post(msg);
                 Response::new(Verdict::Answered).say(text)
             }
-            None => cx.no_game(),
+            None => cx.host.no_game(&cx.loaded),
         }
     }
 }
@@ -87,7 +87,7 @@ impl Command for Chart {
 
     async fn run(&self, cx: &mut Cx, _args: &str, _msg: &Incoming) -> Response {
         let Loaded::Running(current) = &cx.loaded else {
-            return cx.no_game();
+            return cx.host.no_game(&cx.loaded);
         };
         match current.chart_attachment(&cx.host) {
             Some(chart) => Response::new(Verdict::Answered)
@@ -97,7 +97,7 @@ impl Command for Chart {
                     now: current.net_worth_now(),
                 }))
                 .attach(Some(chart)),
-            None => cx.refuse(cx.say(messages::NoChart {
+            None => Response::refused(cx.say(messages::NoChart {
                 title: current.plugin.info().title.to_string(),
             })),
         }

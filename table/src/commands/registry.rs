@@ -83,13 +83,13 @@ impl Registry {
                         .as_deref()
                         .and_then(|k| host.game(k))
                         .map(|g| g.info().title);
-                    cx.refuse(cx.say(messages::OtherGameCommand {
+                    Response::refused(cx.say(messages::OtherGameCommand {
                         command: name.to_string(),
                         title: title.to_string(),
                         current: current.map(str::to_string),
                     }))
                 }
-                None => cx.refuse(cx.say(messages::UnknownCommand {
+                None => Response::refused(cx.say(messages::UnknownCommand {
                     command: name.to_string(),
                     nearest: self.nearest(name, game.as_deref()).map(str::to_string),
                 })),
@@ -97,7 +97,7 @@ impl Registry {
         };
         let spec = self.at(index);
         if spec.access == Access::Moderator && !msg.author.is_moderator {
-            return cx.refuse(cx.say(messages::ModeratorOnly {
+            return Response::refused(cx.say(messages::ModeratorOnly {
                 author: msg.author.name.to_string(),
                 command: spec.name.to_string(),
                 ruling: cx.table_ruling(),

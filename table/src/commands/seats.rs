@@ -59,17 +59,17 @@ impl Command for Act {
 
     async fn run(&self, cx: &mut Cx, args: &str, msg: &Incoming) -> Response {
         let Some(current) = cx.loaded.playing() else {
-            return cx.not_playing();
+            return cx.host.not_playing(&cx.loaded);
         };
         let args = args.trim();
         let Some((who, rest)) = args.split_once(char::is_whitespace) else {
-            return cx.refuse(cx.say(messages::ActUsage {}));
+            return Response::refused(cx.say(messages::ActUsage {}));
         };
         let Some(seat) = seat_by_token(current.session.seated(), who, &msg.mentions) else {
-            return cx.refuse(not_a_player(cx, current, who));
+            return Response::refused(not_a_player(cx, current, who));
         };
         let Commands::Bold(segments) = extract(rest, &cx.host.settings.prefix) else {
-            return cx.refuse(cx.say(messages::ActUsage {}));
+            return Response::refused(cx.say(messages::ActUsage {}));
         };
         let now = time_of(msg);
         let meta = current.meta();
@@ -101,7 +101,7 @@ impl Command for Act {
             }
         }
         if draft.entries.is_empty() {
-            return cx.refuse(refusal.unwrap_or_default());
+            return Response::refused(refusal.unwrap_or_default());
         }
         let mut meta = meta;
         for (i, entry) in draft.entries.iter().enumerate() {
@@ -162,24 +162,24 @@ impl Command for Sub {
 
     async fn run(&self, cx: &mut Cx, args: &str, msg: &Incoming) -> Response {
         let Some(current) = cx.loaded.playing() else {
-            return cx.not_playing();
+            return cx.host.not_playing(&cx.loaded);
         };
         let tokens = automa_tokens(args);
         let [old, new] = tokens.as_slice() else {
-            return cx.refuse(cx.say(messages::SubUsage {}));
+            return Response::refused(cx.say(messages::SubUsage {}));
         };
         let seated = current.session.seated();
         let (seat, new) = match (automa_word(old), automa_word(new)) {
             (None, None) => {
                 let Some(seat) = seat_by_token(seated, old, &msg.mentions) else {
-                    return cx.refuse(not_a_player(cx, current, old));
+                    return Response::refused(not_a_player(cx, current, old));
                 };
                 let Some(new) = user_by_token(new, &msg.mentions) else {
-                    return cx.refuse(cx.say(messages::SubUsage {}));
+                    return Response::refused(cx.say(messages::SubUsage {}));
                 };
                 (seat, new)
             }
-            (Some(_), Some(_)) => return cx.refuse(cx.say(messages::SubUsage {})),
+            (Some(_), Some(_)) => return Response::refused(cx.say(messages::SubUsage {})),
             (Some(number), None) | (None, Some(number)) => {
                 // One side is an automa, in either order (a slash command gives the user
                 // first): a seated player gives their seat to an automa, or an automa's seat
@@ -188,7 +188,7 @@ impl Command for Sub {
                 match seat_by_token(seated, person, &msg.mentions) {
                     Some(seat) if !seated[seat].is_automa() => {
                         if !current.session.has_automa() {
-                            return cx.refuse(cx.say(messages::NoAutoma {
+                            return Response::refused(cx.say(messages::NoAutoma {
                                 title: current.session.info().title.to_string(),
                             }));
                         }
@@ -198,15 +198,15 @@ impl Command for Sub {
                         let seat = match automa_seat(seated, number) {
                             Ok(seat) => seat,
                             Err(names) if names.len() > 1 => {
-                                return cx.refuse(cx.say(messages::AutomaWhich { names }))
+                                return Response::refused(cx.say(messages::AutomaWhich { names }))
                             }
                             Err(_) => {
                                 let who = old.to_string();
-                                return cx.refuse(not_a_player(cx, current, &who));
+                                return Response::refused(not_a_player(cx, current, &who));
                             }
                         };
                         let Some(new) = user_by_token(person, &msg.mentions) else {
-                            return cx.refuse(cx.say(messages::SubUsage {}));
+                            return Response::refused(cx.say(messages::SubUsage {}));
                         };
                         (seat, new)
                     }
@@ -214,7 +214,7 @@ impl Command for Sub {
             }
         };
         if seated.iter().any(|p| p.id == new.id) {
-            return cx.refuse(cx.say(messages::SubSeated {
+            return Response::refused(cx.say(messages::SubSeated {
                 player: new.name.to_string(),
             }));
         }
@@ -236,7 +236,7 @@ impl Command for Sub {
             presets: None,
         });
         let Some(current) = cx.loaded.playing() else {
-            return cx.not_playing();
+            return cx.host.not_playing(&cx.loaded);
         };
         let render = cx.host.view(current).render(true, None);
         Response::new(Verdict::Accepted).say(cx.say(messages::SubDone {
@@ -269,10 +269,10 @@ impl Command for Away {
 
     async fn run(&self, cx: &mut Cx, args: &str, msg: &Incoming) -> Response {
         let Some(current) = cx.loaded.playing() else {
-            return cx.not_playing();
+            return cx.host.not_playing(&cx.loaded);
         };
         let Some(seat) = current.seat_of(&msg.author) else {
-            return cx.refuse(not_a_player(cx, current, &msg.author.name));
+            return Response::refused(not_a_player(cx, current, &msg.author.name));
         };
         let args = args.trim();
         let (length, rest) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
@@ -283,12 +283,12 @@ impl Command for Away {
             _ => (false, rest),
         };
         if length.is_empty() {
-            return cx.refuse(cx.say(messages::AwayUsage {}));
+            return Response::refused(cx.say(messages::AwayUsage {}));
         }
         let length = match parse_duration(length) {
             Ok(d) => d,
             Err(error) => {
-                return cx.refuse(cx.say(messages::BadDuration {
+                return Response::refused(cx.say(messages::BadDuration {
                     error: duration_error(&error),
                 }))
             }
@@ -358,10 +358,10 @@ impl Command for Back {
 
     async fn run(&self, cx: &mut Cx, _args: &str, msg: &Incoming) -> Response {
         let Some(current) = cx.loaded.playing() else {
-            return cx.not_playing();
+            return cx.host.not_playing(&cx.loaded);
         };
         let Some(seat) = current.seat_of(&msg.author) else {
-            return cx.refuse(not_a_player(cx, current, &msg.author.name));
+            return Response::refused(not_a_player(cx, current, &msg.author.name));
         };
         let now = time_of(msg);
         let meta = current.meta();
@@ -369,7 +369,7 @@ impl Command for Back {
         let away = meta.away(&player.id, now).is_some();
         let handed_over = meta.handed_over.contains(&seat);
         if !away && !handed_over {
-            return cx.refuse(cx.say(messages::NotAway {
+            return Response::refused(cx.say(messages::NotAway {
                 player: player.name.to_string(),
             }));
         }
@@ -389,7 +389,7 @@ impl Command for Back {
         }
         cx.commit(draft, msg);
         let Some(current) = cx.loaded.playing() else {
-            return cx.not_playing();
+            return cx.host.not_playing(&cx.loaded);
         };
         let decision = cx
             .loaded

@@ -215,7 +215,7 @@ impl Command for Setup {
         let parsed = match SetupArgs::parse(&host, args, &msg.mentions) {
             Ok(parsed) => parsed,
             Err(reason) => {
-                return cx.refuse(cx.say(messages::SetupUsage {
+                return Response::refused(cx.say(messages::SetupUsage {
                     reason: reason.to_string(),
                 }))
             }
@@ -226,7 +226,7 @@ impl Command for Setup {
             _ => None,
         };
         if let (Some(game_id), false) = (running, parsed.force) {
-            return cx.refuse(cx.say(messages::GameRunning {
+            return Response::refused(cx.say(messages::GameRunning {
                 game_id: game_id.to_string(),
             }));
         }
@@ -241,7 +241,7 @@ impl Command for Setup {
                 None => match Seed::generate() {
                     Ok(seed) => Some(seed),
                     Err(e) => {
-                        return cx.refuse(cx.say(messages::DiceFailed {
+                        return Response::refused(cx.say(messages::DiceFailed {
                             reason: e.to_string(),
                         }))
                     }

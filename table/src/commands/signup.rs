@@ -48,7 +48,7 @@ impl Command for Signup {
         let (sub, rest) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
         let sub = sub.to_ascii_lowercase();
         if matches!(sub.as_str(), "open" | "close" | "cancel") && !msg.author.is_moderator {
-            return cx.refuse(cx.say(messages::ModeratorOnly {
+            return Response::refused(cx.say(messages::ModeratorOnly {
                 author: msg.author.name.to_string(),
                 command: format!("signup {sub}"),
                 ruling: cx.table_ruling(),
@@ -60,7 +60,7 @@ impl Command for Signup {
         };
         match (sub.as_str(), state) {
             ("open", None) => crate::table::signups::open_signups(cx, rest, msg).await,
-            ("open", Some(_)) => cx.refuse(cx.say(messages::SignupAlreadyOpen {})),
+            ("open", Some(_)) => Response::refused(cx.say(messages::SignupAlreadyOpen {})),
             ("close", Some(state)) => {
                 crate::table::signups::close_signups(cx, state, time_of(msg), true, &msg.message_id)
                     .await
@@ -79,9 +79,9 @@ impl Command for Signup {
                 }))
             }
             ("" | "status" | "list" | "close" | "cancel", None) => {
-                cx.refuse(cx.say(messages::SignupNone {}))
+                Response::refused(cx.say(messages::SignupNone {}))
             }
-            _ => cx.refuse(cx.say(messages::SignupUsage { token: None })),
+            _ => Response::refused(cx.say(messages::SignupUsage { token: None })),
         }
     }
 }
@@ -124,7 +124,7 @@ impl Command for Leave {
         let before = state.players.len();
         state.players.retain(|p| p.id != msg.author.id);
         if state.players.len() == before {
-            return cx.refuse(cx.say(messages::SignupNotSigned {
+            return Response::refused(cx.say(messages::SignupNotSigned {
                 player: player.to_string(),
             }));
         }

@@ -124,10 +124,10 @@ impl Command for Takeback {
 
     async fn run(&self, cx: &mut Cx, _args: &str, msg: &Incoming) -> Response {
         let Some(current) = cx.loaded.running() else {
-            return cx.no_game();
+            return cx.host.no_game(&cx.loaded);
         };
         let Some(seat) = current.seat_of(&msg.author) else {
-            return cx.refuse(not_a_player(cx, current, &msg.author.name));
+            return Response::refused(not_a_player(cx, current, &msg.author.name));
         };
         let player = current.session.seated()[seat].clone();
         let refused = |why: &str| messages::TakebackRefused {
@@ -156,7 +156,7 @@ impl Command for Takeback {
                         ..refused("made_for")
                     },
                 };
-                return cx.refuse(cx.say(data));
+                return Response::refused(cx.say(data));
             }
         };
         let mut stack = current.stack.clone();
@@ -164,7 +164,7 @@ impl Command for Takeback {
         let mut session = match rebuilt(current, &stack) {
             Ok(session) => session,
             Err(reason) => {
-                return cx.refuse(cx.say(messages::TakebackRefused {
+                return Response::refused(cx.say(messages::TakebackRefused {
                     reason,
                     ..refused("replay")
                 }))

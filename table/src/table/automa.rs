@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::game::automa::automa_seed;
+use crate::game::automa::{automa_seed, AutomaLevel};
 use crate::game::events::ProxyWhy;
 use crate::game::log::Entry;
 use crate::game::session::AutomaPick;
@@ -15,42 +15,36 @@ use crate::table::mover::{Mover, Proxied};
 use crate::table::{Current, Cx, Draft, Loaded};
 use crate::weeks::automa::held;
 
-impl Cx {
+impl Current {
     /// The seat of the automa to act at `now`, if it may move: a game being played whose game
     /// has an automa, an automa's seat to act — or a player's seat the automa covers (handed
     /// over after timeouts in a row, or away with `cover:automa`) — and no `!undo` since the
     /// last move.
     pub(crate) fn automa_to_act(&self, now: DateTime<Utc>) -> Option<usize> {
-        let current = self.loaded.playing()?;
-        if !current.session.has_automa() {
+        if self.session.is_finished() || !self.session.has_automa() {
             return None;
         }
-        let ToAct::Player { seat, .. } = current.session.to_act() else {
+        let ToAct::Player { seat, .. } = self.session.to_act() else {
             return None;
         };
-        let player = current.session.seated().get(seat)?;
+        let player = self.session.seated().get(seat)?;
         let automa = player.is_automa() || self.covered_seat(seat, now);
-        (automa && !held(&current.log)).then_some(seat)
+        (automa && !held(&self.log)).then_some(seat)
     }
 
     /// Whether the automa covers a player's seat at `now`.
     fn covered_seat(&self, seat: usize, now: DateTime<Utc>) -> bool {
-        let Some(current) = self.loaded.playing() else {
+        let Some(player) = self.session.seated().get(seat) else {
             return false;
         };
-        let Some(player) = current.session.seated().get(seat) else {
-            return false;
-        };
-        !player.is_automa() && current.meta().covered(seat, &player.id, now).is_some()
+        !player.is_automa() && self.meta().covered(seat, &player.id, now).is_some()
     }
 
-    /// The automa's choice for `seat` in the running game, decided on the blocking pool.
-    pub(crate) async fn automa_pick(&self, seat: usize) -> Option<AutomaPick> {
-        let current = self.loaded.playing()?;
-        let game_id = current.row.id.clone();
-        let seed = automa_seed(&game_id, current.log.len() as u64);
-        let level = self.host.settings.automa;
-        let position = current.session.box_clone();
+    /// The automa's choice (at `level`) for `seat`, decided on the blocking pool.
+    pub(crate) async fn automa_pick(&self, seat: usize, level: AutomaLevel) -> Option<AutomaPick> {
+        let game_id = self.row.id.clone();
+        let seed = automa_seed(&game_id, self.log.len() as u64);
+        let position = self.session.box_clone();
         let decided =
             tokio::task::spawn_blocking(move || position.automa_choose(seat, level, seed)).await;
         match decided {
@@ -65,14 +59,16 @@ impl Cx {
             }
         }
     }
+}
 
+impl Cx {
     /// Makes one move of the automa to act, if one is: decided on the blocking pool, stored,
     /// and posted (`None`: no automa is to act, or it found no move).
     pub(crate) async fn automa_step(&mut self, now: DateTime<Utc>) -> Option<Response> {
-        let seat = self.automa_to_act(now)?;
-        let covering = self.covered_seat(seat, now);
-        let pick = self.automa_pick(seat).await?;
         let current = self.loaded.playing()?;
+        let seat = current.automa_to_act(now)?;
+        let covering = current.covered_seat(seat, now);
+        let pick = current.automa_pick(seat, self.host.settings.automa).await?;
         let game_id = current.row.id.clone();
         let player = current.session.seated().get(seat)?.name.clone();
         let render = self.host.view(current).render(false, None);

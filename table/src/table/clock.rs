@@ -16,14 +16,6 @@ use crate::weeks::meta::{ClockSource, DecisionClock, Meta, TimeoutPolicy};
 use crate::weeks::pace::decision_data;
 
 impl Cx {
-    /// The refusal when no game is being played (none, frozen or over).
-    pub(crate) fn not_playing(&self) -> Response {
-        match &self.loaded {
-            Loaded::Running(_) => self.refuse(self.say(messages::NotPlaying {})),
-            _ => self.no_game(),
-        }
-    }
-
     // ----- the tick -----
 
     /// Time-driven work up to `now`: presets and absences answer auctions, an auction clock
@@ -191,7 +183,9 @@ impl Cx {
                 if !current.session.has_automa() {
                     return None;
                 }
-                let pick = self.automa_pick(clock.seat).await?;
+                let pick = current
+                    .automa_pick(clock.seat, self.host.settings.automa)
+                    .await?;
                 (ProxySource::Auto, ProxyWhy::Timeout, Some(pick))
             }
         };

@@ -196,6 +196,24 @@ impl Host {
         }))
     }
 
+    /// The refusal when there is no game to play at a table with `loaded`: none, or a frozen
+    /// one.
+    pub(crate) fn no_game(&self, loaded: &Loaded) -> Response {
+        match loaded {
+            Loaded::Frozen(f) => Response::refused(self.frozen_text(f)),
+            _ => Response::refused(self.say(messages::NoGame {})),
+        }
+    }
+
+    /// The refusal when no game is being played at a table with `loaded` (none, frozen or
+    /// over).
+    pub(crate) fn not_playing(&self, loaded: &Loaded) -> Response {
+        match loaded {
+            Loaded::Running(_) => Response::refused(self.say(messages::NotPlaying {})),
+            _ => self.no_game(loaded),
+        }
+    }
+
     /// What a frozen table says: which entry of its log failed, and why.
     pub(crate) fn frozen_text(&self, frozen: &Frozen) -> String {
         self.say(messages::Frozen {
@@ -539,18 +557,6 @@ impl Cx {
     pub(crate) fn table_ruling(&self) -> String {
         self.host
             .table_ruling(self.loaded.row().map(|r| r.kind.as_str()))
-    }
-
-    pub(crate) fn refuse(&self, text: impl AsRef<str>) -> Response {
-        Response::new(Verdict::Refused).say(text)
-    }
-
-    /// The refusal when there is no game to play: none, or a frozen one.
-    pub(crate) fn no_game(&self) -> Response {
-        match &self.loaded {
-            Loaded::Frozen(f) => self.refuse(self.host.frozen_text(f)),
-            _ => self.refuse(self.say(messages::NoGame {})),
-        }
     }
 
     /// Stages the draft's entries (stored with the command's other writes), then makes it the

@@ -92,7 +92,7 @@ pub(crate) fn commit_first(
             head: None,
             page: None,
         });
-        return cx.refuse(cx.say(messages::Refused { reason }));
+        return Response::refused(cx.say(messages::Refused { reason }));
     }
     let info = parsed.game.info();
     let pending = PendingSetup {

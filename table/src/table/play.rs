@@ -30,7 +30,7 @@ impl Cx {
             {
                 return Response::new(Verdict::Ignored);
             }
-            return self.no_game();
+            return self.host.no_game(&self.loaded);
         };
         // Bold text that does not read as a whole move is chat (no reply at all), unless it is
         // clearly an attempt at one: a near miss or a move word of the player to act, a move
@@ -131,7 +131,7 @@ impl Cx {
                 channel: self.ledger.channel.clone(),
                 message_id: msg.message_id.clone(),
             });
-            return self.refuse(refusal.unwrap_or_default());
+            return Response::refused(refusal.unwrap_or_default());
         }
         // The next players' presets and absences answer their auction decisions at once.
         let mut proxied = crate::table::mover::Proxied::default();
@@ -154,7 +154,7 @@ impl Cx {
         self.commit(draft, msg);
         proxied.stage_spent(&mut self.ledger, &game_id);
         let Loaded::Running(current) = &self.loaded else {
-            return self.no_game();
+            return self.host.no_game(&self.loaded);
         };
         let mut text = narration.join("\n");
         if let Some(refusal) = &refusal {
@@ -211,7 +211,7 @@ impl Cx {
         msg: &Incoming,
     ) -> Response {
         let Loaded::Running(current) = &self.loaded else {
-            return self.no_game();
+            return self.host.no_game(&self.loaded);
         };
         let mut offered: Vec<String> = Vec::new();
         for refusal in unread.iter().filter_map(|(_, read)| read.as_ref().err()) {
@@ -234,7 +234,7 @@ impl Cx {
             channel: self.ledger.channel.clone(),
             message_id: msg.message_id.clone(),
         });
-        self.refuse(text)
+        Response::refused(text)
     }
 }
 

@@ -37,7 +37,7 @@ impl Cx {
     ) -> Response {
         self.commit(draft, msg);
         let Loaded::Running(current) = &self.loaded else {
-            return self.no_game();
+            return self.host.no_game(&self.loaded);
         };
         let text = format!(
             "{head}\n{}",

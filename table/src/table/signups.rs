@@ -28,7 +28,7 @@ const DEFAULT_START_AFTER: Duration = Duration::hours(72);
 pub(crate) async fn open_signups_state(cx: &Cx) -> Result<Signups, Response> {
     match cx.ledger.signups().await {
         Ok(Some(state)) => Ok(state),
-        Ok(None) => Err(cx.refuse(cx.say(messages::SignupNone {}))),
+        Ok(None) => Err(Response::refused(cx.say(messages::SignupNone {}))),
         Err(e) => Err(cx.host.storage_refusal(&e)),
     }
 }
@@ -57,7 +57,7 @@ pub(crate) fn signup_data(cx: &Cx, state: &Signups) -> messages::SignupData {
 
 pub(crate) async fn open_signups(cx: &mut Cx, args: &str, msg: &Incoming) -> Response {
     if cx.loaded.playing().is_some() || matches!(cx.loaded, Loaded::Frozen(_)) {
-        return cx.refuse(cx.say(messages::SignupGameRunning {}));
+        return Response::refused(cx.say(messages::SignupGameRunning {}));
     }
     let host = cx.host.clone();
     let mut tokens = args.split_whitespace().peekable();
@@ -68,7 +68,7 @@ pub(crate) async fn open_signups(cx: &mut Cx, args: &str, msg: &Incoming) -> Res
         }
         None => match host.games.first() {
             Some(game) => game.clone(),
-            None => return cx.refuse(cx.say(messages::SignupUsage { token: None })),
+            None => return Response::refused(cx.say(messages::SignupUsage { token: None })),
         },
     };
     let info = game.info();
@@ -77,7 +77,7 @@ pub(crate) async fn open_signups(cx: &mut Cx, args: &str, msg: &Incoming) -> Res
         (DEFAULT_CLOSES, DEFAULT_EXTEND, DEFAULT_START_AFTER);
     for token in tokens {
         let Some((key, value)) = token.split_once(':') else {
-            return cx.refuse(cx.say(messages::SignupUsage {
+            return Response::refused(cx.say(messages::SignupUsage {
                 token: Some(token.to_string()),
             }));
         };
@@ -90,7 +90,7 @@ pub(crate) async fn open_signups(cx: &mut Cx, args: &str, msg: &Incoming) -> Res
                         (min, max) = (a, b)
                     }
                     _ => {
-                        return cx.refuse(cx.say(messages::SignupPlayers {
+                        return Response::refused(cx.say(messages::SignupPlayers {
                             value: value.to_string(),
                             title: info.title.to_string(),
                             least: *info.players.start(),
@@ -104,7 +104,7 @@ pub(crate) async fn open_signups(cx: &mut Cx, args: &str, msg: &Incoming) -> Res
             "extend" => &mut extend,
             "start-after" | "startafter" | "start_after" => &mut start_after,
             _ => {
-                return cx.refuse(cx.say(messages::SignupUsage {
+                return Response::refused(cx.say(messages::SignupUsage {
                     token: Some(token.to_string()),
                 }))
             }
@@ -112,7 +112,7 @@ pub(crate) async fn open_signups(cx: &mut Cx, args: &str, msg: &Incoming) -> Res
         match parse_duration(value) {
             Ok(d) => *duration = d,
             Err(error) => {
-                return cx.refuse(cx.say(messages::BadDuration {
+                return Response::refused(cx.say(messages::BadDuration {
                     error: duration_error(&error),
                 }))
             }
@@ -206,7 +206,7 @@ pub(crate) async fn close_signups(
         return start_from_signups(cx, state, now, message_id).await;
     }
     if forced {
-        return cx.refuse(cx.say(messages::SignupTooFew {
+        return Response::refused(cx.say(messages::SignupTooFew {
             count,
             min: state.min,
         }));
@@ -253,7 +253,7 @@ async fn start_from_signups(
         None => match Seed::generate() {
             Ok(seed) => seed,
             Err(e) => {
-                return cx.refuse(cx.say(messages::DiceFailed {
+                return Response::refused(cx.say(messages::DiceFailed {
                     reason: e.to_string(),
                 }))
             }
@@ -403,7 +403,7 @@ pub(crate) async fn join(cx: &mut Cx, msg: &Incoming) -> Response {
         }));
     }
     if state.players.len() >= SIGNUP_CAP {
-        return cx.refuse(cx.say(messages::SignupFull {
+        return Response::refused(cx.say(messages::SignupFull {
             player,
             cap: SIGNUP_CAP,
         }));

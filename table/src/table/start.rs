@@ -93,7 +93,7 @@ pub(crate) async fn start_game(
                 ping: false,
                 ..render
             });
-            return cx.refuse(cx.say(messages::Refused { reason }));
+            return Response::refused(cx.say(messages::Refused { reason }));
         }
     };
     let info = parsed.game.info();

@@ -36,7 +36,11 @@ impl Table {
 
     /// Whether an automa is to act now and may move.
     pub fn automa_to_act(&self) -> bool {
-        self.cx.automa_to_act(Utc::now()).is_some()
+        self.cx
+            .loaded
+            .playing()
+            .and_then(|c| c.automa_to_act(Utc::now()))
+            .is_some()
     }
 
     /// Decides the second step of a setup that waits for its commitment post (docs/DICE.md
@@ -111,7 +115,7 @@ impl Table {
         let cx = &mut self.cx;
         match extract(&msg.text, &cx.host.settings.prefix) {
             Commands::None => Response::new(Verdict::Ignored),
-            Commands::Refused(reason) => cx.refuse(cx.say(messages::Unreadable {
+            Commands::Refused(reason) => Response::refused(cx.say(messages::Unreadable {
                 author: msg.author.name.to_string(),
                 reason: reason.to_string(),
             })),
