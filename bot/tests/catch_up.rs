@@ -98,25 +98,52 @@ async fn irish_gauge_the_ping_and_recap_tell_what_happened_since_the_players_las
         "{ping}"
     );
     assert!(ping.contains("@ann"), "{ping}");
-    // `!recap` says the same on demand, and answers privately on slash.
+    // `!recap` says the same on demand, and answers privately on slash; it also tells the
+    // auction still running (the ping leaves it out: the ping itself asks for her bid on it).
     let asked = at.say("ann", "!recap").await;
-    assert_eq!(recap(&asked), lines, "{asked}");
+    let mut with_open = lines.clone();
+    with_open.insert(
+        2,
+        "· cat bid £9 on the GSW £9 share (not decided yet)".to_string(),
+    );
+    assert_eq!(recap(&asked), with_open, "{asked}");
     // A spectator asks for the last three days: everything, grouped, complete (the end is
     // not near: nothing said of it).
     let spectator = at.say("zed", "!recap 3d").await;
     let lines = recap(&spectator);
-    assert_eq!(lines.len(), 8, "a heading and every line: {spectator}");
+    assert_eq!(lines.len(), 9, "a heading and every line: {spectator}");
     assert_eq!(lines[0], "📜 Since <t:1795256100:R>:", "{spectator}");
     assert_eq!(lines[1], "· ann won the CBSC £7 share for £0");
     assert_eq!(lines[4], "· ann won the GSW £4 share for £0");
     assert_eq!(lines[6], "· WLW built to Shannon", "{spectator}");
     assert_eq!(lines[7], "· dividends paid: WLW £6 a share", "{spectator}");
-    // A day back from now: only bob's dividends.
+    assert_eq!(
+        lines[8], "· cat bid £9 on the GSW £9 share (not decided yet)",
+        "{spectator}"
+    );
+    // A day and a half back from now: bob's dividends and cat's open bid.
     let day = at.say("zed", "!recap 1d12h").await;
     assert_eq!(
         recap(&day)[1..],
-        ["· dividends paid: WLW £6 a share"],
+        [
+            "· dividends paid: WLW £6 a share",
+            "· cat bid £9 on the GSW £9 share (not decided yet)"
+        ],
         "{day}"
+    );
+    // Once the share is won, the bid is history: the recap says who won it, not the bid.
+    at.later(60);
+    for who in ["ann", "bob"] {
+        at.say(who, "**pass**").await;
+    }
+    let won = at.say("zed", "!recap 1d12h").await;
+    assert_eq!(
+        recap(&won)[1..],
+        [
+            "· dividends paid: WLW £6 a share",
+            "· cat won the GSW £9 share for £9"
+        ],
+        "{won}"
     );
     // A bad duration is refused.
     at.id += 1;
@@ -159,7 +186,11 @@ async fn privates_the_ping_and_recap_tell_cards_taken_and_prices() {
     let all = at.say("zed", "!recap 1d").await;
     assert_eq!(
         recap(&all)[1..],
-        ["· ann took A for $5", "· bob took B for $10",],
+        [
+            "· ann took A for $5",
+            "· bob took B for $10",
+            "· cat bid $30 on D (not decided yet)"
+        ],
         "{all}"
     );
 }

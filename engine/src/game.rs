@@ -327,6 +327,20 @@ impl Game {
         &self.phase
     }
 
+    /// The running auction and the seat that opened it, if one is running.
+    pub fn auction(&self) -> Option<(&AuctionState, Seat)> {
+        match &self.phase {
+            Phase::InitialAuction {
+                auction, opener, ..
+            } => Some((auction, *opener)),
+            Phase::Auction {
+                auction,
+                auctioneer,
+            } => Some((auction, *auctioneer)),
+            _ => None,
+        }
+    }
+
     /// The turn number (0 during the initial auctions).
     pub fn turn(&self) -> u32 {
         self.turn

@@ -24,7 +24,9 @@ use serde_json::Value;
 use crate::game::Phase;
 use crate::notation::{check_named_share, parse_action, parse_cubes, read, read_in, Reading};
 use crate::odds::{self, Ratio};
-use crate::{Action, Actor, Colour, CubeCounts, Event, Game, PlayError, Reason, Rule, Setup};
+use crate::{
+    Action, Actor, Colour, CubeCounts, Event, Game, PlayError, Railway, Reason, Rule, Setup,
+};
 
 pub use report::Refusal;
 pub use view::View;
@@ -558,8 +560,20 @@ impl TableGame for IrishGauge {
         "ruling 27"
     }
 
-    fn summarize(&self, _state: &Game, events: &Vec<Event>) -> Vec<Summary> {
+    fn summarize(&self, state: &Game, events: &Vec<Event>) -> Vec<Summary> {
         let money = |amount: u32| format!("£{amount}");
+        let share = |railway: &Railway, face: u32| format!("the {railway} {} share", money(face));
+        // The share a bid is for: the auction still running, or the one the bid ended.
+        let auctioned = state
+            .auction()
+            .map(|(auction, _)| share(&auction.railway, auction.face))
+            .or_else(|| {
+                events.iter().find_map(|e| match e {
+                    Event::ShareWon { railway, face, .. } => Some(share(railway, *face)),
+                    _ => None,
+                })
+            })
+            .unwrap_or_default();
         events
             .iter()
             .filter_map(|event| match event {
@@ -571,8 +585,19 @@ impl TableGame for IrishGauge {
                 } => Some(Summary {
                     kind: "share_won".into(),
                     seat: Some(*player),
-                    subject: format!("the {railway} {} share", money(*face)),
+                    subject: share(railway, *face),
                     amounts: vec![money(*price)],
+                    key: share(railway, *face),
+                    ..Summary::default()
+                }),
+                // A bid stands until the share is won (or the bidder bids again).
+                Event::Bid { player, amount } => Some(Summary {
+                    kind: "bid".into(),
+                    seat: Some(*player),
+                    subject: auctioned.clone(),
+                    amounts: vec![money(*amount)],
+                    open: true,
+                    key: auctioned.clone(),
                     ..Summary::default()
                 }),
                 Event::LocomotivesPlaced { railway, hexes, .. } => Some(Summary {

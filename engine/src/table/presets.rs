@@ -13,7 +13,6 @@ use serde_json::Value;
 
 use gaugebot_table::game::{Preset, PresetAnswer};
 
-use crate::game::{AuctionState, Phase};
 use crate::{Action, Game, Railway};
 
 /// One stored order.
@@ -88,23 +87,9 @@ impl std::fmt::Display for PresetRefusal {
     }
 }
 
-/// The running auction and the seat that opened it, if any.
-fn auction(game: &Game) -> Option<(&AuctionState, usize)> {
-    match game.phase() {
-        Phase::InitialAuction {
-            auction, opener, ..
-        } => Some((auction, *opener)),
-        Phase::Auction {
-            auction,
-            auctioneer,
-        } => Some((auction, *auctioneer)),
-        _ => None,
-    }
-}
-
 /// The automatic move of `seat`: a pass, when it is asked to bid.
 pub fn auto_move(game: &Game, seat: usize) -> Option<Action> {
-    auction(game)
+    game.auction()
         .filter(|(a, _)| a.to_bid == seat)
         .map(|_| Action::Pass)
 }
@@ -143,7 +128,7 @@ pub fn read(game: &Game, seat: usize, text: &str) -> Result<Preset, PresetRefusa
             if limit > cash {
                 return Err(PresetRefusal::AboveCash { limit, cash });
             }
-            let face = match auction(game) {
+            let face = match game.auction() {
                 Some((a, _)) if a.railway == railway => a.face,
                 _ => *game
                     .available_shares(railway)
@@ -191,7 +176,8 @@ pub fn answer(game: &Game, seat: usize, orders: &[Value]) -> PresetAnswer<Action
             Some(_) => {}
         }
     }
-    let action = auction(game)
+    let action = game
+        .auction()
         .filter(|(a, _)| a.to_bid == seat)
         .and_then(|(a, opener)| {
             let min = a.high.map(|(_, high)| high + 1).unwrap_or(a.face);
@@ -290,7 +276,7 @@ mod tests {
         let cat = [order(&g, 2, "max CBSC 9")];
         let books = [&ann[..], &bob[..], &cat[..]];
         let mut moves = Vec::new();
-        while let Some((a, _)) = auction(&g) {
+        while let Some((a, _)) = g.auction() {
             if a.railway != Railway::Cbsc {
                 break;
             }

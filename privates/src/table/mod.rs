@@ -536,6 +536,17 @@ impl TableGame for Privates {
             kind: "card_taken".into(),
             seat: Some(*player),
             detail: vec![format!("{letter} for ${price}")],
+            key: letter.to_string(),
+            ..Summary::default()
+        };
+        // A bid stands until the card is taken (or the bidder bids again on it).
+        let bid = |player: &usize, letter: &crate::card::Letter, amount: &u32| Summary {
+            kind: "bid".into(),
+            seat: Some(*player),
+            subject: letter.to_string(),
+            amounts: vec![format!("${amount}")],
+            open: true,
+            key: letter.to_string(),
             ..Summary::default()
         };
         events
@@ -560,6 +571,17 @@ impl TableGame for Privates {
                     ..
                 } => Some(taken(player, letter, price)),
                 Event::TakenFree { player, letter, .. } => Some(taken(player, letter, &0)),
+                Event::BidPlaced {
+                    player,
+                    letter,
+                    amount,
+                    ..
+                }
+                | Event::BidOffRaised {
+                    player,
+                    letter,
+                    amount,
+                } => Some(bid(player, letter, amount)),
                 Event::PriceDropped { letter, to, .. } => Some(Summary {
                     kind: "price_drop".into(),
                     detail: vec![format!("{letter} to ${to}")],

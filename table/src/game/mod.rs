@@ -845,6 +845,16 @@ pub struct Summary {
     /// or rounds left), so that the recap says "end in sight".
     #[serde(default)]
     pub near: bool,
+    /// A step of something still going on (a bid in an auction not decided yet): an asked-for
+    /// recap shows it until a later summary with the same [`Summary::key`] closes it (one not
+    /// open, or the same seat's next open one); a turn ping's recap leaves it out (the ping
+    /// says where the auction stands).
+    #[serde(default)]
+    pub open: bool,
+    /// What the summary is about, for [`Summary::open`]'s matching (a card's letter, a share):
+    /// empty when nothing is to match.
+    #[serde(default)]
+    pub key: String,
 }
 
 /// A seat's money: cash and net worth, written with the game's currency by [`Worth::money`].

@@ -125,13 +125,14 @@ impl Current {
                             detail: std::iter::once(why.name().to_string())
                                 .chain(moderator)
                                 .collect(),
-                            near: false,
+                            ..Summary::default()
                         },
                         Some(item.seq),
                     ));
+                    // Its bid is in that line too.
                     summaries.extend(
                         said.into_iter()
-                            .filter(|s| s.seat.is_some())
+                            .filter(|s| s.seat.is_some() && !s.open)
                             .map(|s| (s, None)),
                     );
                 }
@@ -141,6 +142,7 @@ impl Current {
                 _ => summaries.extend(said.into_iter().map(|s| (s, None))),
             }
         }
+        let summaries = closed_or_open(summaries, length);
         let names = self.seat_names();
         let mut lines = group(&summaries, &names, me);
         let worth_now = seat.and_then(|s| self.session.worth(s));
@@ -262,6 +264,30 @@ impl Current {
     }
 }
 
+/// The summaries a recap tells: an open step ([`Summary::open`], a bid in an auction not
+/// decided yet) only in an asked-for recap, and only while no later summary with its key
+/// closes it (the auction's result, or the same seat's next bid there).
+fn closed_or_open(
+    summaries: Vec<(Summary, Option<i64>)>,
+    length: Length,
+) -> Vec<(Summary, Option<i64>)> {
+    let closed_later = |index: usize, open: &Summary| {
+        summaries[index + 1..].iter().any(|(later, _)| {
+            !open.key.is_empty()
+                && later.key == open.key
+                && (!later.open || later.seat == open.seat)
+        })
+    };
+    summaries
+        .iter()
+        .enumerate()
+        .filter(|(index, (s, _))| {
+            !s.open || (length == Length::Complete && !closed_later(*index, s))
+        })
+        .map(|(_, item)| item.clone())
+        .collect()
+}
+
 /// Groups summaries by kind, seat, subject and draw, in the order each group first happened;
 /// the amounts and details of a group are kept in order, details once each. A line about
 /// `me` is marked `yours` (the template says "you").
@@ -353,5 +379,58 @@ mod tests {
         let lines = group(&[paid(4), paid(9)], &names, None);
         assert_eq!(lines.len(), 2, "two calls, two lines");
         assert_eq!(lines[1].detail, ["WLW £6 a share"]);
+    }
+
+    /// A bid (open) by `seat` on `key`, or what closed it (a card taken).
+    fn step(kind: &str, seat: usize, key: &str, open: bool) -> (Summary, Option<i64>) {
+        (
+            Summary {
+                kind: kind.into(),
+                seat: Some(seat),
+                subject: key.into(),
+                open,
+                key: key.into(),
+                ..Summary::default()
+            },
+            None,
+        )
+    }
+
+    fn kinds(kept: &[(Summary, Option<i64>)]) -> Vec<(String, Option<usize>, String)> {
+        kept.iter()
+            .map(|(s, _)| (s.kind.clone(), s.seat, s.key.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn an_open_bid_is_told_until_its_card_is_taken_or_its_bidder_bids_again() {
+        let told = |summaries: Vec<(Summary, Option<i64>)>, length| {
+            kinds(&closed_or_open(summaries, length))
+        };
+        let open = vec![step("bid", 0, "D", true), step("bid", 1, "D", true)];
+        // Both bids stand: each is told in an asked-for recap, none in a ping's.
+        assert_eq!(told(open.clone(), Length::Complete).len(), 2);
+        assert!(told(open.clone(), Length::Short).is_empty());
+        // ann bids again on D: her first bid is replaced, bob's stands.
+        let mut again = open.clone();
+        again.push(step("bid", 0, "D", true));
+        assert_eq!(
+            told(again, Length::Complete),
+            [
+                ("bid".to_string(), Some(1), "D".to_string()),
+                ("bid".to_string(), Some(0), "D".to_string())
+            ]
+        );
+        // bob takes D: both bids are history, the card taken is told.
+        let mut taken = open.clone();
+        taken.push(step("card_taken", 1, "D", false));
+        assert_eq!(
+            told(taken, Length::Complete),
+            [("card_taken".to_string(), Some(1), "D".to_string())]
+        );
+        // A card taken elsewhere closes nothing here.
+        let mut elsewhere = open;
+        elsewhere.push(step("card_taken", 1, "E", false));
+        assert_eq!(told(elsewhere, Length::Complete).len(), 3);
     }
 }
