@@ -742,6 +742,17 @@ fn nothing_hidden_is_sent_during_a_game_of_privates() {
         moves += 1;
     }
     assert!(moves > 3, "the game went on");
+    // The running game counts in the standings (replayed on the stored setup, its deck sealed
+    // in the record), and they show nothing hidden either.
+    let standings = console.say("ann: !standings");
+    assert!(
+        standings.contains("**Privates** — 1 game") && standings.contains(". ann · rating"),
+        "{standings}"
+    );
+    assert!(standings.contains("played 1, finished 0"), "{standings}");
+    let (_, head, body) = get(&addr, "/standings");
+    sent.extend_from_slice(head.as_bytes());
+    sent.extend_from_slice(&body);
     // The page's verifier, before the reveal: the chain checked, the deck sealed.
     let dom = dump_dom(&chrome, &profile, &format!("http://{addr}{page}"));
     sent.extend_from_slice(dom.as_bytes());

@@ -556,7 +556,17 @@ pub fn replay(
     games: &[SharedPlugin],
     until: Option<i64>,
 ) -> Result<Box<dyn Session>, RecordError> {
-    let stored = record.stored_setup()?;
+    replay_on(record, &record.stored_setup()?, games, until)
+}
+
+/// [`replay`] on `stored`, the game's setup as the store keeps it: a record that seals what
+/// is hidden until the reveal (a v3 deck) still replays on it.
+pub fn replay_on(
+    record: &GameRecord,
+    stored: &StoredSetup,
+    games: &[SharedPlugin],
+    until: Option<i64>,
+) -> Result<Box<dyn Session>, RecordError> {
     let mut session = record
         .game(games)?
         .load(&stored.setup, stored.players.clone())

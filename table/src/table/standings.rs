@@ -13,7 +13,7 @@ use skillratings::MultiTeamOutcome;
 
 use crate::game::automa::AUTOMA_ID_PREFIX;
 use crate::game::session::SharedPlugin;
-use crate::record::{self, GameRecord};
+use crate::record::{self, GameRecord, StoredSetup};
 use crate::store::{Store, StoreError};
 
 /// A player's line of the standings of one game kind.
@@ -54,10 +54,13 @@ pub struct KindStandings {
     pub players: Vec<Standing>,
 }
 
-/// A stored game for the standings: its record and whether it is still the channel's game.
+/// A stored game for the standings: its record, its setup as stored, and whether it is still
+/// the channel's game.
 pub struct Played<'a> {
     /// The record.
     pub record: &'a GameRecord,
+    /// The setup as the store keeps it (the record's may seal a deck until the reveal).
+    pub stored: &'a StoredSetup,
     /// Whether it is its channel's active game (an inactive game not finished was abandoned).
     pub active: bool,
 }
@@ -69,7 +72,7 @@ pub fn standings(plugins: &[SharedPlugin], games: &[Played<'_>]) -> Vec<KindStan
     let config = WengLinConfig::new();
     for played in games {
         let record = played.record;
-        let Ok(session) = record::replay(record, plugins, None) else {
+        let Ok(session) = record::replay_on(record, played.stored, plugins, None) else {
             continue;
         };
         let title = session.info().title.to_string();
@@ -202,20 +205,24 @@ pub async fn from_store(
         ),
         Scope::Channel(channel) => Some(HashSet::from([channel.to_string()])),
     };
-    let mut records: Vec<(GameRecord, bool)> = Vec::new();
+    let mut records: Vec<(GameRecord, StoredSetup, bool)> = Vec::new();
     for row in store.games().await? {
         if channels.as_ref().is_some_and(|c| !c.contains(&row.channel)) {
             continue;
         }
         let log = store.log(&row.id).await?;
+        let Ok(stored) = serde_json::from_str::<StoredSetup>(&row.setup_json) else {
+            continue;
+        };
         if let Ok(record) = GameRecord::of_stored(&row, &log, plugins) {
-            records.push((record, row.active));
+            records.push((record, stored, row.active));
         }
     }
     let played: Vec<Played<'_>> = records
         .iter()
-        .map(|(record, active)| Played {
+        .map(|(record, stored, active)| Played {
             record,
+            stored,
             active: *active,
         })
         .collect();
