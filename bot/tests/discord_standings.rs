@@ -3,7 +3,8 @@
 //! only, and so does the server's standings page it links; after a restart the channels'
 //! servers are read back from the database, and a game whose channel's server was never stored
 //! (a database from before the servers were kept, a channel quiet since) gets it from the
-//! server's GUILD_CREATE.
+//! server's GUILD_CREATE; a moderator's `!tables` after a restart lists the server's games at
+//! once.
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -225,6 +226,11 @@ async fn each_server_sees_its_own_standings_across_a_restart() {
         assert!(again.elapsed() < WAIT, "the server is stored again");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    // A moderator's `!tables` in the chat channel lists the server's game at once: the
+    // channels' servers are read back, not learned again message by message.
+    let tables = answer(&fake, GUILD, CHAT_CHANNEL, &moderator(), "!tables").await;
+    assert!(tables.contains(&format!("<#{CHANNEL}>")), "{tables}");
+    assert!(!tables.contains(&format!("<#{OTHER_CHANNEL}>")), "{tables}");
     let here = answer(&fake, GUILD, CHANNEL, &cat(), "!standings").await;
     assert!(here.contains(". ann · rating"), "{here}");
     assert!(!here.contains("dan"), "{here}");
