@@ -861,6 +861,14 @@ fn standings_count_games_wins_and_ratings_per_kind() {
     );
     let (code, _, page) = get(&console.addr, "/standings");
     assert_eq!(code, 200);
+    if let Some(chrome) = chromium() {
+        screenshot(
+            &chrome,
+            &dir.path().join("profile"),
+            &format!("http://{}/standings", console.addr),
+            &screens().join("standings-page.png"),
+        );
+    }
     let page = String::from_utf8_lossy(&page);
     assert!(
         page.contains(
