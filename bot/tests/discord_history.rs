@@ -12,6 +12,9 @@ use gaugebot::config::Config;
 use gaugebot::discord::{self, BotHandle};
 use tempfile::TempDir;
 
+mod fake_table;
+use fake_table::slash_answer;
+
 const GUILD: u64 = 500;
 const CHANNEL: u64 = 501;
 const MODERATOR_ROLE: u64 = 600;
@@ -180,24 +183,14 @@ async fn the_status_pages_through_positions_for_whoever_clicks() {
     );
 
     // The slash command takes the entry too, and its answer carries the buttons.
-    let slash = fake.slash_command(
+    let answer = slash_answer(
+        &fake,
         CHANNEL,
         &dan,
         "status",
         &[("entry", "1"), ("private", "true")],
-    );
-    let record = fake
-        .wait_for_interaction(slash.id, WAIT, "the answer", |f, r| {
-            r.original
-                .and_then(|m| f.message(m))
-                .is_some_and(|m| m.edit_count > 0)
-        })
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
-    let answer = record
-        .original
-        .and_then(|m| fake.message(m))
-        .expect("the answer");
+    )
+    .await;
     assert!(
         answer.content.contains("501-1 after record entry #1"),
         "{}",

@@ -6,8 +6,7 @@
 //! server's GUILD_CREATE; a moderator's `!tables` after a restart lists the server's games at
 //! once.
 
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::time::Duration;
 
 use fakediscord::{within, FakeDiscord, FakeUser};
@@ -15,7 +14,11 @@ use gaugebot::config::WebConfig;
 use sqlx::Connection;
 
 mod fake_table;
-use fake_table::{ann, bob, cat, guild, moderator, start, CHANNEL, GUILD, MODERATOR_ROLE, WAIT};
+use fake_table::{
+    ann, answer_in, bob, cat, guild, moderator, slash_answer, start, CHANNEL, GUILD,
+    MODERATOR_ROLE, WAIT,
+};
+mod http;
 
 /// A channel of the first server without a game.
 const CHAT_CHANNEL: u64 = 502;
@@ -32,53 +35,18 @@ fn fay() -> FakeUser {
     FakeUser::new(6, "fay")
 }
 
-/// Posts `text` in `channel` of `guild` and returns the bot's reply to it.
-async fn answer(
-    fake: &FakeDiscord,
-    guild: u64,
-    channel: u64,
-    user: &FakeUser,
-    text: &str,
-) -> String {
-    let id = fake.post_user_message(channel, Some(guild), user, text);
-    fake.wait_for(WAIT, |f| {
-        f.bot_messages(channel)
-            .into_iter()
-            .find(|m| m.referenced_message == Some(id))
-            .map(|m| m.content)
-            .ok_or_else(|| format!("the reply to {text}"))
-    })
-    .await
-    .unwrap_or_else(|e| panic!("{e}"))
-}
-
 /// A free port on 127.0.0.1 for the web pages.
 fn free_address() -> std::net::SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").expect("a port");
     listener.local_addr().expect("its address")
 }
 
-/// The body of `GET url` (an `http://127.0.0.1:…/…` address) and its status.
+/// The status and body of `GET url` (an `http://127.0.0.1:…/…` address).
 fn get(url: &str) -> (u16, String) {
     let rest = url.strip_prefix("http://").expect("an http address");
     let (addr, path) = rest.split_at(rest.find('/').expect("a path"));
-    let mut stream = TcpStream::connect(addr).expect("the web server answers");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .expect("a timeout");
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .expect("the request is sent");
-    let mut raw = String::new();
-    stream.read_to_string(&mut raw).expect("the answer is read");
-    let status = raw
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .expect("a status");
-    (status, raw)
+    let (status, _, body) = http::get(addr, path);
+    (status, String::from_utf8_lossy(&body).into_owned())
 }
 
 /// The address inside `[standings page](<…>)`.
@@ -128,7 +96,7 @@ async fn each_server_sees_its_own_standings_across_a_restart() {
     let bot = start(&fake, &db, web).await;
 
     let setup = "dice:manual order:1,2,3 cities:5,2,3,11,4,7,9,12";
-    let first = answer(
+    let first = answer_in(
         &fake,
         GUILD,
         CHANNEL,
@@ -137,7 +105,7 @@ async fn each_server_sees_its_own_standings_across_a_restart() {
     )
     .await;
     assert!(first.contains("Irish Gauge"), "{first}");
-    let second = answer(
+    let second = answer_in(
         &fake,
         OTHER_GUILD,
         OTHER_CHANNEL,
@@ -147,7 +115,7 @@ async fn each_server_sees_its_own_standings_across_a_restart() {
     .await;
     assert!(second.contains("Irish Gauge"), "{second}");
 
-    let here = answer(&fake, GUILD, CHANNEL, &bob(), "!standings").await;
+    let here = answer_in(&fake, GUILD, CHANNEL, &bob(), "!standings").await;
     assert!(here.contains("**Standings** of this server"), "{here}");
     assert!(here.contains("**Irish Gauge** — 1 game"), "{here}");
     for name in ["ann", "bob", "cat"] {
@@ -161,23 +129,12 @@ async fn each_server_sees_its_own_standings_across_a_restart() {
     }
     // `/standings` in another channel of the server, without a game: the server's standings,
     // privately.
-    let slash = fake.slash_command(CHAT_CHANNEL, &cat(), "standings", &[]);
-    let record = fake
-        .wait_for_interaction(slash.id, WAIT, "the answer", |f, r| {
-            r.original
-                .and_then(|m| f.message(m))
-                .is_some_and(|m| m.edit_count > 0)
-        })
+    let private = slash_answer(&fake, CHAT_CHANNEL, &cat(), "standings", &[])
         .await
-        .unwrap_or_else(|e| panic!("{e}"));
-    let private = record
-        .original
-        .and_then(|m| fake.message(m))
-        .expect("the answer")
         .content;
     assert!(private.contains(". bob · rating"), "{private}");
     assert!(!private.contains("eve"), "{private}");
-    let there = answer(&fake, OTHER_GUILD, OTHER_CHANNEL, &eve(), "!standings").await;
+    let there = answer_in(&fake, OTHER_GUILD, OTHER_CHANNEL, &eve(), "!standings").await;
     assert!(there.contains("**Irish Gauge** — 1 game"), "{there}");
     assert!(there.contains(". dan · rating"), "{there}");
     assert!(!there.contains("ann"), "{there}");
@@ -228,10 +185,10 @@ async fn each_server_sees_its_own_standings_across_a_restart() {
     }
     // A moderator's `!tables` in the chat channel lists the server's game at once: the
     // channels' servers are read back, not learned again message by message.
-    let tables = answer(&fake, GUILD, CHAT_CHANNEL, &moderator(), "!tables").await;
+    let tables = answer_in(&fake, GUILD, CHAT_CHANNEL, &moderator(), "!tables").await;
     assert!(tables.contains(&format!("<#{CHANNEL}>")), "{tables}");
     assert!(!tables.contains(&format!("<#{OTHER_CHANNEL}>")), "{tables}");
-    let here = answer(&fake, GUILD, CHANNEL, &cat(), "!standings").await;
+    let here = answer_in(&fake, GUILD, CHANNEL, &cat(), "!standings").await;
     assert!(here.contains(". ann · rating"), "{here}");
     assert!(!here.contains("dan"), "{here}");
     assert_eq!(

@@ -18,7 +18,6 @@
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
@@ -28,7 +27,9 @@ use std::time::Duration;
 use serde_json::Value;
 
 mod forged;
+mod http;
 mod pg;
+use http::get;
 
 const SEED: &str = "ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12";
 const END: &str = "@@end-of-reply@@";
@@ -99,53 +100,6 @@ fn screens() -> PathBuf {
     std::env::var_os("GAUGEBOT_SCREENS")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/screens"))
-}
-
-/// One HTTP/1.1 GET: the status, the headers and the body, every byte as sent.
-fn get(addr: &str, path: &str) -> (u16, String, Vec<u8>) {
-    let mut stream = TcpStream::connect(addr).expect("the web server answers");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .expect("a timeout");
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .expect("the request is sent");
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).expect("the answer is read");
-    let split = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .expect("an HTTP answer");
-    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .expect("a status");
-    let mut body = raw[split + 4..].to_vec();
-    if head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        body = dechunk(&body);
-    }
-    (status, head, body)
-}
-
-fn dechunk(mut body: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    loop {
-        let line_end = body.windows(2).position(|w| w == b"\r\n").unwrap_or(0);
-        let size = usize::from_str_radix(String::from_utf8_lossy(&body[..line_end]).trim(), 16)
-            .unwrap_or(0);
-        if size == 0 {
-            return out;
-        }
-        out.extend_from_slice(&body[line_end + 2..line_end + 2 + size]);
-        body = &body[line_end + 2 + size + 2..];
-    }
 }
 
 /// `gaugebot play --web` on a pipe: lines in, replies out.

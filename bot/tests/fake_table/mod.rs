@@ -102,8 +102,26 @@ pub async fn accepted(fake: &FakeDiscord, user: &FakeUser, text: &str) -> u64 {
 /// Posts a message, waits for its ✅ and returns the bot's reply to it.
 pub async fn reply_to(fake: &FakeDiscord, user: &FakeUser, text: &str) -> String {
     let id = accepted(fake, user, text).await;
+    reply_of(fake, CHANNEL, id, text).await
+}
+
+/// Posts a message in `channel` of `guild` and returns the bot's reply to it (a question
+/// answered: no reaction to wait for).
+pub async fn answer_in(
+    fake: &FakeDiscord,
+    guild: u64,
+    channel: u64,
+    user: &FakeUser,
+    text: &str,
+) -> String {
+    let id = fake.post_user_message(channel, Some(guild), user, text);
+    reply_of(fake, channel, id, text).await
+}
+
+/// The bot's reply in `channel` to the message `id` (`text`), once posted.
+async fn reply_of(fake: &FakeDiscord, channel: u64, id: u64, text: &str) -> String {
     fake.wait_for(WAIT, |f| {
-        f.bot_messages(CHANNEL)
+        f.bot_messages(channel)
             .into_iter()
             .find(|m| m.referenced_message == Some(id))
             .map(|m| m.content)
@@ -111,4 +129,27 @@ pub async fn reply_to(fake: &FakeDiscord, user: &FakeUser, text: &str) -> String
     })
     .await
     .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Runs a slash command and returns its private answer (the deferred message, filled).
+pub async fn slash_answer(
+    fake: &FakeDiscord,
+    channel: u64,
+    user: &FakeUser,
+    name: &str,
+    options: &[(&str, &str)],
+) -> fakediscord::RecordedMessage {
+    let slash = fake.slash_command(channel, user, name, options);
+    let record = fake
+        .wait_for_interaction(slash.id, WAIT, "the answer", |f, r| {
+            r.original
+                .and_then(|m| f.message(m))
+                .is_some_and(|m| m.edit_count > 0)
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    record
+        .original
+        .and_then(|m| fake.message(m))
+        .expect("the answer")
 }
