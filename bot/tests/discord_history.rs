@@ -13,7 +13,7 @@ use gaugebot::discord::{self, BotHandle};
 use tempfile::TempDir;
 
 mod fake_table;
-use fake_table::slash_answer;
+use fake_table::{private_answer, slash_answer};
 
 const GUILD: u64 = 500;
 const CHANNEL: u64 = 501;
@@ -101,18 +101,7 @@ async fn click(
     custom_id: &str,
 ) -> RecordedMessage {
     let interaction = fake.click_button(message.id, who, custom_id);
-    let record = fake
-        .wait_for_interaction(interaction.id, WAIT, "the answer", |f, r| {
-            r.original
-                .and_then(|m| f.message(m))
-                .is_some_and(|m| m.edit_count > 0)
-        })
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
-    record
-        .original
-        .and_then(|m| fake.message(m))
-        .expect("the answer")
+    private_answer(fake, interaction.id).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -140,8 +140,14 @@ pub async fn slash_answer(
     options: &[(&str, &str)],
 ) -> fakediscord::RecordedMessage {
     let slash = fake.slash_command(channel, user, name, options);
+    private_answer(fake, slash.id).await
+}
+
+/// The private answer to the interaction `id` (a slash command, a click): the deferred
+/// message, once filled.
+pub async fn private_answer(fake: &FakeDiscord, id: u64) -> fakediscord::RecordedMessage {
     let record = fake
-        .wait_for_interaction(slash.id, WAIT, "the answer", |f, r| {
+        .wait_for_interaction(id, WAIT, "the answer", |f, r| {
             r.original
                 .and_then(|m| f.message(m))
                 .is_some_and(|m| m.edit_count > 0)
