@@ -1,10 +1,13 @@
 //! A game's page: what it shows, gathered as data, worded by `templates/web/game.html.j2`.
 
+use gaugebot_table::answer::utc;
 use gaugebot_table::game::log::Entry;
 use gaugebot_table::game::session::{Render, Session};
 use gaugebot_table::messages::Alt;
 use gaugebot_table::record::RecordError;
+use gaugebot_table::store::read_time;
 use gaugebot_table::table::chart::chart_svg;
+use gaugebot_table::table::history::logged_move;
 use gaugebot_table::templates::TemplateError;
 use gaugebot_table::Rich;
 use serde::Serialize;
@@ -37,8 +40,10 @@ pub struct HistoryLine {
     pub what: String,
     /// Whether an undo took it back.
     pub undone: bool,
-    /// When (UTC).
+    /// When, as people read it (`2026-03-04 12:00 UTC`).
     pub at: String,
+    /// When, as stored (RFC 3339, for the `<time>` element's `datetime`).
+    pub datetime: String,
 }
 
 /// Why a page could not be made.
@@ -110,31 +115,66 @@ fn players(session: &dyn Session) -> Vec<PlayerLine> {
         .collect()
 }
 
-/// The history, every entry of the record, undone ones marked.
-fn history(loaded: &Loaded, session: &dyn Session) -> Vec<HistoryLine> {
+/// The history, every entry of the record, undone ones marked: a move as `!log` writes it
+/// (the seat's player, and why it was made for them), as HTML.
+fn history(web: &Web, loaded: &Loaded, session: &dyn Session) -> Vec<HistoryLine> {
+    let entries: Vec<Option<Entry>> = loaded
+        .record
+        .log
+        .iter()
+        .map(|item| Entry::from_json(&item.entry).ok())
+        .collect();
     loaded
         .record
         .log
         .iter()
-        .map(|item| {
-            let entry = Entry::from_json(&item.entry).ok();
-            let what = match &entry {
-                Some(entry @ (Entry::Action { .. } | Entry::Draw { .. })) => {
-                    session.notation(entry).unwrap_or_else(|| item.text.clone())
+        .zip(&entries)
+        .enumerate()
+        .map(|(index, (item, entry))| {
+            let previous = index
+                .checked_sub(1)
+                .and_then(|i| entries.get(i))
+                .and_then(Option::as_ref);
+            let mut author = item.author_name.clone();
+            let what = match entry {
+                Some(entry @ Entry::Action { seat, .. }) => {
+                    let player = session.seated().get(*seat).map(|p| p.name.clone());
+                    let said = player.as_deref().and_then(|player| {
+                        logged_move(&web.host, session, player, entry, previous)
+                    });
+                    match (said, player) {
+                        // `ann: **bid 7** (preset)`: the player, then the move.
+                        (Some(said), Some(player)) => {
+                            author = player.clone();
+                            let prefix = format!("{player}: ");
+                            present::html(&Rich::parse(said.strip_prefix(&prefix).unwrap_or(&said)))
+                        }
+                        _ => escaped(&session.notation(entry).unwrap_or_else(|| item.text.clone())),
+                    }
+                }
+                Some(entry @ Entry::Draw { .. }) => {
+                    escaped(&session.notation(entry).unwrap_or_else(|| item.text.clone()))
                 }
                 Some(Entry::Undo) => "undo".to_string(),
                 Some(Entry::Reveal) => "the seed revealed".to_string(),
-                _ => item.text.clone(),
+                _ => escaped(&item.text),
             };
+            let at = read_time(&item.at).map_or_else(|_| item.at.clone(), utc);
             HistoryLine {
                 seq: item.seq,
-                author: item.author_name.clone(),
+                author,
                 what,
                 undone: item.undone,
-                at: item.at.clone(),
+                at,
+                datetime: item.at.clone(),
             }
         })
         .collect()
+}
+
+/// Plain text as HTML.
+fn escaped(text: &str) -> String {
+    present::html(&Rich::text(text))
 }
 
 /// A game's page (HTML) showing the position after entry `at` (now, when `None`); `base` is
@@ -186,7 +226,7 @@ pub fn game_page(
             .map(|p| format!("{} {}", p.name, p.worth))
             .collect(),
     );
-    let history = history(loaded, session.as_ref());
+    let history = history(web, loaded, session.as_ref());
     let shown = at.or(last);
     let ctx = minijinja::context! {
         base,

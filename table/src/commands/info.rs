@@ -434,27 +434,12 @@ fn describe_move(
     entry: &Entry,
     previous: Option<&Entry>,
 ) -> String {
-    let Entry::Action { seat, action } = entry else {
+    let Entry::Action { seat, .. } = entry else {
         return current.session.describe(entry, false);
     };
     let player = name_at(meta, current.session.seated(), *seat, seq);
-    let proxy = match previous {
-        Some(Entry::Table(TableEvent::Proxy { seat: s, why, by })) if s == seat => {
-            Some(messages::ProxyData {
-                why: why.name().to_string(),
-                by: by.as_ref().map(|b| b.name.clone()),
-            })
-        }
-        _ => None,
-    };
-    match current.session.canonical(action) {
-        Some(canonical) => cx.say(messages::LogMove {
-            player: player.to_string(),
-            canonical: canonical.to_string(),
-            proxy,
-        }),
-        None => current.session.describe(entry, false),
-    }
+    history::logged_move(&cx.host, current.session.as_ref(), &player, entry, previous)
+        .unwrap_or_else(|| current.session.describe(entry, false))
 }
 
 const HELP_ARGS: &[ArgSpec] = &[arg("topic", ArgKind::Text, false, "a command or topic")];

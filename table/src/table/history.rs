@@ -3,7 +3,11 @@
 //! again: every draw comes from its stored entry, and the position is the one the table held
 //! then, so its report shows what the report showed then and nothing dealt later.
 
+use crate::game::log::Entry;
+use crate::game::session::Session;
+use crate::messages;
 use crate::table::{Current, Host};
+use crate::weeks::meta::TableEvent;
 
 /// Which position a command asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,4 +64,35 @@ impl Host {
             .collect();
         self.replay(&current.row, &rows).ok()
     }
+}
+
+/// A logged move in words, as `!log` and a game's web page write it (`ann: **bid 7**
+/// (preset)`): `player` is the seat's name then; why the move was made for the seat, when the
+/// entry before it (`previous`) is the table's note of that. `None` when the entry is no move
+/// or the game cannot write it.
+pub fn logged_move(
+    host: &Host,
+    session: &dyn Session,
+    player: &str,
+    entry: &Entry,
+    previous: Option<&Entry>,
+) -> Option<String> {
+    let Entry::Action { seat, action } = entry else {
+        return None;
+    };
+    let proxy = match previous {
+        Some(Entry::Table(TableEvent::Proxy { seat: s, why, by })) if s == seat => {
+            Some(messages::ProxyData {
+                why: why.name().to_string(),
+                by: by.as_ref().map(|b| b.name.clone()),
+            })
+        }
+        _ => None,
+    };
+    let canonical = session.canonical(action)?;
+    Some(host.say(messages::LogMove {
+        player: player.to_string(),
+        canonical: canonical.to_string(),
+        proxy,
+    }))
 }

@@ -10,7 +10,7 @@ pub(crate) mod automa;
 pub mod chart;
 pub(crate) mod clock;
 pub mod extract;
-pub(crate) mod history;
+pub mod history;
 pub(crate) mod ledger;
 pub(crate) mod mover;
 pub(crate) mod pending;
