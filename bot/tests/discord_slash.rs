@@ -914,6 +914,37 @@ async fn archived_forum_posts_up_to_date_cost_no_request_each_on_restart() {
     })
     .await
     .expect("every status pinned");
+    // The bot moves each post's cursor past its own posts when their gateway events come back,
+    // after the pins: wait for that, or a restart rightly reads a post whose cursor lags.
+    let store = bot.tables().store().clone();
+    let settled = tokio::time::Instant::now();
+    loop {
+        let mut lagging = Vec::new();
+        for thread in &threads {
+            let last = fake
+                .channel_messages(*thread)
+                .iter()
+                .filter(|m| !m.deleted)
+                .map(|m| m.id)
+                .max();
+            let cursor = store
+                .cursor(&thread.to_string())
+                .await
+                .expect("a cursor")
+                .and_then(|c| c.parse::<u64>().ok());
+            if last > cursor {
+                lagging.push(*thread);
+            }
+        }
+        if lagging.is_empty() {
+            break;
+        }
+        assert!(
+            settled.elapsed() < WAIT * 3,
+            "cursors behind their posts' last message: {lagging:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     stop(bot).await;
     // While down: a move in the first post; then every post is archived.
     let missed = fake.post_user_message(threads[0], Some(GUILD), &ann(), "**bid 7**");
