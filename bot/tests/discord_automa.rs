@@ -101,13 +101,13 @@ async fn a_privates_game_of_automa_seats_plays_to_its_end_through_discord() {
     // Every move is the automa's, posted one after another until the final report.
     let over = fake
         .wait_for(Duration::from_secs(300), |f| {
+            let pinned = f.pins(CHANNEL);
             f.bot_messages(CHANNEL)
                 .into_iter()
-                // The final report follows the last move in its post (the pinned status,
-                // edited to the same report, is an older message).
-                .find(|m| {
-                    m.content.starts_with("🤖 **Automa ") && m.content.contains("**Game over.**")
-                })
+                // The final report follows the last move in its post, or in the post's next
+                // part when the whole is longer than Discord's 2,000 characters (a long
+                // game's card lists); the pinned status, edited to the same report, is not it.
+                .find(|m| m.content.contains("**Game over.**") && !pinned.contains(&m.id))
                 .ok_or_else(|| "the final report after the last automa move".to_string())
         })
         .await
