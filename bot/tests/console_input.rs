@@ -207,3 +207,43 @@ fn irish_gauge_never_asks_for_a_bid_nobody_can_afford_and_forced_ask_is_an_optio
     assert!(!after.contains("@cat: the CBSC"), "{after}");
     assert!(after.contains("@bob: the WLW £5 share"), "{after}");
 }
+
+#[test]
+fn a_bid_the_rules_refuse_names_the_nearest_legal_bid_and_changes_nothing() {
+    let lines = [
+        SETUP_IG,
+        "ann: I open **bid 5**",
+        "ann: **bid 25**",
+        "bob: **bid 9**",
+        "ann: **bid 7**",
+        "mod: !setup privates ann bob cat dice:manual dealer:1 force",
+        "mod: !deal 10 5 25 50 10 35 40 chips:red,blue,green,red,black,yellow,blue",
+        "ann: **bid 20 on D**",
+        "ann: **bid 27 on D**",
+    ];
+    let out = answers(&lines.join("\n"));
+    assert!(
+        out[1].contains(
+            "❌ ann: **bid 5** — a bid must be at least the share's face value of £7 (ruling 2) — the nearest legal move: **bid 7**"
+        ),
+        "{}",
+        out[1]
+    );
+    assert!(
+        out[2].contains("— the nearest legal move: **bid 20**"),
+        "all of ann's £20: {}",
+        out[2]
+    );
+    // Not bob's bid: the rule, and no move offered to him.
+    assert!(out[3].contains("it is ann's bid, not bob's"), "{}", out[3]);
+    assert!(!out[3].contains("nearest"), "{}", out[3]);
+    // The refusals changed nothing: ann's bid of 7 opens the auction.
+    assert!(out[4].contains("ann bids £7."), "{}", out[4]);
+    // Privates: the least bid on D is its price and $2 (P8), $27.
+    assert!(
+        out[7].contains("— the nearest legal move: **bid 27 on D**"),
+        "{}",
+        out[7]
+    );
+    assert!(out[8].contains("ann bids $27 on D."), "{}", out[8]);
+}

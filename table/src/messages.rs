@@ -368,6 +368,11 @@ catalogue! {
     NotPlaying = "not_playing" {}
     /// Why a move was made for a seat (the game adds it to the narration).
     ProxyNote = "proxy_note" { why: String, by: Option<String>, player: String }
+    /// A run of moves the table made for seats without a choice, told in one line: the
+    /// players (in the order they first moved), the moves in notation and how many.
+    ForcedRun = "forced_run" { players: Vec<String>, moves: Vec<String>, count: usize }
+    /// Lines alike left out of a run's narration (between its first and its last).
+    LinesAlike = "lines_alike" { count: usize }
     /// A reminder of a decision that waits.
     Reminder = "reminder" { c: DecisionData, game_id: String, prompt: String }
     /// A decision's clock ran out.

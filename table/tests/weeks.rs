@@ -457,3 +457,50 @@ async fn a_message_read_twice_is_applied_once_even_after_a_restart() {
     assert_eq!(w.pile(C).await.pile, 8);
     assert_eq!(w.log(C).await.len(), 1);
 }
+
+/// A run of moves without a choice (a pile of single steps: every take is of 1) is told in one
+/// line with how many moves the table made, what they brought about with lines alike shortened,
+/// and the last move in full; the log keeps every move, each marked as the only legal one.
+#[tokio::test]
+async fn a_run_of_moves_without_a_choice_is_told_in_one_line_and_logged_in_full() {
+    let mut w = World::new();
+    let setup = w.message("mod", "!setup ann bob steps:1");
+    let r = w.deliver(C, &setup).await;
+    assert_eq!(r.verdict, Verdict::Accepted, "{}", r.text());
+    // The tick makes the moves nobody has a choice in, to the end of the game.
+    let told = w.later(Duration::zero()).await;
+    let log = w.log(C).await;
+    let forced = log
+        .iter()
+        .filter(|e| e["entry"] == "table" && e["event"] == "proxy" && e["why"] == "forced")
+        .count();
+    let takes = log.iter().filter(|e| e["entry"] == "action").count();
+    let dice = log.iter().filter(|e| e["entry"] == "draw").count();
+    assert_eq!(forced, takes, "every take was forced");
+    assert!(dice >= 4, "the pile grew {dice} times");
+    assert_eq!(w.pile(C).await.pile, 0, "the game is over");
+    let lines: Vec<&str> = told.lines().collect();
+    assert_eq!(
+        lines[0],
+        format!(
+            "⏩ ann and bob had no choice: **take 1**, made for them automatically {takes} times \
+             in a row (the only legal move each time; `!log` lists every one)."
+        ),
+        "{told}"
+    );
+    // What the takes brought about: the die's first and last additions, the ones between
+    // counted, then the last take in full.
+    assert!(lines[1].starts_with("the die adds "), "{told}");
+    assert_eq!(
+        lines[2],
+        format!("… and {} more like them …", dice - 2),
+        "{told}"
+    );
+    assert!(lines[3].starts_with("the die adds "), "{told}");
+    assert!(lines[4].ends_with("takes the last"), "{told}");
+    assert_eq!(
+        told.matches(" takes ").count(),
+        1,
+        "one take told, not {takes}: {told}"
+    );
+}

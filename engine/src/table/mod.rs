@@ -369,7 +369,9 @@ impl TableGame for IrishGauge {
 
     #[tracing::instrument(target = "hop", level = "trace", skip_all)]
     fn apply(&self, state: &mut Game, seat: usize, action: &Action) -> Result<Vec<Event>, Refusal> {
-        state.play(seat, action).map_err(Refusal::Play)
+        state
+            .play(seat, action)
+            .map_err(|error| suggest::with_nearest_amount(state, seat, action, error))
     }
 
     fn to_act(&self, state: &Game) -> ToAct {

@@ -9,7 +9,7 @@ use super::report::Refusal;
 use crate::build::format_half_points;
 use crate::game::LegalActions;
 use crate::notation::{nearest_legal, Ambiguity};
-use crate::{Action, Actor, Board, Event, Game, HexId, Railway};
+use crate::{Action, Actor, Board, Event, Game, HexId, PlayError, Railway};
 
 /// A refusal of `text` as the player to act reads it, with the legal move nearest to what was
 /// written in place of a fixed example or an illegal correction: a near miss whose corrected
@@ -69,6 +69,40 @@ pub fn with_nearest(game: &Game, text: &str, refusal: Refusal) -> Refusal {
             why: Ambiguity::Question,
         },
         other => other,
+    }
+}
+
+/// The rules' refusal of a move with an amount by the player to act (a bid below the least or
+/// over their cash, an auction opened below the share's face value), with the legal amount
+/// nearest to it offered ([`Refusal::Closest`]): `bid 5` for the CBSC £7 share offers
+/// **bid 7**. The nearest move is of the same kind (a bid; an auction of the same railway);
+/// when there is none, or the move has no amount, the rules' refusal stands alone.
+pub fn with_nearest_amount(game: &Game, seat: usize, action: &Action, error: PlayError) -> Refusal {
+    let to_act = matches!(game.to_act(), Actor::Player { seat: s } if s == seat);
+    let amount_move = matches!(
+        action,
+        Action::Bid { .. }
+            | Action::Auction {
+                opening_bid: Some(_),
+                ..
+            }
+    );
+    if !to_act || !amount_move || !matches!(error, PlayError::Illegal { .. }) {
+        return Refusal::Play(error);
+    }
+    let same_kind = |nearest: &Action| match (action, nearest) {
+        (Action::Bid { .. }, Action::Bid { .. }) => true,
+        (Action::Auction { railway: a, .. }, Action::Auction { railway: b, .. }) => a == b,
+        _ => false,
+    };
+    match nearest_legal(game, seat, &action.to_string())
+        .filter(|nearest| nearest != action && same_kind(nearest))
+    {
+        Some(nearest) => Refusal::Closest {
+            why: Box::new(Refusal::Play(error)),
+            nearest,
+        },
+        None => Refusal::Play(error),
     }
 }
 
@@ -486,8 +520,109 @@ mod tests {
         game
     }
 
+    /// The rules' refusal of `text` as `seat`'s move in `game`, through the plug-in.
+    fn refused(game: &Game, seat: usize, text: &str) -> Refusal {
+        use gaugebot_table::game::TableGame;
+        let action = crate::parse_action(text).expect("notation");
+        let mut state = game.clone();
+        super::super::IrishGauge
+            .apply(&mut state, seat, &action)
+            .expect_err(text)
+    }
+
+    #[test]
+    fn a_bid_the_rules_refuse_offers_the_nearest_legal_amount() {
+        let mut game = game();
+        // ann opens the CBSC £7 share: below the face value, over her £20.
+        let low = refused(&game, 0, "bid 5");
+        assert_eq!(offered_moves(&low), [Action::Bid { amount: 7 }], "{low}");
+        assert!(low.to_string().contains("face value"), "{low}");
+        assert_eq!(
+            offered_moves(&refused(&game, 0, "bid 25")),
+            [Action::Bid { amount: 20 }]
+        );
+        // Not ann's bid: the rule alone, nothing offered to bob.
+        let not_yours = refused(&game, 1, "bid 9");
+        assert!(offered_moves(&not_yours).is_empty(), "{not_yours}");
+        // bob must beat ann's £8.
+        game.play(0, &Action::Bid { amount: 8 }).expect("legal");
+        assert_eq!(
+            offered_moves(&refused(&game, 1, "bid 8")),
+            [Action::Bid { amount: 9 }]
+        );
+    }
+
+    #[test]
+    fn an_auction_opened_below_face_value_offers_the_same_railway() {
+        let mut game = game();
+        for (seat, text) in [
+            (0, "bid 7"),
+            (1, "pass"),
+            (2, "pass"),
+            (0, "pass"),
+            (1, "bid 5"),
+            (2, "pass"),
+            (1, "pass"),
+            (2, "bid 9"),
+            (0, "pass"),
+            (2, "pass"),
+            (0, "pass"),
+            (1, "pass"),
+            (2, "bid 6"),
+            (0, "pass"),
+            (1, "pass"),
+        ] {
+            let action = crate::parse_action(text).expect("notation");
+            game.play(seat, &action).expect(text);
+        }
+        // ann's turn: an opening bid below GSW's face value.
+        let low = refused(&game, 0, "auction GSW 3");
+        assert_eq!(
+            offered_moves(&low),
+            [Action::Auction {
+                railway: Railway::Gsw,
+                opening_bid: None
+            }],
+            "{low}"
+        );
+        let Refusal::Closest { why, .. } = &low else {
+            panic!("the nearest legal move: {low:?}");
+        };
+        assert!(matches!(**why, Refusal::Play(_)), "{why:?}");
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// Every amount the rules' refusal of a bid or an auction offers the player to act,
+        /// replayed as their move in that position, is accepted.
+        #[test]
+        fn every_amount_a_rule_refusal_offers_is_accepted(
+            choices in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..60),
+            amount in 0u32..60,
+            railway in 0usize..5,
+            auction in proptest::prelude::any::<bool>(),
+        ) {
+            use gaugebot_table::game::TableGame;
+            let game = walked(&choices);
+            let Actor::Player { seat } = game.to_act() else {
+                return Ok(());
+            };
+            let action = if auction {
+                Action::Auction { railway: Railway::ALL[railway], opening_bid: Some(amount) }
+            } else {
+                Action::Bid { amount }
+            };
+            let mut state = game.clone();
+            if let Err(refusal) = super::super::IrishGauge.apply(&mut state, seat, &action) {
+                proptest::prop_assert_eq!(&state, &game, "a refused move changes nothing");
+                for offered in offered_moves(&refusal) {
+                    let mut replay = game.clone();
+                    let played = replay.play(seat, &offered);
+                    proptest::prop_assert!(played.is_ok(), "{action}: {refusal} offered {offered}: {played:?}");
+                }
+            }
+        }
 
         /// Every move a refusal offers the player to act (a near miss's correction, the nearest
         /// legal move, a question's move), replayed as their move in that position, is accepted.

@@ -381,7 +381,9 @@ impl TableGame for Privates {
     }
 
     fn apply(&self, state: &mut Game, seat: usize, action: &Action) -> Result<Vec<Event>, Refusal> {
-        Ok(state.play(seat, action)?)
+        state
+            .play(seat, action)
+            .map_err(|error| refusal::with_nearest_amount(state, seat, action, error))
     }
 
     fn to_act(&self, state: &Game) -> ToAct {

@@ -532,6 +532,37 @@ pub fn with_nearest(game: &crate::Game, text: &str, refusal: Refusal) -> Refusal
     }
 }
 
+/// The rules' refusal of a move with an amount by the player to act (a bid below the least bid
+/// or over their cash, a raise too small in a bid-off), with the legal amount nearest to it
+/// offered ([`Refusal::Closest`]): `bid 34 on F` when the least bid on F is $44 offers
+/// **bid 44 on F**. The nearest move is of the same kind (a bid on the same card; a raise); when
+/// there is none, or the move has no amount, the rules' refusal stands alone.
+pub fn with_nearest_amount(
+    game: &crate::Game,
+    seat: usize,
+    action: &Action,
+    error: PlayError,
+) -> Refusal {
+    let to_act = matches!(game.to_act(), crate::Actor::Player { seat: s } if s == seat);
+    let same_kind = |nearest: &Action| match (action, nearest) {
+        (Action::Bid { letter: a, .. }, Action::Bid { letter: b, .. }) => a == b,
+        (Action::Raise { .. }, Action::Raise { .. }) => true,
+        _ => false,
+    };
+    if !to_act || !matches!(action, Action::Bid { .. } | Action::Raise { .. }) {
+        return Refusal::Play(error);
+    }
+    match crate::phrasing::nearest_legal(game, seat, &action.to_string())
+        .filter(|nearest| nearest != action && same_kind(nearest))
+    {
+        Some(nearest) => Refusal::Closest {
+            why: Box::new(Refusal::Play(error)),
+            nearest,
+        },
+        None => Refusal::Play(error),
+    }
+}
+
 /// Every move a refusal offers the player to act as what to write instead: a near miss's
 /// suggestion, the nearest legal move, a question's move. (The readings listed when a text reads
 /// two ways are what was written, not suggestions.)
@@ -601,8 +632,106 @@ mod tests {
         game
     }
 
+    /// The rules' refusal of `action` as `seat`'s move in `game`, through the plug-in; the
+    /// state is left as it was.
+    fn refused(game: &Game, seat: usize, action: Action) -> Refusal {
+        let mut state = game.clone();
+        let refusal = crate::table::Privates
+            .apply(&mut state, seat, &action)
+            .expect_err("refused");
+        assert_eq!(&state, game, "a refused move changes nothing");
+        refusal
+    }
+
+    #[test]
+    fn a_bid_the_rules_refuse_offers_the_nearest_legal_amount_on_the_same_card() {
+        let game = walked(&[]);
+        let Actor::Player { seat } = game.to_act() else {
+            panic!("a player to act");
+        };
+        let LegalActions::Turn { bids, .. } = game.legal_actions() else {
+            panic!("a turn");
+        };
+        let option = bids.last().expect("a card to bid on");
+        let letter = option.letter;
+        let low = refused(
+            &game,
+            seat,
+            Action::Bid {
+                letter,
+                amount: option.minimum - 1,
+            },
+        );
+        let least = Action::Bid {
+            letter,
+            amount: option.minimum,
+        };
+        assert_eq!(offered_moves(&low), [least], "{low}");
+        assert!(matches!(&low, Refusal::Closest { why, .. } if matches!(**why, Refusal::Play(_))));
+        let high = refused(
+            &game,
+            seat,
+            Action::Bid {
+                letter,
+                amount: 500,
+            },
+        );
+        let most = Action::Bid {
+            letter,
+            amount: option.maximum,
+        };
+        assert_eq!(offered_moves(&high), [most], "{high}");
+        // Not the player to act: the rule alone.
+        let other = (seat + 1) % 3;
+        let not_yours = refused(
+            &game,
+            other,
+            Action::Bid {
+                letter,
+                amount: option.minimum - 1,
+            },
+        );
+        assert!(offered_moves(&not_yours).is_empty(), "{not_yours}");
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// Every amount the rules' refusal of a bid or a raise offers the player to act,
+        /// replayed as their move in that position, is accepted; the refused move changed
+        /// nothing.
+        #[test]
+        fn every_amount_a_rule_refusal_offers_is_accepted(
+            choices in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..40),
+            amount in 0u32..600,
+            letter in 0usize..7,
+            raise in proptest::prelude::any::<bool>(),
+        ) {
+            let game = walked(&choices);
+            let Actor::Player { seat } = game.to_act() else {
+                return Ok(());
+            };
+            let letters = ["A", "B", "C", "D", "E", "F", "G"];
+            let action = if raise {
+                Action::Raise { amount }
+            } else {
+                Action::Bid {
+                    letter: crate::notation::parse_letter(letters[letter]).expect("a letter"),
+                    amount,
+                }
+            };
+            let mut state = game.clone();
+            if let Err(refusal) = crate::table::Privates.apply(&mut state, seat, &action) {
+                proptest::prop_assert_eq!(&state, &game, "a refused move changes nothing");
+                for offered in offered_moves(&refusal) {
+                    let played = game.clone().play(seat, &offered);
+                    proptest::prop_assert!(
+                        played.is_ok(),
+                        "{action}: {refusal:?} offered {offered}: {played:?}"
+                    );
+                }
+            }
+        }
 
         /// Every move a refusal offers the player to act (a near miss's correction, the nearest
         /// legal move, a question's move), replayed as their move in that position, is accepted.

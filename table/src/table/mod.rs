@@ -10,6 +10,7 @@ pub(crate) mod automa;
 pub mod chart;
 pub(crate) mod clock;
 pub mod extract;
+pub(crate) mod forced_run;
 pub mod history;
 pub(crate) mod ledger;
 pub(crate) mod mover;

@@ -14,6 +14,7 @@ use crate::game::{Decision, PlayerInfo, Proxy, ToAct};
 use crate::input::Incoming;
 use crate::messages;
 use crate::store::Write;
+use crate::table::forced_run;
 use crate::table::ledger::Ledger;
 use crate::table::{Current, Cx, Draft, Host, Refusal};
 use crate::weeks::meta::{Meta, ProxyWhy, TableEvent};
@@ -25,6 +26,10 @@ pub(crate) const MAX_PROXY_MOVES: usize = 100;
 /// A move the table made for a seat: its narration, whether it ended a turn, whether it
 /// changed the picture.
 pub(crate) struct MadeMove {
+    /// The name of the seat's player.
+    pub(crate) player: String,
+    /// The move in notation.
+    pub(crate) canonical: String,
     pub(crate) text: String,
     pub(crate) ends_turn: bool,
     pub(crate) changes_picture: bool,
@@ -74,6 +79,23 @@ impl Proxied {
         self.texts.push(made.text);
         self.ends_turn |= made.ends_turn;
         self.changes_picture |= made.changes_picture;
+    }
+
+    /// A run of forced moves, told briefly when it is long ([`forced_run::narrate`]).
+    pub(crate) fn add_forced_run(&mut self, host: &Host, run: Vec<MadeMove>) {
+        for made in &run {
+            self.ends_turn |= made.ends_turn;
+            self.changes_picture |= made.changes_picture;
+        }
+        let told: Vec<forced_run::Forced<'_>> = run
+            .iter()
+            .map(|made| forced_run::Forced {
+                player: &made.player,
+                canonical: &made.canonical,
+                text: &made.text,
+            })
+            .collect();
+        self.texts.extend(forced_run::narrate(host, &told));
     }
 }
 
@@ -141,6 +163,7 @@ impl<'a> Mover<'a> {
             seat,
             action: played.action,
         });
+        let canonical = played.canonical;
         let mut text = played.text;
         let mut ends_turn = played.ends_turn;
         if let Some((drawn, ended)) = self.draw_after(draft, message_id, &render)? {
@@ -150,6 +173,8 @@ impl<'a> Mover<'a> {
         }
         Ok((
             Some(MadeMove {
+                player,
+                canonical,
                 text,
                 ends_turn,
                 changes_picture: played.changes_picture,
@@ -185,6 +210,9 @@ impl<'a> Mover<'a> {
         }
     }
 
+    /// The moves the table makes at once for the players to act in turn: forced moves, and in
+    /// auctions presets and absences; a run of forced moves is told briefly
+    /// ([`crate::table::forced_run`]).
     pub(crate) async fn answer_auctions(
         &self,
         draft: &mut Draft,
@@ -192,69 +220,81 @@ impl<'a> Mover<'a> {
         now: DateTime<Utc>,
         done: &mut Proxied,
     ) {
+        let mut run = Vec::new();
         for _ in 0..MAX_PROXY_MOVES {
             let ToAct::Player { seat, decision } = draft.session.to_act() else {
-                return;
+                break;
             };
             if let Some(made) = self.forced(draft, seat) {
-                done.add(made);
+                run.push(made);
                 continue;
             }
+            done.add_forced_run(self.host, std::mem::take(&mut run));
             if decision != Decision::Auction {
-                return;
+                break;
             }
-            let Some(player) = draft.session.seated().get(seat).cloned() else {
-                return;
-            };
-            if done.book.is_none() {
-                done.book = Some(self.ledger.preset_book(&self.current.row.id).await);
+            match self.auction_answer(draft, meta, now, done, seat).await {
+                Some(made) => done.add(made),
+                None => break,
             }
-            let orders: Vec<Value> = done
-                .book
-                .as_ref()
-                .and_then(|b| b.get(&player.id))
-                .map(|list| list.iter().map(|p| p.order.clone()).collect())
-                .unwrap_or_default();
-            let mut made = None;
-            if !orders.is_empty() {
-                match self.proxy_move(
-                    draft,
-                    seat,
-                    ProxySource::Presets(&orders),
-                    ProxyWhy::Preset,
-                    None,
-                    "",
-                ) {
-                    Ok((played, spent)) => {
-                        if !spent.is_empty() {
-                            if let Some(list) =
-                                done.book.as_mut().and_then(|b| b.get_mut(&player.id))
-                            {
-                                drop_spent(list, &spent);
-                            }
-                            done.dirty.push(player.id.clone());
-                        }
-                        made = played;
-                    }
-                    Err(reason) => {
-                        tracing::warn!(game = %self.current.row.id, seat, ?reason, "a preset's move was refused");
-                    }
-                }
-            }
-            // An absence with cover leaves the decision to the automa.
-            if made.is_none() && meta.away(&player.id, now).is_some_and(|a| !a.cover) {
-                match self.proxy_move(draft, seat, ProxySource::Auto, ProxyWhy::Away, None, "") {
-                    Ok((played, _)) => made = played,
-                    Err(reason) => {
-                        tracing::warn!(game = %self.current.row.id, seat, ?reason, "an automatic pass was refused");
-                    }
-                }
-            }
-            let Some(made) = made else {
-                return;
-            };
-            done.add(made);
         }
+        done.add_forced_run(self.host, run);
+    }
+
+    /// The move a seat's presets make in an auction, or the automatic pass of an absent player
+    /// (unless a preset answers); `None` when the table makes none.
+    async fn auction_answer(
+        &self,
+        draft: &mut Draft,
+        meta: &Meta,
+        now: DateTime<Utc>,
+        done: &mut Proxied,
+        seat: usize,
+    ) -> Option<MadeMove> {
+        let player = draft.session.seated().get(seat).cloned()?;
+        if done.book.is_none() {
+            done.book = Some(self.ledger.preset_book(&self.current.row.id).await);
+        }
+        let orders: Vec<Value> = done
+            .book
+            .as_ref()
+            .and_then(|b| b.get(&player.id))
+            .map(|list| list.iter().map(|p| p.order.clone()).collect())
+            .unwrap_or_default();
+        let mut made = None;
+        if !orders.is_empty() {
+            match self.proxy_move(
+                draft,
+                seat,
+                ProxySource::Presets(&orders),
+                ProxyWhy::Preset,
+                None,
+                "",
+            ) {
+                Ok((played, spent)) => {
+                    if !spent.is_empty() {
+                        if let Some(list) = done.book.as_mut().and_then(|b| b.get_mut(&player.id)) {
+                            drop_spent(list, &spent);
+                        }
+                        done.dirty.push(player.id.clone());
+                    }
+                    made = played;
+                }
+                Err(reason) => {
+                    tracing::warn!(game = %self.current.row.id, seat, ?reason, "a preset's move was refused");
+                }
+            }
+        }
+        // An absence with cover leaves the decision to the automa.
+        if made.is_none() && meta.away(&player.id, now).is_some_and(|a| !a.cover) {
+            match self.proxy_move(draft, seat, ProxySource::Auto, ProxyWhy::Away, None, "") {
+                Ok((played, _)) => made = played,
+                Err(reason) => {
+                    tracing::warn!(game = %self.current.row.id, seat, ?reason, "an automatic pass was refused");
+                }
+            }
+        }
+        made
     }
 
     /// The move `seat`, to act, has no choice in, made for it on the draft

@@ -3,7 +3,8 @@
 //! die for the pile after every fifth take. It opts into nothing of play over weeks, unless set
 //! up with `decision:auction`: then every take is an auction's decision, so the table answers it
 //! for a seat whose clock ran out or who is away (`take 1`, the game's automatic move), and a
-//! player's secret preset (`!preset take N`) answers it too.
+//! player's secret preset (`!preset take N`) answers it too. Set up with `steps:1`, every take
+//! is of 1: no move has a choice, and the table makes them all.
 
 use std::fmt;
 use std::sync::Arc;
@@ -25,6 +26,10 @@ pub struct PileSetup {
     pile: u32,
     #[serde(default)]
     auction: bool,
+    /// Every take is of 1 (`steps:1` at setup): no move has a choice, so the table makes
+    /// them all (`TableGame::forced_move`).
+    #[serde(default)]
+    steps: bool,
 }
 
 /// A position of the game.
@@ -40,6 +45,8 @@ pub struct Pile {
     winner: Option<usize>,
     /// Whether a take is an auction's decision (`decision:auction` at setup).
     pub auction: bool,
+    /// Whether every take is of 1 (`steps:1` at setup).
+    pub steps: bool,
 }
 
 /// A move: take this many.
@@ -92,6 +99,7 @@ impl Pile {
             awaiting_die,
             winner,
             auction: setup.auction,
+            steps: setup.steps,
         }
     }
 
@@ -116,7 +124,7 @@ impl Pile {
         if seat != self.to_act || self.awaiting_die {
             return Err(PileRefusal::NotYourTurn);
         }
-        let max = 3.min(self.pile);
+        let max = if self.steps { 1 } else { 3 }.min(self.pile);
         if take == 0 || take > max {
             return Err(PileRefusal::TooMany { asked: take, max });
         }
@@ -252,6 +260,7 @@ impl TableGame for PileGame {
             first,
             pile: 10,
             auction: options.get("decision") == Some("auction"),
+            steps: options.get("steps") == Some("1"),
         })
     }
     fn start(&self, setup: &PileSetup) -> Result<Pile, PileRefusal> {
@@ -304,6 +313,11 @@ impl TableGame for PileGame {
                 decision: Decision::Auction,
             };
         to_act.then_some(Take(1))
+    }
+    /// A pile of single steps (`steps:1`) leaves the player to act no choice: take 1.
+    fn forced_move(&self, state: &Pile) -> Option<Take> {
+        let to_act = matches!(state.to_act(), ToAct::Player { .. });
+        (state.steps && to_act).then_some(Take(1))
     }
     /// `!preset take N`: a standing order to take N (or what is left) at each decision.
     fn read_preset(
