@@ -357,6 +357,16 @@ fn an_irish_gauge_page_shows_the_game_its_history_and_checks_its_dice() {
         let label = format!(">{name} {}</text>", worth.expect("a worth"));
         assert!(chart.contains(&label), "the chart ends at {label}");
     }
+    // The history: the automa's moves say so; the marker stored before each is no line.
+    let history = inner(&dom, "<section id=\"history\"", "</section>");
+    assert!(
+        history.contains("<span class=\"who\">Automa 1</span>") && history.contains("(automa)"),
+        "{history}"
+    );
+    assert!(
+        !history.contains("<span class=\"who\">gaugebot</span>"),
+        "no marker lines: {history}"
+    );
     // Before the reveal the verifier checks the chain and waits for the seed.
     assert!(
         dom.contains("data-verdict=\"pending\""),

@@ -1,6 +1,7 @@
 //! A game's page: what it shows, gathered as data, worded by `templates/web/game.html.j2`.
 
 use gaugebot_table::answer::utc;
+use gaugebot_table::game::events::TableEvent;
 use gaugebot_table::game::log::Entry;
 use gaugebot_table::game::session::{Render, Session};
 use gaugebot_table::messages::Alt;
@@ -116,7 +117,9 @@ fn players(session: &dyn Session) -> Vec<PlayerLine> {
 }
 
 /// The history, every entry of the record, undone ones marked: a move as `!log` writes it
-/// (the seat's player, and why it was made for them), as HTML.
+/// (the seat's player, and why it was made for them), as HTML. The marker the table stores
+/// before a move it made for a seat is not a line of its own: the move after it says why
+/// (`Automa 1 **buy A** (automa)`).
 fn history(web: &Web, loaded: &Loaded, session: &dyn Session) -> Vec<HistoryLine> {
     let entries: Vec<Option<Entry>> = loaded
         .record
@@ -130,6 +133,7 @@ fn history(web: &Web, loaded: &Loaded, session: &dyn Session) -> Vec<HistoryLine
         .iter()
         .zip(&entries)
         .enumerate()
+        .filter(|(_, (_, entry))| !matches!(entry, Some(Entry::Table(TableEvent::Proxy { .. }))))
         .map(|(index, (item, entry))| {
             let previous = index
                 .checked_sub(1)
