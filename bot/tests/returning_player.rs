@@ -126,6 +126,38 @@ bob: !recap
 }
 
 #[test]
+fn a_player_who_has_not_posted_yet_is_told_what_happened_since_the_game_began() {
+    let out = play(
+        "@2026-03-01T12:00:00Z
+mod: !setup privates ann bob cat dice:manual dealer:1
+mod: !deal 10 5 25 50 10 35 40 chips:red,blue,green,red,black,yellow,blue
+ann: **buy**
+@+1d
+bob: **buy**
+@+1d
+cat: !recap
+",
+        &[],
+    );
+    // The ping that asks cat to move, and cat's own `!recap` a day later.
+    let ping = block(&out, "📜 cat,", 0);
+    assert_eq!(
+        ping,
+        [
+            "📜 cat, since the game began 1d ago:",
+            "· ann took A for $5",
+            "· bob took B for $10",
+        ],
+        "{out}"
+    );
+    assert_eq!(
+        block(&out, "📜 cat,", 1)[0],
+        "📜 cat, since the game began 2d ago:"
+    );
+    assert!(!out.contains("since you last posted"), "{out}");
+}
+
+#[test]
 fn the_end_is_in_sight_only_when_near_and_never_after_the_game() {
     let manual = binary::transcript("complete_manual.txt");
     // Before the last two calls: 6 cubes, two calls to go.

@@ -467,11 +467,13 @@ catalogue! {
     NoChart = "no_chart" { title: String }
     /// What happened since a player last posted (or since a time): at most six lines in a
     /// turn ping, every line on demand. `since` is a time stamp, `mine` whether it is since the
-    /// player's own last post; `more` lines left out; `money` the player's cash change (`+£6`) and cash now.
+    /// player's own last post, `started` whether that is the game's start (they have not posted
+    /// in it yet); `more` lines left out; `money` the player's cash change (`+£6`) and cash now.
     Recap = "recap" {
         player: Option<String>,
         since: String,
         mine: bool,
+        started: bool,
         lines: Vec<RecapLine>,
         more: usize,
         money: Option<String>,

@@ -178,6 +178,7 @@ impl Current {
             player: seat.and_then(|s| names.get(s).cloned()),
             since: relative(from),
             mine: matches!(since, Since::LastPostOf(..)),
+            started: matches!(since, Since::LastPostOf(_, None)),
             lines,
             more,
             money,
