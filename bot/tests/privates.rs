@@ -241,6 +241,42 @@ fn a_forced_move_goes_back_with_the_move_before_it() {
 }
 
 #[test]
+fn an_undo_says_a_run_of_forced_moves_in_a_few_words_and_takes_it_all_back() {
+    let script = transcript("privates_manual.txt");
+    let lines: Vec<&str> = script
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .collect();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let marked = binary::play_bytes(script.as_bytes(), &["--no-map", "--end-marker", "@@END"]);
+    let replies: Vec<&str> = marked.split("@@END\n").collect();
+    let at = replies
+        .iter()
+        .position(|r| r.contains("had no choice"))
+        .expect("a run of forced moves in the game");
+    let count = forced_moves_told(replies[at]);
+    assert!(count >= 3, "{}", replies[at]);
+    let (_, before) = play(&dir.path().join("before.db"), &lines[..at].join("\n"));
+    let undo = format!("{}\nmod: !undo\n", lines[..=at].join("\n"));
+    let (out, after_undo) = play(&dir.path().join("undo.db"), &undo);
+    assert_eq!(after_undo, before, "{out}");
+    let (player, written) = lines[at].split_once(": ").expect("a player's move");
+    let undone = out
+        .lines()
+        .rev()
+        .find(|l| l.contains("Undone"))
+        .unwrap_or("");
+    assert_eq!(
+        undone,
+        format!(
+            "↩️ Undone: {player}'s {written} and the {count} moves made for players without a \
+             choice after it. It stays in `!log`."
+        ),
+        "{out}"
+    );
+}
+
+#[test]
 fn the_manual_game_survives_restarts_mid_round_and_mid_bid_off() {
     let script = transcript("privates_manual.txt");
     let whole_dir = tempfile::tempdir().expect("temp dir");

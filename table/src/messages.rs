@@ -297,6 +297,8 @@ catalogue! {
     UndoDoesNotReplay = "undo_does_not_replay" { reason: String }
     /// What an undo took back.
     Undone = "undone" { what: Vec<String>, audited: bool }
+    /// In an undo: `count` (three or more) moves made for players without a choice.
+    UndoneForced = "undone_forced" { count: usize }
     /// `!log`.
     Log = "log" { game_id: String, total: usize, lines: Vec<LogLine> }
     /// An undo in the log; `takeback`: the player's own `!takeback`.

@@ -71,17 +71,38 @@ impl Command for Undo {
             }
         };
         crate::weeks::meta::substitute_all(&mut *session, &current.log);
-        let what: Vec<String> = units
-            .iter()
-            .rev()
-            .flat_map(|unit| unit.entries.iter())
-            .map(|e| match &e.entry {
-                Entry::Draw { .. } => {
-                    format!("the draw {}", current.session.describe(&e.entry, true))
+        // Each entry said, in the order played; a run of moves made for players without a
+        // choice is said in a few words (its draws still each said).
+        let mut what: Vec<String> = Vec::new();
+        let mut forced = Vec::new();
+        let mut forced_draws = Vec::new();
+        for unit in units.iter().rev() {
+            let is_forced = unit.entries.first().is_some_and(|e| {
+                matches!(e.entry, Entry::Action { .. })
+                    && crate::weeks::automa::made_as(
+                        &current.log,
+                        e.seq,
+                        crate::game::events::ProxyWhy::Forced,
+                    )
+            });
+            for e in &unit.entries {
+                let said = match &e.entry {
+                    Entry::Draw { .. } => {
+                        format!("the draw {}", current.session.describe(&e.entry, true))
+                    }
+                    entry => current.session.describe(entry, true),
+                };
+                match (is_forced, &e.entry) {
+                    (true, Entry::Draw { .. }) => forced_draws.push(said),
+                    (true, _) => forced.push(said),
+                    (false, _) => {
+                        what.extend(forced_run(cx, &mut forced, &mut forced_draws));
+                        what.push(said);
+                    }
                 }
-                entry => current.session.describe(entry, true),
-            })
-            .collect();
+            }
+        }
+        what.extend(forced_run(cx, &mut forced, &mut forced_draws));
         let mut draft = Draft::of(current);
         draft.session = session;
         draft.stack = stack;
@@ -91,6 +112,20 @@ impl Command for Undo {
         let undone = cx.say(messages::Undone { what, audited });
         cx.commit_turn(draft, msg, undone).await
     }
+}
+
+/// What an undo says of a run of moves made for players without a choice (`moves`, each
+/// said) and the draws among them, then both are emptied: three moves or more in a few words.
+fn forced_run(cx: &Cx, moves: &mut Vec<String>, draws: &mut Vec<String>) -> Vec<String> {
+    let mut said = if moves.len() >= 3 {
+        let count = moves.len();
+        vec![cx.say(messages::UndoneForced { count }).trim().to_string()]
+    } else {
+        std::mem::take(moves)
+    };
+    moves.clear();
+    said.append(draws);
+    said
 }
 
 /// The game replayed from its setup through `stack` (the entries left in force), or why it
