@@ -214,34 +214,18 @@ fn nobody_is_asked_for_a_move_that_has_no_alternative_and_forced_ask_asks_them()
     assert!(auto.contains("(automatic: the only legal move)"), "{auto}");
 }
 
-#[test]
-fn a_forced_move_goes_back_with_the_move_before_it() {
-    let script = transcript("privates_manual.txt");
-    let lines: Vec<&str> = script
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .collect();
-    let dir = tempfile::tempdir().expect("temp dir");
-    let marked = binary::play_bytes(script.as_bytes(), &["--no-map", "--end-marker", "@@END"]);
-    let replies: Vec<&str> = marked.split("@@END\n").collect();
-    let first = replies
-        .iter()
-        .position(|r| r.contains("passes automatically"))
-        .expect("a forced pass in the game");
-    let (_, before) = play(&dir.path().join("before.db"), &lines[..first].join("\n"));
-    let undo = format!("{}\nmod: !undo\n", lines[..=first].join("\n"));
-    let (out, after_undo) = play(&dir.path().join("undo.db"), &undo);
-    assert_eq!(after_undo, before, "{out}");
-    let undone = out
-        .lines()
-        .rev()
-        .find(|l| l.contains("Undone") || l.contains("undone"))
-        .unwrap_or("");
-    assert!(undone.contains("**pass**"), "{undone}\n{out}");
+/// An undo right after a move of the manual game: the move, the console's reply to it, the
+/// state before it, the state after the undo, and the console's output up to the undo.
+struct UndoneAfter {
+    line: String,
+    reply: String,
+    before: Value,
+    after_undo: Value,
+    out: String,
 }
 
-#[test]
-fn an_undo_says_a_run_of_forced_moves_in_a_few_words_and_takes_it_all_back() {
+/// An undo right after the first move of the manual game whose reply contains `needle`.
+fn undo_after_reply_with(needle: &str) -> UndoneAfter {
     let script = transcript("privates_manual.txt");
     let lines: Vec<&str> = script
         .lines()
@@ -252,27 +236,51 @@ fn an_undo_says_a_run_of_forced_moves_in_a_few_words_and_takes_it_all_back() {
     let replies: Vec<&str> = marked.split("@@END\n").collect();
     let at = replies
         .iter()
-        .position(|r| r.contains("had no choice"))
-        .expect("a run of forced moves in the game");
-    let count = forced_moves_told(replies[at]);
-    assert!(count >= 3, "{}", replies[at]);
+        .position(|r| r.contains(needle))
+        .unwrap_or_else(|| panic!("no reply with {needle:?} in the game"));
     let (_, before) = play(&dir.path().join("before.db"), &lines[..at].join("\n"));
     let undo = format!("{}\nmod: !undo\n", lines[..=at].join("\n"));
     let (out, after_undo) = play(&dir.path().join("undo.db"), &undo);
-    assert_eq!(after_undo, before, "{out}");
-    let (player, written) = lines[at].split_once(": ").expect("a player's move");
-    let undone = out
-        .lines()
+    UndoneAfter {
+        line: lines[at].to_string(),
+        reply: replies[at].to_string(),
+        before,
+        after_undo,
+        out,
+    }
+}
+
+/// The last line of `out` that tells an undo.
+fn undone_line(out: &str) -> &str {
+    out.lines()
         .rev()
-        .find(|l| l.contains("Undone"))
-        .unwrap_or("");
+        .find(|l| l.contains("Undone") || l.contains("undone"))
+        .unwrap_or("")
+}
+
+#[test]
+fn a_forced_move_goes_back_with_the_move_before_it() {
+    let undone = undo_after_reply_with("passes automatically");
+    assert_eq!(undone.after_undo, undone.before, "{}", undone.out);
+    let line = undone_line(&undone.out);
+    assert!(line.contains("**pass**"), "{line}\n{}", undone.out);
+}
+
+#[test]
+fn an_undo_says_a_run_of_forced_moves_in_a_few_words_and_takes_it_all_back() {
+    let undone = undo_after_reply_with("had no choice");
+    let count = forced_moves_told(&undone.reply);
+    assert!(count >= 3, "{}", undone.reply);
+    assert_eq!(undone.after_undo, undone.before, "{}", undone.out);
+    let (player, written) = undone.line.split_once(": ").expect("a player's move");
     assert_eq!(
-        undone,
+        undone_line(&undone.out),
         format!(
             "↩️ Undone: {player}'s {written} and the {count} moves made for players without a \
              choice after it. It stays in `!log`."
         ),
-        "{out}"
+        "{}",
+        undone.out
     );
 }
 

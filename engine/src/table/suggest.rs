@@ -383,10 +383,10 @@ mod tests {
         assert_eq!(quick, ["bid 7", "pass"]);
     }
 
-    #[test]
-    fn every_suggested_build_is_legal() {
+    /// The game after the initial auctions of the complete manual game (ann owns CBSC, her
+    /// turn).
+    fn after_initial_auctions() -> Game {
         let mut game = game();
-        // The initial auctions of the complete manual game: ann owns CBSC.
         for (seat, text) in [
             (0, "bid 7"),
             (1, "pass"),
@@ -407,6 +407,12 @@ mod tests {
             let action = crate::parse_action(text).expect("notation");
             game.play(seat, &action).expect(text);
         }
+        game
+    }
+
+    #[test]
+    fn every_suggested_build_is_legal() {
+        let game = after_initial_auctions();
         let railways = suggest(&game, Some(0), &query("build", "railway", "", &[]));
         assert_eq!(railways.len(), 1);
         assert_eq!(railways[0].value, "CBSC");
@@ -554,27 +560,7 @@ mod tests {
 
     #[test]
     fn an_auction_opened_below_face_value_offers_the_same_railway() {
-        let mut game = game();
-        for (seat, text) in [
-            (0, "bid 7"),
-            (1, "pass"),
-            (2, "pass"),
-            (0, "pass"),
-            (1, "bid 5"),
-            (2, "pass"),
-            (1, "pass"),
-            (2, "bid 9"),
-            (0, "pass"),
-            (2, "pass"),
-            (0, "pass"),
-            (1, "pass"),
-            (2, "bid 6"),
-            (0, "pass"),
-            (1, "pass"),
-        ] {
-            let action = crate::parse_action(text).expect("notation");
-            game.play(seat, &action).expect(text);
-        }
+        let game = after_initial_auctions();
         // ann's turn: an opening bid below GSW's face value.
         let low = refused(&game, 0, "auction GSW 3");
         assert_eq!(

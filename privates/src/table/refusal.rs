@@ -653,44 +653,17 @@ mod tests {
             panic!("a turn");
         };
         let option = bids.last().expect("a card to bid on");
-        let letter = option.letter;
-        let low = refused(
-            &game,
-            seat,
-            Action::Bid {
-                letter,
-                amount: option.minimum - 1,
-            },
-        );
-        let least = Action::Bid {
-            letter,
-            amount: option.minimum,
+        let bid = |amount| Action::Bid {
+            letter: option.letter,
+            amount,
         };
-        assert_eq!(offered_moves(&low), [least], "{low}");
+        let low = refused(&game, seat, bid(option.minimum - 1));
+        assert_eq!(offered_moves(&low), [bid(option.minimum)], "{low}");
         assert!(matches!(&low, Refusal::Closest { why, .. } if matches!(**why, Refusal::Play(_))));
-        let high = refused(
-            &game,
-            seat,
-            Action::Bid {
-                letter,
-                amount: 500,
-            },
-        );
-        let most = Action::Bid {
-            letter,
-            amount: option.maximum,
-        };
-        assert_eq!(offered_moves(&high), [most], "{high}");
+        let high = refused(&game, seat, bid(500));
+        assert_eq!(offered_moves(&high), [bid(option.maximum)], "{high}");
         // Not the player to act: the rule alone.
-        let other = (seat + 1) % 3;
-        let not_yours = refused(
-            &game,
-            other,
-            Action::Bid {
-                letter,
-                amount: option.minimum - 1,
-            },
-        );
+        let not_yours = refused(&game, (seat + 1) % 3, bid(option.minimum - 1));
         assert!(offered_moves(&not_yours).is_empty(), "{not_yours}");
     }
 
