@@ -501,6 +501,99 @@ async fn refusals_are_private_and_stale_buttons_do_nothing() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_bid_offers_the_nearest_legal_bid_as_a_button() {
+    let (fake, dir) = world().await;
+    let bot = start_with(&fake, config(&fake, dir.path())).await;
+    let setup = fake.post_user_message(CHANNEL, Some(GUILD), &moderator(), SETUP);
+    fake.wait_for_reactions(setup, 1, WAIT)
+        .await
+        .expect("the setup is answered");
+    let prompt = prompt_message(&fake, CHANNEL).expect("the prompt has buttons");
+    // ann writes a bid below the face value: refused, with the least bid as a button.
+    let low = fake.post_user_message(CHANNEL, Some(GUILD), &ann(), "I open **bid 5**");
+    let reactions = fake
+        .wait_for_reactions(low, 1, WAIT)
+        .await
+        .expect("a reaction");
+    assert_eq!(reactions, ["❌"]);
+    let refusal = fake
+        .wait_for(WAIT, |f| {
+            f.bot_messages(CHANNEL)
+                .into_iter()
+                .find(|m| m.referenced_message == Some(low) && !m.components.is_empty())
+                .ok_or_else(|| "the refusal with its button".to_string())
+        })
+        .await
+        .expect("the refusal offers a button");
+    assert!(
+        refusal
+            .content
+            .contains("face value of £7 (ruling 2) — the nearest legal move: **bid 7**"),
+        "{}",
+        refusal.content
+    );
+    let ids = button_ids(&refusal);
+    assert_eq!(ids.len(), 1, "{ids:?}");
+    assert!(ids[0].ends_with("|bid 7"), "{ids:?}");
+    assert_eq!(
+        refusal.components[0]["components"][0]["label"], "Bid 7",
+        "{:?}",
+        refusal.components
+    );
+    // The prompt keeps its buttons: they are still good.
+    assert!(fake
+        .message(prompt.id)
+        .is_some_and(|m| !m.components.is_empty()));
+    // bob's text out of turn offers nothing.
+    let bob_low = fake.post_user_message(CHANNEL, Some(GUILD), &bob(), "**bid 5**");
+    fake.wait_for_reactions(bob_low, 1, WAIT)
+        .await
+        .expect("a reaction");
+    assert!(
+        fake.bot_messages(CHANNEL)
+            .iter()
+            .filter(|m| m.referenced_message == Some(bob_low))
+            .all(|m| m.components.is_empty()),
+        "no button for bob"
+    );
+    // bob's click on ann's offer is refused privately; ann's click bids.
+    let wrong = fake.click_button(refusal.id, &bob(), &ids[0]);
+    let wrong = answered(&fake, CHANNEL, &wrong).await;
+    assert!(
+        wrong.private.contains("❌ bob: **bid 7**"),
+        "{}",
+        wrong.private
+    );
+    let click = fake.click_button(refusal.id, &ann(), &ids[0]);
+    let click = answered(&fake, CHANNEL, &click).await;
+    assert!(click.accepted(), "{}", click.private);
+    assert!(
+        click.public_text().contains("ann bids £7"),
+        "{}",
+        click.public_text()
+    );
+    // The game moved on: the offer and the old prompt lose their buttons.
+    fake.wait_for(WAIT, |f| {
+        let bare = |id| f.message(id).is_some_and(|m| m.components.is_empty());
+        if bare(refusal.id) && bare(prompt.id) {
+            Ok(())
+        } else {
+            Err("the offer and the old prompt lose their buttons".into())
+        }
+    })
+    .await
+    .expect("old buttons removed");
+    let log = bot
+        .tables()
+        .store()
+        .log(&format!("{CHANNEL}-1"))
+        .await
+        .expect("the log");
+    assert_eq!(log.len(), 1, "one bid, nothing else");
+    stop(bot).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn autocomplete_answers_with_the_legal_moves() {
     let (fake, dir) = world().await;
     let bot = start_with(&fake, config(&fake, dir.path())).await;

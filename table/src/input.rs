@@ -6,6 +6,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::answer::Rich;
+use crate::game::QuickMove;
 
 /// Who sent a message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -143,6 +144,9 @@ pub struct Response {
     pub page: Option<Page>,
     /// Direct messages to send besides the replies (turn pings by direct message).
     pub direct: Vec<Direct>,
+    /// The moves a refusal of the player to act offers instead (the legal move nearest to
+    /// what they wrote), one click each on a transport with buttons; the text names them too.
+    pub offers: Vec<QuickMove>,
 }
 
 /// The position of a game a status report shows, among the positions after each record entry.
@@ -183,7 +187,14 @@ impl Response {
             moves: Vec::new(),
             page: None,
             direct: Vec::new(),
+            offers: Vec::new(),
         }
+    }
+
+    /// The moves a refusal offers instead, one click each ([`Response::offers`]).
+    pub fn offer(mut self, moves: Vec<QuickMove>) -> Self {
+        self.offers = moves;
+        self
     }
 
     /// A refusal saying `text`.

@@ -50,6 +50,9 @@ pub(crate) struct ChannelState {
     pub(crate) key: String,
     /// The last message posted with buttons (stripped of them when the game moves on).
     pub(crate) last_prompt: Option<MessageId>,
+    /// The last refusal posted with buttons for the moves it offers (stripped of them when the
+    /// game moves on or another refusal offers moves).
+    pub(crate) last_offer: Option<MessageId>,
     /// The channel's guild, once a message said it.
     pub(crate) guild: Option<String>,
     /// Whether the last processed message moved the cursor (the channel has a game).
@@ -79,6 +82,7 @@ impl ChannelState {
             channel,
             key: channel.to_string(),
             last_prompt: None,
+            last_offer: None,
             guild: None,
             cursor_kept: false,
             synced_epoch: 0,

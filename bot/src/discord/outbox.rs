@@ -4,7 +4,7 @@
 //! crash or a restart is delivered before the channel's next job, with the same nonces, so
 //! nothing is lost and nothing doubles.
 
-use serenity::all::{EditMessage, MessageId};
+use serenity::all::{ChannelId, EditMessage, MessageId};
 
 use gaugebot_table::{Outgoing, Rich, Table};
 
@@ -12,7 +12,7 @@ use super::channel::ChannelState;
 use super::parcel::{After, Parcel, StoredPost};
 use super::posting::{buttons, commitment, pages, pin, reply};
 use super::present::{self, Post};
-use super::rest::RestError;
+use super::rest::{Rest, RestError};
 use super::retry::retry;
 use super::shared::Shared;
 
@@ -270,9 +270,19 @@ pub(crate) async fn redeliver(shared: &Shared, state: &mut ChannelState) {
     }
 }
 
-/// After an accepted command is posted: the previous prompt loses its buttons, the new one
-/// (`posted`) is remembered, the pinned status is edited (to `status`, the game's status as
-/// its table has it now).
+/// Removes the buttons of an earlier message (its moves are stale).
+async fn strip_buttons(rest: &Rest, channel: ChannelId, message: MessageId) {
+    let edit = EditMessage::new().components(Vec::new());
+    let _ = retry("remove old buttons", channel, || {
+        rest.edit_message(channel, message, &edit)
+    })
+    .await;
+}
+
+/// After an accepted command is posted: the previous prompt (and a refusal's offer) loses its
+/// buttons, the new one (`posted`) is remembered, the pinned status is edited (to `status`, the
+/// game's status as its table has it now). After a refusal that offers moves, the earlier
+/// refusal's offer loses its buttons.
 async fn settle(
     shared: &Shared,
     state: &mut ChannelState,
@@ -280,17 +290,20 @@ async fn settle(
     posted: Option<MessageId>,
     status: Option<String>,
 ) {
+    let rest = &*shared.discord.rest;
     if !after.accepted {
+        // A refusal offering moves: an earlier refusal's buttons go (the prompt's stay, still
+        // good).
+        if after.prompt.is_some() && posted.is_some() {
+            if let Some(old) = std::mem::replace(&mut state.last_offer, posted) {
+                strip_buttons(rest, state.channel, old).await;
+            }
+        }
         return;
     }
-    let rest = &*shared.discord.rest;
-    if let Some(old) = state.last_prompt.take().filter(|old| Some(*old) != posted) {
-        let channel = state.channel;
-        let edit = EditMessage::new().components(Vec::new());
-        let _ = retry("remove old buttons", channel, || {
-            rest.edit_message(channel, old, &edit)
-        })
-        .await;
+    let old = [state.last_prompt.take(), state.last_offer.take()];
+    for old in old.into_iter().flatten().filter(|old| Some(*old) != posted) {
+        strip_buttons(rest, state.channel, old).await;
     }
     state.last_prompt = posted;
     if let (Some(game), Some(status)) = (after.pin, status) {

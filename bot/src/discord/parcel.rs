@@ -113,7 +113,7 @@ pub(crate) struct Parcel {
     pub(super) verdict: Verdict,
     /// The posts, in order.
     pub(super) posts: Vec<StoredPost>,
-    /// The new turn prompt's buttons, on the last reply.
+    /// The new turn prompt's buttons (a refusal's: the moves it offers), on the last reply.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) prompt: Option<Prompt>,
     /// For a status report: the position it shows, whose ◀ ▶ buttons go on the last reply.
@@ -260,9 +260,13 @@ impl After {
         let accepted = response.verdict == Verdict::Accepted;
         After {
             accepted,
-            // No buttons for an automa's decision: it moves at once.
-            prompt: (accepted && shared.settings.buttons && !table.automa_to_act())
-                .then(|| table.prompt())
+            // No buttons for an automa's decision: it moves at once. A refusal's buttons are
+            // the moves it offers the player to act instead.
+            prompt: (shared.settings.buttons && !table.automa_to_act())
+                .then(|| match accepted {
+                    true => table.prompt(),
+                    false => table.offer(&response.offers),
+                })
                 .flatten(),
             pin: (accepted && shared.settings.pinned_status)
                 .then(|| table.game_id().map(str::to_string))

@@ -9,7 +9,8 @@ use crate::input::{Incoming, Response, Verdict};
 use crate::game::events::TableEvent;
 use crate::game::log::Entry;
 use crate::store::Write;
-use crate::table::{Cx, Draft, Loaded, Report};
+use crate::table::prompt::offered_move;
+use crate::table::{Cx, Draft, Loaded, Refusal, Report};
 
 impl Cx {
     /// Handles the bold segments of a message.
@@ -103,6 +104,7 @@ impl Cx {
             }
         }
         let mut refusal = None;
+        let mut offers = Vec::new();
         let mut turn_ended = false;
         let mut picture_changed = false;
         let mut canonical = Vec::new();
@@ -116,6 +118,9 @@ impl Cx {
                     picture_changed |= changes_picture;
                 }
                 Err(reason) => {
+                    if let (true, Refusal::Game(refused)) = (acting, &reason) {
+                        offers = refused.offered();
+                    }
                     refusal = Some(Mover::of(self, current).move_refused(
                         msg,
                         segment,
@@ -131,7 +136,8 @@ impl Cx {
                 channel: self.ledger.channel.clone(),
                 message_id: msg.message_id.clone(),
             });
-            return Response::refused(refusal.unwrap_or_default());
+            return Response::refused(refusal.unwrap_or_default())
+                .offer(offers.iter().map(|m| offered_move(m)).collect());
         }
         // The next players' presets and absences answer their auction decisions at once.
         let mut proxied = crate::table::mover::Proxied::default();
@@ -222,6 +228,7 @@ impl Cx {
             }
         }
         offered.truncate(MAX_OFFERED);
+        let offers = offered.iter().map(|m| offered_move(m)).collect();
         let mut render = self.host.view(current).render(false, None);
         render.head = None;
         let text = self.say(crate::messages::NotRead {
@@ -234,7 +241,7 @@ impl Cx {
             channel: self.ledger.channel.clone(),
             message_id: msg.message_id.clone(),
         });
-        Response::refused(text)
+        Response::refused(text).offer(offers)
     }
 }
 

@@ -26,6 +26,20 @@ pub struct Prompt {
     pub moves: Vec<QuickMove>,
 }
 
+/// A move a refusal offers, as a one-click move: its notation, and as its label the notation
+/// with a capital (`Bid 7`, `Bid 52 on G`).
+pub(crate) fn offered_move(notation: &str) -> QuickMove {
+    let mut chars = notation.chars();
+    let label = match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    };
+    QuickMove {
+        label,
+        notation: notation.to_string(),
+    }
+}
+
 impl Cx {
     /// Stores the draft (an undo, a manual draw), then answers with `head` and what follows a
     /// turn.

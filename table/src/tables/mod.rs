@@ -23,7 +23,7 @@ use crate::commands::registry::Registry;
 use crate::commands::{OneServer, Servers};
 use crate::dice::AuditExport;
 use crate::game::session::SharedPlugin;
-use crate::game::{PlayerInfo, Query, Suggestion, ToAct};
+use crate::game::{PlayerInfo, Query, QuickMove, Suggestion, ToAct};
 use crate::input::{Incoming, Response};
 use crate::record::GameRecord;
 use crate::store::Store;
@@ -227,6 +227,26 @@ impl Table {
             position: current.log.len(),
             player,
             moves,
+        })
+    }
+
+    /// The one-click moves a refusal offers the player to act (`moves`, from
+    /// [`Response::offers`]), for the game's position now; `None` without them.
+    pub fn offer(&self, moves: &[QuickMove]) -> Option<Prompt> {
+        if moves.is_empty() {
+            return None;
+        }
+        let Loaded::Running(current) = &self.cx.loaded else {
+            return None;
+        };
+        let ToAct::Player { seat, .. } = current.session.to_act() else {
+            return None;
+        };
+        Some(Prompt {
+            game_id: current.row.id.clone(),
+            position: current.log.len(),
+            player: current.session.seated().get(seat)?.clone(),
+            moves: moves.to_vec(),
         })
     }
 
