@@ -94,13 +94,9 @@ fn named(text: &str) -> Named {
         if command(lower).is_some() {
             continue;
         }
-        if let Some(target) = NEAR_MISS_TARGETS
-            .iter()
-            .find(|(target, limit)| near(lower, target, *limit))
-        {
-            named.command = named.command.or(command(target.0));
-            continue;
-        }
+        // A word that is something exactly (a railway's code, a colour, a hex) is that, never a
+        // misspelt command: `BCD pas` names BCD and a pass, not a bid (`bcd` is one letter from
+        // `bid`).
         if looks_like_amount(lower) {
             named.amount = named.amount.or(amount_of(lower));
             continue;
@@ -115,6 +111,13 @@ fn named(text: &str) -> Named {
         }
         if let Some(hex) = board.find(&word.text) {
             named.hexes.push(hex);
+            continue;
+        }
+        if let Some(target) = NEAR_MISS_TARGETS
+            .iter()
+            .find(|(target, limit)| near(lower, target, *limit))
+        {
+            named.command = named.command.or(command(target.0));
             continue;
         }
         if let Some(c) = close_colour(lower) {
@@ -304,6 +307,9 @@ mod tests {
             Some(Action::Bid { amount: 20 })
         );
         assert_eq!(nearest_legal(&game, 1, "pas"), Some(Action::Pass));
+        // A railway's code is that railway, not a misspelt command (`bcd` is one letter from
+        // `bid`): a pass with a share named.
+        assert_eq!(nearest_legal(&game, 1, "BCD pas"), Some(Action::Pass));
         // Not bob's auction move for ann.
         assert_eq!(nearest_legal(&game, 0, "bid 9"), None);
         assert_eq!(nearest_legal(&game, 1, "really"), None);
