@@ -152,6 +152,26 @@ fn prompt_message(fake: &FakeDiscord, channel: u64) -> Option<RecordedMessage> {
         .find(|m| !m.deleted && !m.components.is_empty())
 }
 
+/// Waits until each of `messages` has lost its buttons.
+async fn buttons_removed(fake: &FakeDiscord, messages: &[u64]) {
+    fake.wait_for(WAIT, |f| {
+        let bare = |id| f.message(id).is_some_and(|m| m.components.is_empty());
+        if messages.iter().all(|&id| bare(id)) {
+            Ok(())
+        } else {
+            Err(format!("the buttons of {messages:?} are removed"))
+        }
+    })
+    .await
+    .expect("old buttons removed");
+}
+
+/// The number of entries in the channel's game log.
+async fn log_len(bot: &BotHandle) -> usize {
+    let log = bot.tables().store().log(&format!("{CHANNEL}-1")).await;
+    log.expect("the log").len()
+}
+
 /// The custom ids of a message's buttons.
 fn button_ids(message: &RecordedMessage) -> Vec<String> {
     message
@@ -479,24 +499,8 @@ async fn refusals_are_private_and_stale_buttons_do_nothing() {
         "{}",
         stale.private
     );
-    fake.wait_for(WAIT, |f| {
-        if f.message(prompt.id)
-            .is_some_and(|m| m.components.is_empty())
-        {
-            Ok(())
-        } else {
-            Err("the old prompt loses its buttons".into())
-        }
-    })
-    .await
-    .expect("old buttons removed");
-    let log = bot
-        .tables()
-        .store()
-        .log(&format!("{CHANNEL}-1"))
-        .await
-        .expect("the log");
-    assert_eq!(log.len(), 1);
+    buttons_removed(&fake, &[prompt.id]).await;
+    assert_eq!(log_len(&bot).await, 1);
     stop(bot).await;
 }
 
@@ -573,23 +577,8 @@ async fn a_refused_bid_offers_the_nearest_legal_bid_as_a_button() {
         click.public_text()
     );
     // The game moved on: the offer and the old prompt lose their buttons.
-    fake.wait_for(WAIT, |f| {
-        let bare = |id| f.message(id).is_some_and(|m| m.components.is_empty());
-        if bare(refusal.id) && bare(prompt.id) {
-            Ok(())
-        } else {
-            Err("the offer and the old prompt lose their buttons".into())
-        }
-    })
-    .await
-    .expect("old buttons removed");
-    let log = bot
-        .tables()
-        .store()
-        .log(&format!("{CHANNEL}-1"))
-        .await
-        .expect("the log");
-    assert_eq!(log.len(), 1, "one bid, nothing else");
+    buttons_removed(&fake, &[refusal.id, prompt.id]).await;
+    assert_eq!(log_len(&bot).await, 1, "one bid, nothing else");
     stop(bot).await;
 }
 
